@@ -1,0 +1,115 @@
+//! Moves: `(action index, vertex)` pairs and a reusable arena of moves.
+
+use core::fmt;
+
+/// One modifier application of a move: the reference parser's index of the modifier (an off, an
+/// assignment or a switch) and the vertex that was current when it was applied.
+///
+/// Vertices are numbered from 0 in board order (the order of the reference's printed board);
+/// indices start at 1 (see the language reference, section 9.2).
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Action {
+    pub index: u32,
+    pub vertex: u32,
+}
+
+impl Action {
+    pub const fn new(index: u32, vertex: u32) -> Self {
+        Action { index, vertex }
+    }
+}
+
+impl fmt::Debug for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}@{}", self.index, self.vertex)
+    }
+}
+
+/// A list of moves stored back to back in one buffer.
+///
+/// Clearing keeps the capacity, so a `MoveList` reused across calls stops allocating once it has
+/// grown to the largest move list seen. Moves of any length fit, so games whose moves have no
+/// static length bound need no special case.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct MoveList {
+    actions: Vec<Action>,
+    /// `(start, end)` of each move in `actions`; removing a move only touches this vector.
+    spans: Vec<(u32, u32)>,
+}
+
+impl MoveList {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn clear(&mut self) {
+        self.actions.clear();
+        self.spans.clear();
+    }
+
+    pub fn push(&mut self, m: &[Action]) {
+        let start = self.actions.len() as u32;
+        self.actions.extend_from_slice(m);
+        self.spans.push((start, self.actions.len() as u32));
+    }
+
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// The `i`-th move. Panics if `i >= self.len()`.
+    pub fn get(&self, i: usize) -> &[Action] {
+        let (start, end) = self.spans[i];
+        &self.actions[start as usize..end as usize]
+    }
+
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &[Action]> + '_ {
+        (0..self.len()).map(move |i| self.get(i))
+    }
+
+    /// Removes the `i`-th move in O(1) by moving the last one into its place.
+    pub fn swap_remove(&mut self, i: usize) {
+        self.spans.swap_remove(i);
+    }
+}
+
+impl fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn m(v: &[(u32, u32)]) -> Vec<Action> {
+        v.iter().map(|&(i, c)| Action::new(i, c)).collect()
+    }
+
+    #[test]
+    fn push_get_and_swap_remove_keep_moves_intact() {
+        let mut list = MoveList::new();
+        let moves = [m(&[(1, 0)]), m(&[(2, 1), (3, 2)]), m(&[(4, 3), (5, 4), (6, 5)]), m(&[(7, 6)])];
+        for mv in &moves {
+            list.push(mv);
+        }
+        assert_eq!(list.len(), 4);
+        assert_eq!(list.get(2), &moves[2][..]);
+        list.swap_remove(1);
+        let got: Vec<Vec<Action>> = list.iter().map(|x| x.to_vec()).collect();
+        assert_eq!(got, vec![moves[0].clone(), moves[3].clone(), moves[2].clone()]);
+        list.swap_remove(2);
+        list.swap_remove(0);
+        let got: Vec<Vec<Action>> = list.iter().map(|x| x.to_vec()).collect();
+        assert_eq!(got, vec![moves[3].clone()]);
+        list.swap_remove(0);
+        assert!(list.is_empty());
+        list.push(&moves[1]);
+        assert_eq!(list.get(0), &moves[1][..]);
+    }
+}

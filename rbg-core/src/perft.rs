@@ -1,0 +1,251 @@
+//! Perft: counting the nodes of the game tree to a fixed depth.
+//!
+//! The counts follow the reference perft driver (rbg2cpp `test/perft.cpp`, language reference
+//! section 11.2): depth counts moves of real players; keeper states are completed by applying the
+//! keeper's first legal move, not branched, and are never counted themselves; a state whose
+//! current player (real, or a stuck keeper) has no legal move counts as a node, and as a leaf
+//! only at depth 0. `nodes` counts the root and every non-keeper state visited.
+
+use core::ops::{Add, AddAssign};
+
+use rayon::prelude::*;
+
+use crate::game::{Game, SearchError};
+use crate::moves::MoveList;
+
+/// Leaves (nodes at exactly the requested depth) and all nodes visited.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct PerftCounts {
+    pub leaves: u64,
+    pub nodes: u64,
+}
+
+impl Add for PerftCounts {
+    type Output = PerftCounts;
+    fn add(self, o: PerftCounts) -> PerftCounts {
+        PerftCounts { leaves: self.leaves + o.leaves, nodes: self.nodes + o.nodes }
+    }
+}
+
+impl AddAssign for PerftCounts {
+    fn add_assign(&mut self, o: PerftCounts) {
+        *self = *self + o;
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct PerftOptions {
+    /// Worker threads; 1 runs on the calling thread. Parallel runs split the work at the root.
+    pub threads: usize,
+    /// Count the moves at the last ply instead of applying them. Both counters stay exact (every
+    /// move at depth 1 yields exactly one node and one leaf), but it is not what the reference
+    /// driver does, so speed figures with it are not comparable.
+    pub bulk_last_ply: bool,
+    /// Bound on consecutive keeper moves (see [`Game::complete_keeper`]).
+    pub keeper_limit: u64,
+}
+
+impl Default for PerftOptions {
+    fn default() -> Self {
+        PerftOptions { threads: 1, bulk_last_ply: false, keeper_limit: DEFAULT_KEEPER_LIMIT }
+    }
+}
+
+/// Default bound on consecutive keeper moves.
+pub const DEFAULT_KEEPER_LIMIT: u64 = 100_000;
+
+/// Why a driver stopped without a result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DriverError {
+    /// The keeper has no legal move in the initial state: no player ever moves.
+    /// (The reference drivers print nothing in this case.)
+    GameOverAtStart,
+    Search(SearchError),
+}
+
+impl From<SearchError> for DriverError {
+    fn from(e: SearchError) -> Self {
+        DriverError::Search(e)
+    }
+}
+
+impl core::fmt::Display for DriverError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            DriverError::GameOverAtStart => {
+                write!(f, "the keeper has no legal move in the initial state: the game is over before any player moves")
+            }
+            DriverError::Search(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for DriverError {}
+
+/// The initial state after keeper completion, or `GameOverAtStart`.
+pub fn root_state<G: Game>(
+    game: &G,
+    sc: &mut G::Scratch,
+    keeper_limit: u64,
+) -> Result<G::State, DriverError> {
+    let mut root = game.initial_state();
+    if game.complete_keeper(&mut root, sc, keeper_limit)? {
+        Ok(root)
+    } else {
+        Err(DriverError::GameOverAtStart)
+    }
+}
+
+/// Perft to `depth` from the keeper-completed initial state.
+pub fn perft<G: Game>(game: &G, depth: u32, opts: &PerftOptions) -> Result<PerftCounts, DriverError> {
+    perft_with_progress(game, depth, opts, &|_, _| {})
+}
+
+/// Like [`perft`]; `progress(done, total)` is called after each root move's subtree is counted.
+pub fn perft_with_progress<G: Game>(
+    game: &G,
+    depth: u32,
+    opts: &PerftOptions,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<PerftCounts, DriverError> {
+    let mut sc = game.new_scratch();
+    let mut root = root_state(game, &mut sc, opts.keeper_limit)?;
+    if depth == 0 {
+        return Ok(PerftCounts { leaves: 1, nodes: 1 });
+    }
+    let mut moves = MoveList::new();
+    game.legal_moves(&mut root, &mut sc, &mut moves)?;
+    let root_node = PerftCounts { leaves: 0, nodes: 1 };
+    let total = moves.len();
+    let done = core::sync::atomic::AtomicUsize::new(0);
+    let subtree = |worker: &mut Worker<G>, i: usize| -> Result<PerftCounts, SearchError> {
+        let mut child = root.clone();
+        game.apply_move(&mut child, moves.get(i));
+        let c = worker.count(game, &mut child, depth - 1, opts);
+        progress(done.fetch_add(1, core::sync::atomic::Ordering::Relaxed) + 1, total);
+        c
+    };
+    let counts = if opts.threads <= 1 {
+        let mut worker = Worker::new(game, depth);
+        let mut sum = root_node;
+        for i in 0..total {
+            sum += subtree(&mut worker, i)?;
+        }
+        sum
+    } else {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(opts.threads)
+            .build()
+            .expect("cannot start perft worker threads");
+        pool.install(|| {
+            (0..total)
+                .into_par_iter()
+                .map_init(|| Worker::new(game, depth), |w, i| subtree(w, i))
+                .try_reduce(PerftCounts::default, |a, b| Ok(a + b))
+        })? + root_node
+    };
+    Ok(counts)
+}
+
+/// Per-thread buffers: one move list and one child state per remaining depth.
+struct Worker<G: Game> {
+    scratch: G::Scratch,
+    lists: Vec<MoveList>,
+    children: Vec<Option<G::State>>,
+}
+
+impl<G: Game> Worker<G> {
+    fn new(game: &G, depth: u32) -> Self {
+        Worker {
+            scratch: game.new_scratch(),
+            lists: (0..=depth).map(|_| MoveList::new()).collect(),
+            children: (0..=depth).map(|_| None).collect(),
+        }
+    }
+
+    fn count(
+        &mut self,
+        game: &G,
+        s: &mut G::State,
+        depth: u32,
+        opts: &PerftOptions,
+    ) -> Result<PerftCounts, SearchError> {
+        count_subtree(game, &mut self.scratch, s, depth, &mut self.lists, &mut self.children, opts)
+    }
+}
+
+/// Counts the subtree of `s` (a state reached by a move; possibly a keeper state).
+fn count_subtree<G: Game>(
+    game: &G,
+    sc: &mut G::Scratch,
+    s: &mut G::State,
+    depth: u32,
+    lists: &mut [MoveList],
+    children: &mut [Option<G::State>],
+    opts: &PerftOptions,
+) -> Result<PerftCounts, SearchError> {
+    let here = PerftCounts { leaves: (depth == 0) as u64, nodes: 1 };
+    if !game.complete_keeper(s, sc, opts.keeper_limit)? || depth == 0 {
+        return Ok(here);
+    }
+    let (list, lists_below) = lists.split_first_mut().expect("perft buffers sized by depth");
+    game.legal_moves(s, sc, list)?;
+    if opts.bulk_last_ply && depth == 1 {
+        let n = list.len() as u64;
+        return Ok(here + PerftCounts { leaves: n, nodes: n });
+    }
+    let (child_slot, children_below) = children.split_first_mut().expect("perft buffers sized by depth");
+    let mut sum = here;
+    for i in 0..list.len() {
+        let child = match child_slot {
+            Some(c) => {
+                c.clone_from(s);
+                c
+            }
+            None => child_slot.insert(s.clone()),
+        };
+        game.apply_move(child, list.get(i));
+        sum += count_subtree(game, sc, child, depth - 1, lists_below, children_below, opts)?;
+    }
+    Ok(sum)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::toy::Nim;
+
+    /// Independent count of Nim's game tree: from a pile of `n` with `d` plies to go.
+    fn nim_counts(n: u32, d: u32) -> PerftCounts {
+        let here = PerftCounts { leaves: (d == 0) as u64, nodes: 1 };
+        if n == 0 || d == 0 {
+            return here;
+        }
+        let mut sum = here;
+        for take in 1..=2.min(n) {
+            sum += nim_counts(n - take, d - 1);
+        }
+        sum
+    }
+
+    #[test]
+    fn perft_matches_an_independent_count_serial_parallel_and_bulk() {
+        let game = Nim::new(7);
+        for depth in 0..9 {
+            let expected = nim_counts(7, depth);
+            let serial = perft(&game, depth, &PerftOptions::default()).unwrap();
+            let parallel = perft(&game, depth, &PerftOptions { threads: 2, ..Default::default() }).unwrap();
+            let bulk =
+                perft(&game, depth, &PerftOptions { bulk_last_ply: true, ..Default::default() }).unwrap();
+            assert_eq!(serial, expected, "depth {depth}");
+            assert_eq!(parallel, expected, "depth {depth}");
+            assert_eq!(bulk, expected, "depth {depth}");
+        }
+    }
+
+    #[test]
+    fn stuck_keeper_at_start_is_reported() {
+        let game = Nim::new(0);
+        assert_eq!(perft(&game, 1, &PerftOptions::default()), Err(DriverError::GameOverAtStart));
+    }
+}

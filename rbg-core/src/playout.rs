@@ -1,0 +1,241 @@
+//! Flat Monte Carlo: uniformly random playouts from the initial state.
+//!
+//! The loop is the reference simulation driver's (rbg2cpp `test/simulation.cpp`, language
+//! reference section 11.3): at each player state all legal moves are generated (or, in a
+//! monotonic class, a cached superset is filtered), one is chosen uniformly and applied, and the
+//! keeper is completed. Keeper states are never counted.
+//!
+//! The random generator is xoshiro256++ seeded with [`McOptions::seed`]; moves are drawn with
+//! `rand`'s unbiased bounded sampling of `u32`, so a seed gives the same playouts on every
+//! platform for a given reasoner and move order.
+
+use std::time::{Duration, Instant};
+
+use rand::Rng;
+use rand_core::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::game::{Game, SearchError};
+use crate::moves::MoveList;
+use crate::perft::{root_state, DriverError, DEFAULT_KEEPER_LIMIT};
+
+/// When to stop playing.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum McLimit {
+    Playouts(u64),
+    Time(Duration),
+}
+
+#[derive(Clone, Debug)]
+pub struct McOptions {
+    pub seed: u64,
+    pub limit: McLimit,
+    /// Bound on the number of player moves in one playout.
+    pub max_plies: u64,
+    /// Bound on consecutive keeper moves.
+    pub keeper_limit: u64,
+    /// Use the reasoner's monotonic classes (cached move lists) when it has them.
+    pub monotonic: bool,
+}
+
+impl Default for McOptions {
+    fn default() -> Self {
+        McOptions {
+            seed: 1,
+            limit: McLimit::Playouts(1000),
+            max_plies: 1_000_000,
+            keeper_limit: DEFAULT_KEEPER_LIMIT,
+            monotonic: true,
+        }
+    }
+}
+
+/// Statistics of a Monte Carlo run.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct McStats {
+    pub playouts: u64,
+    /// Player moves applied, summed over playouts (the reference's "states").
+    pub plies: u64,
+    /// Legal moves counted at every visited player state (the reference's "moves"). In a
+    /// monotonic class this is the size of the filtered cached list, as in the reference.
+    pub moves: u64,
+    pub min_plies: u64,
+    pub max_plies: u64,
+    /// Per real player (index 0 = player 1): sum, minimum and maximum of the final score.
+    pub score_sum: Vec<i64>,
+    pub score_min: Vec<i64>,
+    pub score_max: Vec<i64>,
+    pub elapsed: Duration,
+}
+
+impl McStats {
+    pub fn mean_plies(&self) -> f64 {
+        self.plies as f64 / self.playouts.max(1) as f64
+    }
+
+    pub fn mean_score(&self, player_index: usize) -> f64 {
+        self.score_sum[player_index] as f64 / self.playouts.max(1) as f64
+    }
+
+    pub fn playouts_per_second(&self) -> f64 {
+        self.playouts as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+
+    fn record(&mut self, plies: u64, scores: impl Iterator<Item = i64>) {
+        if self.playouts == 0 {
+            self.min_plies = plies;
+            self.max_plies = plies;
+        }
+        self.min_plies = self.min_plies.min(plies);
+        self.max_plies = self.max_plies.max(plies);
+        let first = self.playouts == 0;
+        for (i, v) in scores.enumerate() {
+            self.score_sum[i] += v;
+            self.score_min[i] = if first { v } else { self.score_min[i].min(v) };
+            self.score_max[i] = if first { v } else { self.score_max[i].max(v) };
+        }
+        self.playouts += 1;
+        self.plies += plies;
+    }
+}
+
+/// Runs random playouts until the limit; `progress` is called after every playout.
+pub fn flat_monte_carlo<G: Game>(
+    game: &G,
+    opts: &McOptions,
+    mut progress: impl FnMut(&McStats),
+) -> Result<McStats, DriverError> {
+    let start = Instant::now();
+    let mut sc = game.new_scratch();
+    let root = root_state(game, &mut sc, opts.keeper_limit)?;
+    let players = game.info().num_players();
+    let mut stats = McStats {
+        score_sum: vec![0; players],
+        score_min: vec![0; players],
+        score_max: vec![0; players],
+        ..Default::default()
+    };
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(opts.seed);
+    let mut playout = Playout::new(game);
+    let mut state = root.clone();
+    loop {
+        let done = match opts.limit {
+            McLimit::Playouts(n) => stats.playouts >= n,
+            McLimit::Time(d) => start.elapsed() >= d,
+        };
+        if done {
+            break;
+        }
+        state.clone_from(&root);
+        let plies = playout.run(game, &mut state, &mut sc, &mut rng, opts, &mut stats.moves)?;
+        stats.record(plies, (1..=players as u32).map(|p| game.score(&state, p)));
+        stats.elapsed = start.elapsed();
+        progress(&stats);
+    }
+    stats.elapsed = start.elapsed();
+    Ok(stats)
+}
+
+/// Buffers reused across playouts.
+struct Playout {
+    moves: MoveList,
+    /// Cached move list per monotonic class, valid for the current playout when `fresh[c]`.
+    class_moves: Vec<MoveList>,
+    fresh: Vec<bool>,
+}
+
+impl Playout {
+    fn new<G: Game>(game: &G) -> Self {
+        let classes = game.monotonic_classes() as usize;
+        Playout {
+            moves: MoveList::new(),
+            class_moves: (0..classes).map(|_| MoveList::new()).collect(),
+            fresh: vec![false; classes],
+        }
+    }
+
+    /// Plays one random game from `s` (keeper-completed); returns the number of player moves.
+    fn run<G: Game>(
+        &mut self,
+        game: &G,
+        s: &mut G::State,
+        sc: &mut G::Scratch,
+        rng: &mut Xoshiro256PlusPlus,
+        opts: &McOptions,
+        moves_seen: &mut u64,
+    ) -> Result<u64, SearchError> {
+        self.fresh.iter_mut().for_each(|f| *f = false);
+        let mut plies = 0u64;
+        loop {
+            let class = if opts.monotonic { game.monotonic_class(s) } else { None };
+            let picked = match class {
+                Some(c) => self.pick_monotonic(game, s, sc, rng, c as usize, moves_seen)?,
+                None => {
+                    game.legal_moves(s, sc, &mut self.moves)?;
+                    *moves_seen += self.moves.len() as u64;
+                    (!self.moves.is_empty()).then(|| rng.gen_range(0..self.moves.len() as u32) as usize)
+                }
+            };
+            let Some(i) = picked else { return Ok(plies) };
+            if plies == opts.max_plies {
+                return Err(SearchError::PlayoutTooLong { limit: opts.max_plies });
+            }
+            plies += 1;
+            let list = match class {
+                Some(c) => &self.class_moves[c as usize],
+                None => &self.moves,
+            };
+            game.apply_move(s, list.get(i));
+            if !game.complete_keeper(s, sc, opts.keeper_limit)? {
+                return Ok(plies);
+            }
+        }
+    }
+
+    /// Picks a uniformly random legal move from the class cache by rejection, removing stale
+    /// entries; `None` when no cached move is legal any more.
+    fn pick_monotonic<G: Game>(
+        &mut self,
+        game: &G,
+        s: &mut G::State,
+        sc: &mut G::Scratch,
+        rng: &mut Xoshiro256PlusPlus,
+        class: usize,
+        moves_seen: &mut u64,
+    ) -> Result<Option<usize>, SearchError> {
+        let list = &mut self.class_moves[class];
+        if !self.fresh[class] {
+            game.legal_moves(s, sc, list)?;
+            self.fresh[class] = true;
+        }
+        while !list.is_empty() {
+            let i = rng.gen_range(0..list.len() as u32) as usize;
+            if game.is_still_legal(s, list.get(i)) {
+                *moves_seen += list.len() as u64;
+                return Ok(Some(i));
+            }
+            list.swap_remove(i);
+        }
+        Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::toy::Nim;
+
+    #[test]
+    fn nim_playouts_are_reproducible_and_consistent() {
+        let game = Nim::new(10);
+        let opts = McOptions { limit: McLimit::Playouts(500), seed: 7, ..Default::default() };
+        let a = flat_monte_carlo(&game, &opts, |_| {}).unwrap();
+        let b = flat_monte_carlo(&game, &opts, |_| {}).unwrap();
+        assert_eq!((a.plies, a.moves, a.score_sum.clone()), (b.plies, b.moves, b.score_sum.clone()));
+        assert_eq!(a.playouts, 500);
+        // A pile of 10 lasts between 5 (always take 2) and 10 (always take 1) moves.
+        assert!(a.min_plies >= 5 && a.max_plies <= 10);
+        // Exactly one player wins each playout with score 1.
+        assert_eq!(a.score_sum.iter().sum::<i64>(), 500);
+    }
+}

@@ -1,0 +1,215 @@
+//! The game IR: what the front end hands to the interpreter and the compiler.
+//!
+//! Everything is resolved to dense ids:
+//! * pieces, edge labels and declared variables are sorted by name (byte order) and numbered
+//!   from 0 in that order, so sorted ids print in the reference's sorted order;
+//! * players keep declaration order; player `i` (0-based) is player number `i + 1` at run time
+//!   (the keeper is 0);
+//! * variables in the unified [`VarId`] numbering: ids `0..players.len()` are the players'
+//!   scores, then the declared variables in sorted order;
+//! * vertices are numbered in board order; vertex 0 is the starting vertex.
+//!
+//! The rules are the reference parser's lowered expression (simplified and flattened, spec
+//! section 9.1) with the reference's action indices (9.2).
+
+/// Index into [`Game::pieces`].
+pub type PieceId = u32;
+/// Index into [`Board::labels`].
+pub type LabelId = u32;
+/// Index into [`Board::vertices`].
+pub type VertexId = u32;
+/// Unified variable id: players' scores first, then declared variables (see module docs).
+pub type VarId = u32;
+/// 0-based index into [`Game::players`].
+pub type PlayerIdx = u32;
+
+/// A name with an upper bound (lower bound is always 0).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bounded {
+    pub name: String,
+    pub bound: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    /// Players in declaration order. Duplicates are kept (the reference prints both); name
+    /// lookups resolve to the first.
+    pub players: Vec<Bounded>,
+    /// Pieces, sorted, without duplicates.
+    pub pieces: Vec<String>,
+    /// Declared variables, sorted, without duplicates (first bound kept).
+    pub variables: Vec<Bounded>,
+    pub board: Board,
+    /// The lowered, indexed rules.
+    pub rules: Rule,
+    /// Number of modifiers = the largest action index.
+    pub modifiers: u32,
+    pub straightness: Straightness,
+}
+
+impl Game {
+    /// Number of variables in the unified numbering.
+    pub fn num_vars(&self) -> usize {
+        self.players.len() + self.variables.len()
+    }
+
+    pub fn var_name(&self, v: VarId) -> &str {
+        let v = v as usize;
+        match self.players.get(v) {
+            Some(p) => &p.name,
+            None => &self.variables[v - self.players.len()].name,
+        }
+    }
+
+    pub fn var_bound(&self, v: VarId) -> u32 {
+        let v = v as usize;
+        match self.players.get(v) {
+            Some(p) => p.bound,
+            None => self.variables[v - self.players.len()].bound,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    /// All edge labels named in the board section (for generators: all label arguments, used
+    /// or not), sorted, without duplicates.
+    pub labels: Vec<String>,
+    /// Vertices in board order; vertex 0 is the start.
+    pub vertices: Vec<Vertex>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Vertex {
+    pub name: String,
+    pub piece: PieceId,
+    /// Outgoing edges sorted by label id (at most one per label).
+    pub edges: Vec<Edge>,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Edge {
+    pub label: LabelId,
+    pub target: VertexId,
+}
+
+impl Vertex {
+    /// The target of the edge with this label, if any.
+    pub fn neighbour(&self, label: LabelId) -> Option<VertexId> {
+        self.edges.iter().find(|e| e.label == label).map(|e| e.target)
+    }
+}
+
+/// A lowered rules expression.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// Children in order; never exactly one child after lowering.
+    Concat(Vec<Rule>),
+    /// Alternatives in order; may be empty (`[]`), never exactly one child.
+    Alt(Vec<Rule>),
+    Star(Box<Rule>),
+    Action(Action),
+}
+
+/// One action occurrence with its index (spec 9.2): modifiers (off, assignment, switches)
+/// carry their own number from 1; other actions carry the number the next modifier gets
+/// (irrelevant for moves); everything inside a pattern carries 0.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Action {
+    pub kind: ActionKind,
+    pub index: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ActionKind {
+    Shift(LabelId),
+    /// Sorted, without duplicates; empty = never valid.
+    On(Vec<PieceId>),
+    Off(PieceId),
+    Assign(VarId, Arith),
+    Compare(Arith, RelOp, Arith),
+    Pattern {
+        positive: bool,
+        body: Box<Rule>,
+    },
+    SwitchPlayer(PlayerIdx),
+    SwitchKeeper,
+    Noop,
+}
+
+impl ActionKind {
+    /// Offs, assignments and switches.
+    pub fn is_modifier(&self) -> bool {
+        matches!(
+            self,
+            ActionKind::Off(_)
+                | ActionKind::Assign(..)
+                | ActionKind::SwitchPlayer(_)
+                | ActionKind::SwitchKeeper
+        )
+    }
+
+    pub fn is_switch(&self) -> bool {
+        matches!(self, ActionKind::SwitchPlayer(_) | ActionKind::SwitchKeeper)
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RelOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl RelOp {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RelOp::Eq => "==",
+            RelOp::Ne => "!=",
+            RelOp::Lt => "<",
+            RelOp::Le => "<=",
+            RelOp::Gt => ">",
+            RelOp::Ge => ">=",
+        }
+    }
+
+    pub fn holds(self, a: i64, b: i64) -> bool {
+        match self {
+            RelOp::Eq => a == b,
+            RelOp::Ne => a != b,
+            RelOp::Lt => a < b,
+            RelOp::Le => a <= b,
+            RelOp::Gt => a > b,
+            RelOp::Ge => a >= b,
+        }
+    }
+}
+
+/// Normalised arithmetic (spec 9.1): operations have at least two operands; a `Sum` has no
+/// `Sum` operand and a `Product` no `Product` operand; `Difference` and `Quotient` fold left.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Arith {
+    /// A non-negative literal (at most 2^31 - 1).
+    Const(i64),
+    /// A variable's value or a player's score.
+    Var(VarId),
+    /// The number of vertices holding this piece.
+    Count(PieceId),
+    Sum(Vec<Arith>),
+    Difference(Vec<Arith>),
+    Product(Vec<Arith>),
+    /// Integer division truncating toward zero.
+    Quotient(Vec<Arith>),
+}
+
+/// The four straightness figures of spec section 12.2 (-2 = unbounded, -1 = no segment).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Straightness {
+    pub applicational: i64,
+    pub main: i64,
+    pub moves: i64,
+    pub semimoves: i64,
+}

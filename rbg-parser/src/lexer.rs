@@ -1,0 +1,148 @@
+//! The lexer (spec section 2): bytes to tokens, with the reference's warnings.
+//!
+//! The lexical grammar is `rbg.pest`. This module turns its pairs into [`Token`]s and produces
+//! the lexical diagnostics: "Stray 'c' character in file", "Unterminated string",
+//! "Unterminated comment" (warnings) and "Too large integer" (an error, which stops lexing).
+
+use std::rc::Rc;
+
+use pest::Parser;
+use pest_derive::Parser;
+
+use crate::diag::Diagnostic;
+use crate::source::Span;
+use crate::token::{Keyword, Sym, Token, TokenKind, TrailId};
+
+#[derive(Parser)]
+#[grammar = "rbg.pest"]
+struct RbgLexer;
+
+/// Tokens of a file plus the warnings met on the way, or the first error.
+#[derive(Debug, Default)]
+pub struct Lexed {
+    pub tokens: Vec<Token>,
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Tokenizes a whole file.
+pub fn lex(bytes: &[u8]) -> Result<Lexed, Diagnostic> {
+    // Keep byte offsets: every non-ASCII byte becomes DEL, which no token starts with.
+    let text: String = bytes.iter().map(|&b| if b < 0x80 { b as char } else { '\u{7f}' }).collect();
+    let pairs = match RbgLexer::parse(Rule::file, &text) {
+        Ok(mut pairs) => pairs.next().map(|file| file.into_inner()),
+        // The grammar accepts every input (`stray` matches any character); keep a clear error
+        // rather than a panic should that ever change.
+        Err(e) => return Err(Diagnostic::error(format!("Internal lexer error: {e}"), None)),
+    };
+    let mut out = Lexed::default();
+    for pair in pairs.into_iter().flatten() {
+        let span = Span::new(pair.as_span().start() as u32, pair.as_span().end() as u32);
+        let text = pair.as_str();
+        let kind = match pair.as_rule() {
+            Rule::word => match Keyword::from_word(text) {
+                Some(k) => TokenKind::Keyword(k),
+                None => TokenKind::Ident(Rc::from(text)),
+            },
+            Rule::number => TokenKind::Number(parse_number(text, span)?),
+            Rule::string => {
+                let closed = text.len() >= 2 && text.ends_with('"');
+                if !closed {
+                    out.warnings.push(Diagnostic::warning("Unterminated string", Some(span)));
+                }
+                let inner = &bytes[span.start as usize + 1..span.end as usize - closed as usize];
+                TokenKind::Str(Rc::from(String::from_utf8_lossy(inner).as_ref()))
+            }
+            Rule::symbol => TokenKind::Sym(Sym::from_str(text).expect("grammar symbols are Sym spellings")),
+            Rule::block_comment => {
+                if !(text.len() >= 4 && text.ends_with("*/")) {
+                    out.warnings.push(Diagnostic::warning("Unterminated comment", Some(span)));
+                }
+                continue;
+            }
+            Rule::stray => {
+                let byte = bytes[span.start as usize];
+                let shown = if byte.is_ascii_graphic() || byte == b' ' {
+                    (byte as char).to_string()
+                } else {
+                    format!("\\x{byte:02x}")
+                };
+                out.warnings
+                    .push(Diagnostic::warning(format!("Stray '{shown}' character in file"), Some(span)));
+                continue;
+            }
+            _ => continue,
+        };
+        out.tokens.push(Token { kind, span, trail: TrailId::ROOT });
+    }
+    Ok(out)
+}
+
+/// Decimal value of a digit string; leading zeros are dropped. Values above `u32::MAX` are the
+/// error "Too large integer".
+fn parse_number(digits: &str, span: Span) -> Result<u32, Diagnostic> {
+    digits
+        .bytes()
+        .try_fold(0u32, |acc, d| acc.checked_mul(10)?.checked_add((d - b'0') as u32))
+        .ok_or_else(|| Diagnostic::error("Too large integer", Some(span)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spell(src: &str) -> Vec<String> {
+        lex(src.as_bytes()).unwrap().tokens.iter().map(|t| t.kind.to_string()).collect()
+    }
+
+    #[test]
+    fn longest_match_examples_of_the_spec() {
+        assert_eq!(spell("->>x"), ["->>", "x"]);
+        assert_eq!(spell("a->b"), ["a", "->", "b"]);
+        assert_eq!(spell("x-1"), ["x", "-", "1"]);
+        assert_eq!(spell("{?{e}}"), ["{?", "{", "e", "}", "}"]);
+        assert_eq!(spell("12ab"), ["12", "ab"]);
+        assert_eq!(spell("ab12 boards board"), ["ab12", "boards", "board"]);
+        assert_eq!(spell("{ ? [ $ - > -> >"), ["{", "?", "[", "$", "-", ">", "->", ">"]);
+        assert_eq!(spell("007"), ["7"]);
+    }
+
+    #[test]
+    fn keywords_are_not_identifiers() {
+        let toks = lex(b"rules rule").unwrap().tokens;
+        assert_eq!(toks[0].kind, TokenKind::Keyword(Keyword::Rules));
+        assert_eq!(toks[1].kind, TokenKind::Ident(Rc::from("rule")));
+    }
+
+    #[test]
+    fn comments_and_lone_trailing_slash() {
+        assert_eq!(spell("a // b\nc /* d */ e /"), ["a", "c", "e", "/"]);
+        assert_eq!(spell("a /*b"), ["a"]);
+        let lexed = lex(b"a /*b").unwrap();
+        assert_eq!(lexed.warnings[0].message, "Unterminated comment");
+    }
+
+    #[test]
+    fn stray_characters_warn_and_split_words() {
+        let lexed = lex("a_b é".as_bytes()).unwrap();
+        let spelled: Vec<String> = lexed.tokens.iter().map(|t| t.kind.to_string()).collect();
+        assert_eq!(spelled, ["a", "b"]);
+        assert_eq!(lexed.warnings[0].message, "Stray '_' character in file");
+        assert_eq!(lexed.warnings[0].span, Some(Span::new(1, 2)));
+        // A two-byte UTF-8 character is two stray bytes, as in the byte-based reference.
+        assert_eq!(lexed.warnings.len(), 3);
+    }
+
+    #[test]
+    fn strings_and_their_warning() {
+        let lexed = lex(b"\"x # y\" z \"open").unwrap();
+        assert_eq!(lexed.tokens.len(), 3);
+        assert_eq!(lexed.tokens[0].kind, TokenKind::Str(Rc::from("x # y")));
+        assert_eq!(lexed.warnings[0].message, "Unterminated string");
+    }
+
+    #[test]
+    fn too_large_integer_is_an_error() {
+        assert!(lex(b"4294967295").is_ok());
+        assert_eq!(lex(b"4294967296").unwrap_err().message, "Too large integer");
+    }
+}

@@ -1,0 +1,1 @@
+//! Umbrella package of the rbg-rs workspace: holds the shared examples and benchmarks.
