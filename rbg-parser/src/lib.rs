@@ -1,14 +1,51 @@
 //! rbg-parser: reads RBG game descriptions exactly as the reference parser does.
 //!
 //! Pipeline (language reference, section 1): [`lexer`] (bytes → tokens, grammar in `rbg.pest`)
-//! → directives and macro expansion → section parsers (declarations, board, rules) → typing →
-//! lowering and action indices → the game IR ([`ir::Game`]) and the printed low-level form.
+//! → [`expand`] (directives, macro expansion) → [`build`] (declarations, board, rules, typing,
+//! lowering, action indices, straightness) → the game IR ([`ir::Game`]) and the printed
+//! low-level form ([`print`]).
 //!
 //! Errors and warnings are data ([`diag::Diagnostic`]) with spans and macro-expansion trails; the
 //! library never prints and never panics on any input.
 
+pub mod build;
 pub mod diag;
+pub mod expand;
 pub mod ir;
 pub mod lexer;
+pub mod print;
 pub mod source;
 pub mod token;
+
+use diag::Diagnostic;
+use source::SourceFile;
+
+/// The result of reading one file: the game if there was no error, and every diagnostic
+/// (warnings in the order met, then the error if any).
+#[derive(Debug)]
+pub struct ParseOutput {
+    pub source: SourceFile,
+    pub game: Option<ir::Game>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl ParseOutput {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(|d| d.is_error())
+    }
+}
+
+/// Reads a game description. `name` is used in diagnostics (usually the file path).
+pub fn parse(name: &str, bytes: &[u8]) -> ParseOutput {
+    let source = SourceFile::new(name, bytes);
+    let mut diagnostics = Vec::new();
+    let game = parse_into(&source, &mut diagnostics).map_err(|e| diagnostics.push(e)).ok();
+    ParseOutput { source, game, diagnostics }
+}
+
+fn parse_into(source: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Result<ir::Game, Diagnostic> {
+    let lexed = lexer::lex(&source.bytes)?;
+    diagnostics.extend(lexed.warnings);
+    let expanded = expand::expand(lexed.tokens, diagnostics)?;
+    build::build_game(&expanded, diagnostics)
+}
