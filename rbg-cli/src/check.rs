@@ -1,0 +1,80 @@
+//! `rbg check` and `rbg lower`.
+
+use std::io::Write;
+use std::path::Path;
+
+use crate::diagnostics::Format;
+use crate::load::load;
+use crate::Failure;
+
+pub struct CheckOptions {
+    pub straightness: bool,
+    pub deny_warnings: bool,
+    pub quiet: bool,
+    pub format: Format,
+}
+
+/// Checks every file (all of them, even after a failure); fails if any is invalid.
+pub fn run(files: &[impl AsRef<Path>], opts: &CheckOptions) -> Result<(), Failure> {
+    let mut all_valid = true;
+    for file in files {
+        all_valid &= check_one(file.as_ref(), opts);
+    }
+    if all_valid {
+        Ok(())
+    } else {
+        Err(Failure::silent())
+    }
+}
+
+fn check_one(path: &Path, opts: &CheckOptions) -> bool {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", path.display());
+            return false;
+        }
+    };
+    let output = rbg_parser::parse(&path.display().to_string(), &bytes);
+    let warnings = output.diagnostics.iter().filter(|d| !d.is_error()).count();
+    let shown: Vec<_> = output.diagnostics.iter().filter(|d| d.is_error() || !opts.quiet).cloned().collect();
+    crate::diagnostics::emit(&output.source, &shown, opts.format);
+    let valid = output.game.is_some() && !(opts.deny_warnings && warnings > 0);
+    let mut stdout = std::io::stdout().lock();
+    match (&output.game, valid) {
+        (Some(game), true) => {
+            let _ = writeln!(stdout, "{}: valid", path.display());
+            if opts.straightness {
+                let s = game.straightness;
+                let _ = writeln!(stdout, "Applicational strong straightness: {}", s.applicational);
+                let _ = writeln!(stdout, "Main straightness: {}", s.main);
+                let _ = writeln!(stdout, "Move straightness: {}", s.moves);
+                let _ = writeln!(stdout, "Semimove straightness: {}", s.semimoves);
+            }
+        }
+        (Some(_), false) => {
+            let _ = writeln!(stdout, "{}: invalid ({warnings} warnings denied)", path.display());
+        }
+        (None, _) => {
+            let _ = writeln!(stdout, "{}: invalid", path.display());
+        }
+    }
+    valid
+}
+
+/// Prints the low-level form of a game to `output` or stdout.
+pub fn lower(path: &Path, output: Option<&Path>, format: Format) -> Result<(), Failure> {
+    let loaded = load(path, format, false)?;
+    let text = rbg_parser::print::print_game(&loaded.game);
+    match output {
+        Some(out) => std::fs::write(out, text)
+            .map_err(|e| Failure::new(format!("cannot write {}: {e}", out.display()))),
+        None => {
+            let mut stdout = std::io::stdout().lock();
+            stdout
+                .write_all(text.as_bytes())
+                .and_then(|_| stdout.flush())
+                .map_err(|e| Failure::new(format!("cannot write to standard output: {e}")))
+        }
+    }
+}

@@ -1,0 +1,98 @@
+//! `perft`: leaves and nodes for each depth 1..=N, with time and speed.
+
+use std::io::Write;
+use std::time::Instant;
+
+use rbg_core::perft::{perft_with_progress, PerftCounts, PerftOptions};
+use rbg_core::Game;
+use serde_json::json;
+
+use crate::{per_second, progress_bar, RunError};
+
+#[derive(clap::Args, Clone, Debug)]
+pub struct PerftArgs {
+    /// Deepest depth to count; every depth from 1 is printed.
+    #[arg(long, short = 'd')]
+    pub depth: u32,
+    /// Worker threads (the work is split at the root).
+    #[arg(long, short = 't', default_value_t = 1)]
+    pub threads: usize,
+    /// One JSON object per line: game, depth, leaves, nodes, ms, nodes_per_s.
+    #[arg(long)]
+    pub json: bool,
+    /// Count the last ply's moves without applying them (exact, but not comparable with the
+    /// reference driver's speed).
+    #[arg(long)]
+    pub bulk: bool,
+    /// Only count the deepest depth instead of every depth from 1.
+    #[arg(long)]
+    pub only_last: bool,
+}
+
+/// One printed row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PerftRow {
+    pub depth: u32,
+    pub counts: PerftCounts,
+    pub seconds: f64,
+}
+
+impl PerftRow {
+    pub fn nodes_per_second(&self) -> f64 {
+        per_second(self.counts.nodes, self.seconds)
+    }
+}
+
+/// Runs perft for depths 1..=args.depth (or only the last), printing one line per depth to `out`.
+pub fn run_perft<G: Game>(game: &G, args: &PerftArgs, out: &mut dyn Write) -> Result<Vec<PerftRow>, RunError> {
+    if args.threads == 0 {
+        return Err(RunError::Usage("--threads must be at least 1".into()));
+    }
+    let opts = PerftOptions { threads: args.threads, bulk_last_ply: args.bulk, ..Default::default() };
+    let first = if args.only_last { args.depth } else { 1.min(args.depth) };
+    if !args.json {
+        writeln!(out, "{:>5} {:>16} {:>16} {:>10} {:>14}", "depth", "leaves", "nodes", "ms", "nodes/s")?;
+    }
+    let mut rows = Vec::new();
+    for depth in first..=args.depth {
+        let bar = progress_bar(0, format!("depth {depth}"));
+        let progress = |done: usize, total: usize| {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        };
+        let start = Instant::now();
+        let counts = perft_with_progress(game, depth, &opts, &progress)?;
+        let row = PerftRow { depth, counts, seconds: start.elapsed().as_secs_f64() };
+        bar.finish_and_clear();
+        print_row(game, &row, args.json, out)?;
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+fn print_row<G: Game>(game: &G, row: &PerftRow, as_json: bool, out: &mut dyn Write) -> Result<(), RunError> {
+    let ms = (row.seconds * 1000.0).round() as u64;
+    if as_json {
+        let line = json!({
+            "game": game.info().name,
+            "depth": row.depth,
+            "leaves": row.counts.leaves,
+            "nodes": row.counts.nodes,
+            "ms": ms,
+            "nodes_per_s": row.nodes_per_second().round() as u64,
+        });
+        writeln!(out, "{line}")?;
+    } else {
+        writeln!(
+            out,
+            "{:>5} {:>16} {:>16} {:>10} {:>14.0}",
+            row.depth,
+            row.counts.leaves,
+            row.counts.nodes,
+            ms,
+            row.nodes_per_second()
+        )?;
+    }
+    out.flush()?;
+    Ok(())
+}
