@@ -8,13 +8,20 @@
 //! Errors and warnings are data ([`diag::Diagnostic`]) with spans and macro-expansion trails; the
 //! library never prints and never panics on any input.
 
+mod board;
 pub mod build;
+mod cursor;
+mod decl;
 pub mod diag;
 pub mod expand;
 pub mod ir;
 pub mod lexer;
 pub mod print;
+mod rules;
 pub mod source;
+pub mod straightness;
+#[cfg(test)]
+mod test_support;
 pub mod token;
 
 use diag::Diagnostic;

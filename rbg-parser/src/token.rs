@@ -174,7 +174,7 @@ impl Sym {
         }
     }
 
-    pub fn from_str(text: &str) -> Option<Sym> {
+    pub fn from_spelling(text: &str) -> Option<Sym> {
         Sym::ALL.into_iter().find(|s| s.as_str() == text)
     }
 }

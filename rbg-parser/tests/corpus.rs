@@ -1,0 +1,183 @@
+//! The 75 corpus games against the reference parser's output (shared/conformance):
+//! byte-exact lowered text, a printing fixed point, the four straightness figures, and speed.
+
+mod corpus_support;
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use rbg_parser::ir::{Game, Straightness};
+use rbg_parser::print::print_game;
+use rbg_parser::{parse, ParseOutput};
+
+const GAMES_IN_CORPUS: usize = 75;
+
+/// Reads a game and insists on no diagnostic at all (no error, no warning).
+fn parse_cleanly(name: &str, bytes: &[u8]) -> Result<Game, String> {
+    let ParseOutput { source, game, diagnostics } = parse(name, bytes);
+    if let Some(d) = diagnostics.first() {
+        return Err(format!("{name}: {}", d.reference_text(&source)));
+    }
+    game.ok_or_else(|| format!("{name}: no game and no diagnostic"))
+}
+
+/// A game's path relative to the corpus (e.g. `nsplit/pentago_nsplit.rbg`) and its bytes.
+type NamedGame = (String, Vec<u8>);
+
+/// The corpus directory and its games, or `None` (after a note) when the corpus is absent
+/// outside CI.
+fn games() -> Option<(std::path::PathBuf, Vec<NamedGame>)> {
+    let corpus = corpus_support::corpus_dir()?;
+    let games = corpus_support::corpus_games(&corpus);
+    assert_eq!(games.len(), GAMES_IN_CORPUS, "games found in {}", corpus.display());
+    Some((corpus, games))
+}
+
+/// Fails with every problem listed, one per line.
+fn assert_no_failures(what: &str, failures: &[String]) {
+    assert!(
+        failures.is_empty(),
+        "{what}: {} of {GAMES_IN_CORPUS} games fail:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// The first differing line, to keep failure messages short.
+fn first_difference(ours: &str, reference: &str) -> String {
+    let line = ours.lines().zip(reference.lines()).position(|(a, b)| a != b);
+    match line {
+        Some(i) => format!(
+            "line {}: ours {:?}, reference {:?}",
+            i + 1,
+            ours.lines().nth(i).unwrap_or(""),
+            reference.lines().nth(i).unwrap_or("")
+        ),
+        None => format!("lengths differ: ours {} bytes, reference {} bytes", ours.len(), reference.len()),
+    }
+}
+
+#[test]
+fn every_game_lowers_byte_for_byte_as_the_reference() {
+    let Some((corpus, games)) = games() else { return };
+    let lowered = corpus_support::lowered_dir(&corpus);
+    let mut failures = Vec::new();
+    for (name, bytes) in &games {
+        let reference = std::fs::read_to_string(lowered.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        match parse_cleanly(name, bytes) {
+            Ok(game) => {
+                let ours = print_game(&game);
+                if ours != reference {
+                    failures.push(format!("{name}: {}", first_difference(&ours, &reference)));
+                }
+            }
+            Err(e) => failures.push(e),
+        }
+    }
+    assert_no_failures("lowered text", &failures);
+}
+
+/// Spec 14.4 lists outputs the reference cannot read back (edge-less vertices, stars over
+/// actions, empty alternatives); no corpus game produces one, so every printed game must read
+/// back to the same text.
+#[test]
+fn printed_games_read_back_to_the_same_text() {
+    let Some((_, games)) = games() else { return };
+    let mut failures = Vec::new();
+    for (name, bytes) in &games {
+        let printed = match parse_cleanly(name, bytes) {
+            Ok(game) => print_game(&game),
+            Err(e) => {
+                failures.push(e);
+                continue;
+            }
+        };
+        match parse_cleanly(name, printed.as_bytes()) {
+            Ok(again) if print_game(&again) == printed => {}
+            Ok(again) => {
+                failures.push(format!("{name}: {}", first_difference(&print_game(&again), &printed)))
+            }
+            Err(e) => failures.push(format!("reprinted {e}")),
+        }
+    }
+    assert_no_failures("fixed point", &failures);
+}
+
+/// The reference's own lowered files are valid input and print unchanged.
+#[test]
+fn reference_lowered_files_print_unchanged() {
+    let Some((corpus, games)) = games() else { return };
+    let lowered = corpus_support::lowered_dir(&corpus);
+    let mut failures = Vec::new();
+    for (name, _) in &games {
+        let reference = std::fs::read_to_string(lowered.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        match parse_cleanly(name, reference.as_bytes()) {
+            Ok(game) if print_game(&game) == reference => {}
+            Ok(game) => {
+                failures.push(format!("{name}: {}", first_difference(&print_game(&game), &reference)))
+            }
+            Err(e) => failures.push(e),
+        }
+    }
+    assert_no_failures("reference lowered files", &failures);
+}
+
+/// `game,verification,applicational,main,move,semimove` rows keyed by game (e.g. `nsplit/x`).
+fn reference_straightness(corpus: &Path) -> HashMap<String, Straightness> {
+    let path = corpus.join("../conformance/straightness.csv");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut rows = HashMap::new();
+    for line in text.lines().skip(1) {
+        let fields: Vec<&str> = line.split(',').collect();
+        let [game, _verification, app, main, moves, semimoves] = fields.as_slice() else {
+            panic!("malformed row {line:?}");
+        };
+        let number = |f: &str| f.parse::<i64>().unwrap_or_else(|e| panic!("{line:?}: {e}"));
+        let figures = Straightness {
+            applicational: number(app),
+            main: number(main),
+            moves: number(moves),
+            semimoves: number(semimoves),
+        };
+        rows.insert(game.to_string(), figures);
+    }
+    rows
+}
+
+#[test]
+fn straightness_matches_the_reference() {
+    let Some((corpus, games)) = games() else { return };
+    let reference = reference_straightness(&corpus);
+    assert_eq!(reference.len(), GAMES_IN_CORPUS);
+    let mut failures = Vec::new();
+    for (name, bytes) in &games {
+        let key = name.trim_end_matches(".rbg");
+        let expected = reference.get(key).unwrap_or_else(|| panic!("{key} missing from straightness.csv"));
+        match parse_cleanly(name, bytes) {
+            Ok(game) if game.straightness == *expected => {}
+            Ok(game) => {
+                failures.push(format!("{name}: ours {:?}, reference {expected:?}", game.straightness))
+            }
+            Err(e) => failures.push(e),
+        }
+    }
+    assert_no_failures("straightness", &failures);
+}
+
+/// Reading all 75 games (lexing, expansion, declarations, board, rules, lowering, straightness)
+/// must take under a second in a release build. Debug builds only report the figure.
+#[test]
+fn the_whole_corpus_parses_in_under_a_second() {
+    let Some((_, games)) = games() else { return };
+    let start = Instant::now();
+    for (name, bytes) in &games {
+        let output = parse(name, bytes);
+        assert!(output.game.is_some(), "{name}");
+    }
+    let elapsed = start.elapsed();
+    eprintln!("parsed and lowered {} games in {:.1} ms", games.len(), elapsed.as_secs_f64() * 1000.0);
+    if !cfg!(debug_assertions) {
+        assert!(elapsed < Duration::from_secs(1), "{elapsed:?}");
+    }
+}
