@@ -3,7 +3,6 @@
 use std::path::Path;
 
 use rbg_parser::ir;
-use rbg_parser::source::SourceFile;
 
 use crate::diagnostics::{emit, Format};
 use crate::Failure;
@@ -11,7 +10,6 @@ use crate::Failure;
 /// A parsed game and its name (the file stem).
 pub struct Loaded {
     pub name: String,
-    pub source: SourceFile,
     pub game: ir::Game,
 }
 
@@ -22,7 +20,7 @@ pub fn load(path: &Path, format: Format, quiet: bool) -> Result<Loaded, Failure>
     let shown: Vec<_> = output.diagnostics.iter().filter(|d| d.is_error() || !quiet).cloned().collect();
     emit(&output.source, &shown, format);
     match output.game {
-        Some(game) => Ok(Loaded { name: game_name(path), source: output.source, game }),
+        Some(game) => Ok(Loaded { name: game_name(path), game }),
         None => Err(Failure::silent()),
     }
 }

@@ -5,6 +5,7 @@
 mod check;
 mod diagnostics;
 mod load;
+mod play;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -47,6 +48,25 @@ enum Command {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
+    /// Count the game tree (leaves and nodes) for each depth from 1.
+    Perft {
+        file: PathBuf,
+        #[command(flatten)]
+        args: rbg_runner::PerftArgs,
+    },
+    /// Flat Monte Carlo: uniformly random playouts with statistics.
+    Mc {
+        file: PathBuf,
+        #[command(flatten)]
+        args: rbg_runner::McArgs,
+    },
+    /// List the legal moves (as index@vertex pairs, with what each changes).
+    Moves {
+        file: PathBuf,
+        /// Moves to play first, separated by ';', each as space-separated index@vertex pairs.
+        #[arg(long)]
+        after: Option<String>,
+    },
 }
 
 /// A command failed; its message (if any) is printed by `main`.
@@ -73,6 +93,9 @@ fn main() -> ExitCode {
             check::run(&files, &check::CheckOptions { straightness, deny_warnings, quiet, format })
         }
         Command::Lower { file, output, format } => check::lower(&file, output.as_deref(), format),
+        Command::Perft { file, args } => play::perft(&file, &args),
+        Command::Mc { file, args } => play::mc(&file, &args),
+        Command::Moves { file, after } => play::moves(&file, after.as_deref()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
