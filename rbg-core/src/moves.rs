@@ -75,6 +75,12 @@ impl MoveList {
     pub fn swap_remove(&mut self, i: usize) {
         self.spans.swap_remove(i);
     }
+
+    /// Keeps only the moves for which `keep` is true, in their order.
+    pub fn retain(&mut self, mut keep: impl FnMut(&[Action]) -> bool) {
+        let actions = &self.actions;
+        self.spans.retain(|&(start, end)| keep(&actions[start as usize..end as usize]));
+    }
 }
 
 impl fmt::Debug for MoveList {
@@ -109,6 +115,13 @@ mod tests {
         assert_eq!(got, vec![moves[3].clone()]);
         list.swap_remove(0);
         assert!(list.is_empty());
+        for mv in &moves {
+            list.push(mv);
+        }
+        list.retain(|m| m.len() != 2);
+        let got: Vec<Vec<Action>> = list.iter().map(|x| x.to_vec()).collect();
+        assert_eq!(got, vec![moves[0].clone(), moves[2].clone(), moves[3].clone()]);
+        list.clear();
         list.push(&moves[1]);
         assert_eq!(list.get(0), &moves[1][..]);
     }

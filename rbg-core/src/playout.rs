@@ -2,8 +2,8 @@
 //!
 //! The loop is the reference simulation driver's (rbg2cpp `test/simulation.cpp`, language
 //! reference section 11.3): at each player state all legal moves are generated (or, in a
-//! monotonic class, a cached superset is filtered), one is chosen uniformly and applied, and the
-//! keeper is completed. Keeper states are never counted.
+//! monotonic class, the class's cached list is filtered down to the moves still legal), one is
+//! chosen uniformly and applied, and the keeper is completed. Keeper states are never counted.
 //!
 //! The random generator is xoshiro256++ seeded with [`McOptions::seed`]; moves are drawn with
 //! `rand`'s unbiased bounded sampling of `u32`, so a seed gives the same playouts on every
@@ -56,8 +56,8 @@ pub struct McStats {
     pub playouts: u64,
     /// Player moves applied, summed over playouts (the reference's "states").
     pub plies: u64,
-    /// Legal moves counted at every visited player state (the reference's "moves"). In a
-    /// monotonic class this is the size of the filtered cached list, as in the reference.
+    /// Legal moves counted at every visited player state (the reference's "moves"; unlike the
+    /// reference, exact also in monotonic classes).
     pub moves: u64,
     pub min_plies: u64,
     pub max_plies: u64,
@@ -192,8 +192,9 @@ impl Playout {
         }
     }
 
-    /// Picks a uniformly random legal move from the class cache by rejection, removing stale
-    /// entries; `None` when no cached move is legal any more.
+    /// Picks a uniformly random legal move from the class cache, after dropping the entries that
+    /// are no longer legal (so the count added to `moves_seen` is exact); `None` when no cached
+    /// move is legal any more.
     fn pick_monotonic<G: Game>(
         &mut self,
         game: &G,
@@ -207,16 +208,11 @@ impl Playout {
         if !self.fresh[class] {
             game.legal_moves(s, sc, list)?;
             self.fresh[class] = true;
+        } else {
+            list.retain(|m| game.is_still_legal(s, m));
         }
-        while !list.is_empty() {
-            let i = rng.gen_range(0..list.len() as u32) as usize;
-            if game.is_still_legal(s, list.get(i)) {
-                *moves_seen += list.len() as u64;
-                return Ok(Some(i));
-            }
-            list.swap_remove(i);
-        }
-        Ok(None)
+        *moves_seen += list.len() as u64;
+        Ok((!list.is_empty()).then(|| rng.gen_range(0..list.len() as u32) as usize))
     }
 }
 

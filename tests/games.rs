@@ -1,0 +1,222 @@
+//! Tests of our own game descriptions in `games/`.
+//!
+//! * Every `games/*.rbg` parses without errors or warnings.
+//! * Each game with a corpus counterpart (same rules, independently written description) has
+//!   exactly the counterpart's reference perft counts (`reference-perft.csv` of the conformance
+//!   data), at every depth up to at least the first one with 10^5 leaves.
+//! * Small perft values derived by hand, which need no reference data.
+//! * Random playouts with the keeper checked for determinism (the descriptions are proper) and
+//!   with outcomes that fit each game's scoring.
+//!
+//! Run with `cargo test --release --test games` (debug builds are slow for the deeper counts).
+
+use std::path::PathBuf;
+
+use rbg_core::perft::{perft, PerftOptions};
+use rbg_core::playout::{flat_monte_carlo, McLimit, McOptions};
+use rbg_interp::{InterpOptions, Interpreter};
+
+/// The workspace root (this package's manifest directory).
+fn workspace_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn games_dir() -> PathBuf {
+    workspace_root().join("games")
+}
+
+/// The reference results: `$RBG_CONFORMANCE`, else `../shared/conformance` beside the workspace.
+fn conformance_dir() -> PathBuf {
+    match std::env::var_os("RBG_CONFORMANCE") {
+        Some(dir) => PathBuf::from(dir),
+        None => workspace_root().join("../shared/conformance"),
+    }
+}
+
+/// Reads and parses one of our games, failing on any diagnostic.
+fn load(file: &str) -> rbg_parser::ir::Game {
+    let path = games_dir().join(file);
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let out = rbg_parser::parse(file, &bytes);
+    let texts: Vec<String> = out.diagnostics.iter().map(|d| d.reference_text(&out.source)).collect();
+    assert!(texts.is_empty(), "{file}: diagnostics:\n{}", texts.join("\n"));
+    out.game.unwrap_or_else(|| panic!("{file}: no game produced"))
+}
+
+fn interpreter(file: &str, options: InterpOptions) -> Interpreter {
+    let game = load(file);
+    Interpreter::new(&game, file, options).unwrap_or_else(|e| panic!("{file}: interpreter: {e:?}"))
+}
+
+/// (leaves, nodes) at one depth. The last ply is counted without being applied, which gives
+/// exactly the reference driver's counts (every move at the last ply is one node and one leaf).
+fn count(interp: &Interpreter, depth: u32) -> (u64, u64) {
+    let options = PerftOptions { bulk_last_ply: true, ..PerftOptions::default() };
+    let c = perft(interp, depth, &options).unwrap_or_else(|e| panic!("perft {depth}: {e}"));
+    (c.leaves, c.nodes)
+}
+
+/// Our games, their corpus counterparts, and the deepest depth compared. The depth is the first
+/// one with at least 10^5 reference leaves, or one more where that is still cheap and reaches
+/// the first terminal positions (connect4 at 7, ticTacToe's whole tree, foxAndHounds at 10).
+const COUNTERPARTS: &[(&str, &str, u32)] = &[
+    ("ticTacToe.rbg", "ticTacToe", 10),
+    ("breakthrough.rbg", "breakthrough", 4),
+    ("connect4.rbg", "connect4", 7),
+    ("hex.rbg", "hex_9x9", 3),
+    ("chessLosAlamos.rbg", "chessLosAlamos6x6_kingCapture", 5),
+    ("chessGardner.rbg", "chessGardner5x5_kingCapture", 6),
+    ("englishDraughts.rbg", "englishDraughts", 7),
+    ("reversi.rbg", "reversi", 8),
+    ("foxAndHounds.rbg", "foxAndHounds", 10),
+    ("amazons.rbg", "amazons", 2),
+];
+
+#[test]
+fn every_game_parses_without_diagnostics() {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(games_dir())
+        .expect("games/ directory")
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "rbg"))
+        .collect();
+    files.sort();
+    let names: Vec<String> =
+        files.iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+    for (file, _, _) in COUNTERPARTS {
+        assert!(names.iter().any(|n| n == file), "games/{file} is missing");
+    }
+    for name in &names {
+        let game = load(name);
+        // It must also be something the interpreter accepts.
+        Interpreter::new(&game, name, InterpOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: interpreter: {e:?}"));
+    }
+}
+
+/// Reference rows `game,depth,leaves,states,ms` for one game, as (depth, leaves, nodes).
+fn reference_counts(csv: &str, game: &str) -> Vec<(u32, u64, u64)> {
+    csv.lines()
+        .skip(1)
+        .filter_map(|line| {
+            let f: Vec<&str> = line.split(',').map(str::trim).collect();
+            if f.len() < 4 || f[0] != game {
+                return None;
+            }
+            // Timed-out depths have empty counts.
+            Some((f[1].parse().ok()?, f[2].parse().ok()?, f[3].parse().ok()?))
+        })
+        .collect()
+}
+
+#[test]
+fn perft_equals_corpus_counterparts() {
+    let csv_path = conformance_dir().join("reference-perft.csv");
+    let Ok(csv) = std::fs::read_to_string(&csv_path) else {
+        assert!(
+            !std::env::var("CI").is_ok_and(|v| v == "true"),
+            "reference data missing under CI: {}",
+            csv_path.display()
+        );
+        eprintln!("note: skipping, reference data not found: {}", csv_path.display());
+        return;
+    };
+    for &(file, counterpart, max_depth) in COUNTERPARTS {
+        let reference = reference_counts(&csv, counterpart);
+        assert!(
+            reference.iter().any(|&(d, leaves, _)| d <= max_depth && leaves >= 100_000)
+                || reference.iter().any(|&(d, leaves, _)| d == max_depth && leaves == 0),
+            "{counterpart}: the compared depths must reach 10^5 leaves (or the end of the game)"
+        );
+        let interp = interpreter(file, InterpOptions::default());
+        for depth in 1..=max_depth {
+            let &(_, leaves, nodes) = reference
+                .iter()
+                .find(|r| r.0 == depth)
+                .unwrap_or_else(|| panic!("{counterpart}: no reference count at depth {depth}"));
+            assert_eq!(
+                count(&interp, depth),
+                (leaves, nodes),
+                "{file} vs {counterpart}: perft({depth}) (leaves, nodes)"
+            );
+        }
+    }
+}
+
+/// Perft leaves derived by hand (no reference data needed). Nodes follow as 1 + the sum of the
+/// leaves of all smaller depths whenever no game ends before the last depth listed.
+#[test]
+fn perft_values_counted_by_hand() {
+    let cases: &[(&str, &[u64])] = &[
+        // 9 * 8 * 7 * 6 * 5 placements; nobody can have a line before ply 5. Of the 15120
+        // five-ply games, 8 lines * 3! orders of the crosses * 6 * 5 placements of the two
+        // noughts = 1440 are won by cross at ply 5, the others leave 4 cells: 13680 * 4 = 54720.
+        ("ticTacToe.rbg", &[9, 72, 504, 3024, 15120, 54720]),
+        // Each side's front row: two edge pawns with 2 steps and six with 3: 22 moves, and the
+        // two armies cannot meet within two plies.
+        ("breakthrough.rbg", &[22, 484]),
+        // 7 columns; a column is full only after 6 discs, so the first 6 plies have 7^d games.
+        // At ply 7 the 7 games that filled one column have one column less: 7^7 - 7.
+        ("connect4.rbg", &[7, 49, 343, 2401, 16807, 117649, 823_543 - 7]),
+        // 81 cells; a winning chain needs at least 9 stones.
+        ("hex.rbg", &[81, 81 * 80, 81 * 80 * 79]),
+        // Six pawn steps plus two moves for each knight; black has the same ten replies.
+        ("chessLosAlamos.rbg", &[10, 100]),
+        // Five pawn steps plus two knight moves (the pawns cannot advance two squares yet, the
+        // enemy pawns stand right in front of them).
+        ("chessGardner.rbg", &[7]),
+        // Black's front men: three with two forward squares, one at the edge with one.
+        ("englishDraughts.rbg", &[7, 49]),
+        // Four opening squares; every opening leaves white three replies.
+        ("reversi.rbg", &[4, 12]),
+        // Four entry squares; then 2 + 2 + 2 + 1 fox steps; then 1 + 2 + 2 + 2 hound steps.
+        ("foxAndHounds.rbg", &[4, 7, 49]),
+    ];
+    for &(file, leaves) in cases {
+        let interp = interpreter(file, InterpOptions::default());
+        let mut nodes = 1;
+        for (i, &expected) in leaves.iter().enumerate() {
+            let depth = i as u32 + 1;
+            nodes += expected;
+            assert_eq!(count(&interp, depth), (expected, nodes), "{file}: perft({depth}) (leaves, nodes)");
+        }
+    }
+}
+
+/// Random playouts with a checked keeper: every keeper completion must be unique (spec 12.1
+/// condition 2). The outcomes must fit the rules: each playout ends within the game's length
+/// bounds and the two scores always sum to 100 (a win is 100 : 0, a draw 50 : 50), except in
+/// hex where the loser keeps 0 and the winner gets 100 (still a sum of 100).
+#[test]
+fn playouts_are_proper_and_plausible() {
+    // (file, playouts, shortest and longest possible game in plies)
+    let cases: &[(&str, u64, u64, u64)] = &[
+        ("ticTacToe.rbg", 200, 5, 9),
+        ("breakthrough.rbg", 20, 11, 1000),
+        ("connect4.rbg", 100, 7, 42),
+        ("hex.rbg", 20, 17, 81),
+        ("chessLosAlamos.rbg", 20, 1, 10_000),
+        ("chessGardner.rbg", 20, 1, 10_000),
+        ("englishDraughts.rbg", 20, 1, 10_000),
+        ("reversi.rbg", 10, 9, 120),
+        ("foxAndHounds.rbg", 100, 4, 1000),
+        ("amazons.rbg", 2, 1, 92),
+    ];
+    for &(file, playouts, shortest, longest) in cases {
+        let interp = interpreter(file, InterpOptions { checked_keeper: true, ..InterpOptions::default() });
+        let options = McOptions { seed: 7, limit: McLimit::Playouts(playouts), ..McOptions::default() };
+        let mut sums_ok = true;
+        let stats = flat_monte_carlo(&interp, &options, |s| {
+            // The statistics so far: the scores of every finished playout add up to 100.
+            sums_ok &= s.score_sum.iter().sum::<i64>() == 100 * s.playouts as i64;
+        })
+        .unwrap_or_else(|e| panic!("{file}: playouts: {e}"));
+        assert_eq!(stats.playouts, playouts, "{file}");
+        assert!(sums_ok, "{file}: a playout ended with scores not summing to 100: {stats:?}");
+        assert!(
+            shortest <= stats.min_plies && stats.max_plies <= longest,
+            "{file}: playout lengths {}..={} outside {shortest}..={longest}",
+            stats.min_plies,
+            stats.max_plies
+        );
+    }
+}
