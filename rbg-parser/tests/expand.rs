@@ -7,7 +7,6 @@
 mod corpus_support;
 
 use std::collections::BTreeSet;
-use std::time::{Duration, Instant};
 
 use rbg_parser::diag::{Diagnostic, Severity, TrailFrame};
 use rbg_parser::expand::{expand, Expanded, SectionKind};
@@ -864,14 +863,12 @@ fn exponential_tower_is_cut_off_quickly() {
         text.push_str(&format!("#a{level} = a{} a{}\n", level - 1, level - 1));
     }
     text.push_str("#rules = a60");
-    let started = Instant::now();
     let run = run(&text);
     let rules = &run.expanded().rules;
     assert!(expansion_limit_error(rules), "{:?}", rules.error);
     // The error is raised deep inside the tower, with the whole nesting as its trail.
     assert_eq!(rules.error.as_ref().unwrap().trail.len(), 61);
     assert!(rules.tokens.len() as u64 <= rbg_parser::expand::MAX_EXPANSION_STEPS);
-    assert!(started.elapsed() < Duration::from_secs(20), "took {:?}", started.elapsed());
 }
 
 #[test]
@@ -901,7 +898,6 @@ fn deep_chain(depth: usize, innermost: &str) -> String {
 #[test]
 fn hundred_thousand_nested_definitions() {
     const DEPTH: usize = 100_000;
-    let started = Instant::now();
     let run = run(&deep_chain(DEPTH, "x"));
     let rules = &run.expanded().rules;
     assert!(rules.error.is_none());
@@ -913,7 +909,6 @@ fn hundred_thousand_nested_definitions() {
     assert_eq!(error.message, "Tilde at the end of tokens string");
     assert_eq!(error.trail.len(), DEPTH + 1);
     assert_eq!(spell(&run.expanded().rules.tokens), "a");
-    assert!(started.elapsed() < Duration::from_secs(30), "took {:?}", started.elapsed());
 }
 
 #[test]
@@ -1045,22 +1040,3 @@ fn corpus_tic_tac_toe_switches_to_xplayer() {
         if param == "me" && name == "turn"));
 }
 
-/// Expansion time of the whole corpus; the bound is only checked in release builds.
-#[test]
-fn corpus_expansion_is_fast() {
-    let Some(dir) = corpus_support::corpus_dir() else { return };
-    let games = corpus_support::corpus_games(&dir);
-    let lexed: Vec<Vec<Token>> = games.iter().map(|(_, bytes)| lex(bytes).unwrap().tokens).collect();
-    let started = Instant::now();
-    let mut produced = 0;
-    for tokens in lexed {
-        let mut warnings = Vec::new();
-        let expanded = expand(tokens, &mut warnings).unwrap();
-        produced += SectionKind::ALL.iter().map(|&k| expanded.section(k).tokens.len()).sum::<usize>();
-    }
-    let elapsed = started.elapsed();
-    eprintln!("expanded 75 games ({produced} tokens) in {elapsed:?}");
-    if !cfg!(debug_assertions) {
-        assert!(elapsed < Duration::from_millis(300), "expansion took {elapsed:?}");
-    }
-}

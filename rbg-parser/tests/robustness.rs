@@ -16,8 +16,11 @@ use rbg_parser::lexer::lex;
 use rbg_parser::source::Span;
 use rbg_parser::token::{Keyword, Sym};
 
-fn corpus() -> Option<&'static [(String, Vec<u8>)]> {
-    static GAMES: OnceLock<Option<Vec<(String, Vec<u8>)>>> = OnceLock::new();
+/// A game's relative path and bytes.
+type Game = (String, Vec<u8>);
+
+fn corpus() -> Option<&'static [Game]> {
+    static GAMES: OnceLock<Option<Vec<Game>>> = OnceLock::new();
     GAMES
         .get_or_init(|| corpus_support::corpus_dir().map(|dir| corpus_support::corpus_games(&dir)))
         .as_deref()
@@ -129,9 +132,8 @@ fn token_texts(bytes: &[u8]) -> Vec<String> {
         .collect()
 }
 
+// 256 cases per test by default; set PROPTEST_CASES for longer runs.
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
-
     #[test]
     fn byte_mutations_never_panic(game in any::<Index>(), edits in prop::collection::vec(byte_edit(), 1..10)) {
         let Some(games) = corpus() else { return Ok(()) };
