@@ -2,8 +2,8 @@
 //!
 //! The loop is the reference simulation driver's (rbg2cpp `test/simulation.cpp`, language
 //! reference section 11.3): at each player state all legal moves are generated (or, in a
-//! monotonic class, the class's cached list is filtered down to the moves still legal), one is
-//! chosen uniformly and applied, and the keeper is completed. Keeper states are never counted.
+//! monotonic class, a move is drawn from the class's cached list by rejection), one is chosen
+//! uniformly and applied, and the keeper is completed. Keeper states are never counted.
 //!
 //! The random generator is xoshiro256++ seeded with [`McOptions::seed`]; moves are drawn with
 //! `rand`'s unbiased bounded sampling of `u32`, so a seed gives the same playouts on every
@@ -56,9 +56,11 @@ pub struct McStats {
     pub playouts: u64,
     /// Player moves applied, summed over playouts (the reference's "states").
     pub plies: u64,
-    /// Legal moves counted at every visited player state (the reference's "moves"; unlike the
-    /// reference, exact also in monotonic classes).
+    /// Legal moves counted at every visited player state (the reference's "moves"). Only exact
+    /// when `moves_exact`: plies played from a monotonic class's cached list are not counted.
     pub moves: u64,
+    /// Whether `moves` counts every ply (no ply was played from a monotonic cache).
+    pub moves_exact: bool,
     pub min_plies: u64,
     pub max_plies: u64,
     /// Per real player (index 0 = player 1): sum, minimum and maximum of the final score.
@@ -128,6 +130,7 @@ pub fn flat_monte_carlo<G: Game>(
         }
         state.clone_from(&root);
         let plies = playout.run(game, &mut state, &mut sc, &mut rng, opts, &mut stats.moves)?;
+        stats.moves_exact = !playout.inexact_moves;
         stats.record(plies, (1..=players as u32).map(|p| game.score(&state, p)));
         stats.elapsed = start.elapsed();
         progress(&stats);
@@ -139,6 +142,8 @@ pub fn flat_monte_carlo<G: Game>(
 /// Buffers reused across playouts.
 struct Playout {
     moves: MoveList,
+    /// Set when a ply was played from a cached list, whose number of legal moves is unknown.
+    inexact_moves: bool,
     /// Cached move list per monotonic class, valid for the current playout when `fresh[c]`.
     class_moves: Vec<MoveList>,
     fresh: Vec<bool>,
@@ -149,6 +154,7 @@ impl Playout {
         let classes = game.monotonic_classes() as usize;
         Playout {
             moves: MoveList::new(),
+            inexact_moves: false,
             class_moves: (0..classes).map(|_| MoveList::new()).collect(),
             fresh: vec![false; classes],
         }
@@ -192,9 +198,10 @@ impl Playout {
         }
     }
 
-    /// Picks a uniformly random legal move from the class cache, after dropping the entries that
-    /// are no longer legal (so the count added to `moves_seen` is exact); `None` when no cached
-    /// move is legal any more.
+    /// Picks a uniformly random legal move from the class cache by rejection: a drawn entry that
+    /// is no longer legal is removed and another is drawn, which stays uniform over the legal
+    /// entries and costs O(stale entries) over a whole playout. `None` when no cached move is
+    /// legal any more. The number of legal moves is not known exactly here.
     fn pick_monotonic<G: Game>(
         &mut self,
         game: &G,
@@ -208,11 +215,18 @@ impl Playout {
         if !self.fresh[class] {
             game.legal_moves(s, sc, list)?;
             self.fresh[class] = true;
+            *moves_seen += list.len() as u64;
         } else {
-            list.retain(|m| game.is_still_legal(s, m));
+            self.inexact_moves = true;
         }
-        *moves_seen += list.len() as u64;
-        Ok((!list.is_empty()).then(|| rng.gen_range(0..list.len() as u32) as usize))
+        while !list.is_empty() {
+            let i = rng.gen_range(0..list.len() as u32) as usize;
+            if game.is_still_legal(s, list.get(i)) {
+                return Ok(Some(i));
+            }
+            list.swap_remove(i);
+        }
+        Ok(None)
     }
 }
 

@@ -75,7 +75,11 @@ fn print_text<G: Game>(game: &G, r: &McReport, out: &mut dyn Write) -> Result<()
     writeln!(out, "seconds        {:.3}", s.elapsed.as_secs_f64())?;
     writeln!(out, "playouts/s     {:.1}", r.playouts_per_second())?;
     writeln!(out, "length         mean {:.4}  min {}  max {}", s.mean_plies(), s.min_plies, s.max_plies)?;
-    writeln!(out, "branching      mean {:.4}", s.moves as f64 / s.plies.max(1) as f64)?;
+    if s.moves_exact {
+        writeln!(out, "branching      mean {:.4}", s.moves as f64 / s.plies.max(1) as f64)?;
+    } else {
+        writeln!(out, "branching      n/a (moves drawn from monotonic caches; --no-monotonic counts them)")?;
+    }
     for (i, name) in game.info().players.iter().enumerate() {
         writeln!(
             out,
@@ -108,7 +112,7 @@ fn print_json<G: Game>(game: &G, r: &McReport, out: &mut dyn Write) -> Result<()
         "length_mean": s.mean_plies(),
         "length_min": s.min_plies,
         "length_max": s.max_plies,
-        "branching_mean": s.moves as f64 / s.plies.max(1) as f64,
+        "branching_mean": s.moves_exact.then(|| s.moves as f64 / s.plies.max(1) as f64),
         "scores": scores,
     });
     writeln!(out, "{line}")?;

@@ -1,0 +1,161 @@
+//! The interpreter's executable form of a [`Program`]: its edges re-encoded as one flat array of
+//! [`Instr`]s, with frequent op pairs fused into single instructions.
+//!
+//! The shared [`Program`] keeps the canonical ops (the compiler translates those); this layer
+//! exists only to cut the interpreter's dispatch count. A shift or table step followed by an
+//! on-test (rays, pattern scans) is the most common pair and becomes one instruction.
+//! `ExecEdge`s parallel [`Program::edges`] (same indices), so node edge ranges apply unchanged.
+
+use rbg_parser::ir::RelOp;
+
+use crate::program::{Op, Program, NONE};
+
+/// One executable instruction; see [`Op`] for the meaning of the unfused ones.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Instr {
+    Shift(u32),
+    Table(u32),
+    On(u64),
+    /// `Shift(label)` then `On(mask)`.
+    ShiftOn(u32, u64),
+    /// `Table(table)` then `On(mask)`.
+    TableOn(u32, u64),
+    OnSet(u32),
+    InSet(u32),
+    Off {
+        piece: u32,
+        index: u32,
+    },
+    Assign {
+        var: u32,
+        expr: u32,
+        index: u32,
+    },
+    AssignConst {
+        var: u32,
+        value: i32,
+        index: u32,
+    },
+    Compare {
+        lhs: u32,
+        rel: RelOp,
+        rhs: u32,
+    },
+    Pattern {
+        automaton: u32,
+        positive: bool,
+    },
+    Switch {
+        index: u32,
+    },
+    Fail,
+}
+
+/// An edge of the program with its instruction range.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct ExecEdge {
+    pub first: u32,
+    pub end: u32,
+    pub target: u32,
+    pub modifies: bool,
+}
+
+/// Encodes every edge of `program`; `fuse` enables the fused instructions.
+pub(crate) fn lower(program: &Program, fuse: bool) -> (Vec<ExecEdge>, Vec<Instr>) {
+    let mut code = Vec::with_capacity(program.ops.len());
+    let mut edges = Vec::with_capacity(program.edges.len());
+    for e in &program.edges {
+        let first = code.len() as u32;
+        let ops = program.edge_ops(e);
+        let mut i = 0;
+        while i < ops.len() {
+            let fused = match (ops[i], ops.get(i + 1)) {
+                (Op::Shift(l), Some(Op::On(m))) if fuse => Some(Instr::ShiftOn(l, *m)),
+                (Op::Table(t), Some(Op::On(m))) if fuse => Some(Instr::TableOn(t, *m)),
+                _ => None,
+            };
+            match fused {
+                Some(instr) => {
+                    code.push(instr);
+                    i += 2;
+                }
+                None => {
+                    code.push(single(ops[i]));
+                    i += 1;
+                }
+            }
+        }
+        edges.push(ExecEdge { first, end: code.len() as u32, target: e.target, modifies: e.modifies });
+    }
+    (edges, code)
+}
+
+fn single(op: Op) -> Instr {
+    match op {
+        Op::Shift(l) => Instr::Shift(l),
+        Op::Table(t) => Instr::Table(t),
+        Op::On(m) => Instr::On(m),
+        Op::OnSet(s) => Instr::OnSet(s),
+        Op::InSet(s) => Instr::InSet(s),
+        Op::Off { piece, index } => Instr::Off { piece, index },
+        Op::Assign { var, expr, index } => Instr::Assign { var, expr, index },
+        Op::AssignConst { var, value, index } => Instr::AssignConst { var, value, index },
+        Op::Compare { lhs, rel, rhs } => Instr::Compare { lhs, rel, rhs },
+        Op::Pattern { automaton, positive } => Instr::Pattern { automaton, positive },
+        Op::Switch { index, .. } => Instr::Switch { index },
+        Op::Fail => Instr::Fail,
+    }
+}
+
+/// For each automaton: whether it is a *pure* pattern, evaluable by plain recursion. A pattern
+/// is pure when nothing reachable in it writes (no offs, assignments or switches), evaluates a
+/// nested pattern, or needs a visited check (so no (node, vertex) pair can repeat and the
+/// recursion terminates).
+pub(crate) fn pure_patterns(program: &Program, edges: &[ExecEdge], code: &[Instr]) -> Vec<bool> {
+    program
+        .automata
+        .iter()
+        .map(|a| {
+            a.is_pattern
+                && reachable(program, edges, a.start).iter().all(|&n| {
+                    let node = &program.nodes[n as usize];
+                    node.slot == NONE
+                        && edges[node.first_edge as usize..node.end_edge as usize].iter().all(|e| {
+                            code[e.first as usize..e.end as usize].iter().all(|i| {
+                                matches!(
+                                    i,
+                                    Instr::Shift(_)
+                                        | Instr::Table(_)
+                                        | Instr::On(_)
+                                        | Instr::ShiftOn(..)
+                                        | Instr::TableOn(..)
+                                        | Instr::OnSet(_)
+                                        | Instr::InSet(_)
+                                        | Instr::Compare { .. }
+                                )
+                            })
+                        })
+                })
+        })
+        .collect()
+}
+
+fn reachable(program: &Program, edges: &[ExecEdge], start: u32) -> Vec<u32> {
+    let mut seen = vec![false; program.nodes.len()];
+    let mut order = vec![start];
+    seen[start as usize] = true;
+    let mut head = 0;
+    while head < order.len() {
+        let n = program.nodes[order[head] as usize];
+        head += 1;
+        let fan_next = n.is_fan().then_some(n.next);
+        let targets = edges[n.first_edge as usize..n.end_edge as usize].iter().map(|e| e.target);
+        for t in targets.chain(fan_next) {
+            if !seen[t as usize] {
+                seen[t as usize] = true;
+                order.push(t);
+            }
+        }
+    }
+    order
+}

@@ -1,0 +1,406 @@
+//! The interpreter: [`rbg_core::Game`] for any game, on top of a compiled [`Program`].
+//!
+//! # Design
+//!
+//! * [`Interpreter`] owns the immutable [`Program`] and the search limits; it is `Sync` and is
+//!   shared by reference between threads. Each thread passes its own [`Scratch`].
+//! * [`State`] is flat: one byte per vertex for pieces, `i32` per variable, optional piece counts
+//!   (only when some expression reads one), optional piece-location bitsets (only when some
+//!   filtered fan covers the whole board), the current vertex, player and rules position.
+//!   `clone_from` reuses the buffers, so drivers copy states without allocating.
+//! * Moves are applied without re-validation (spec 10.4): each pair's modifier is looked up by
+//!   action index in [`Program::modifiers`]; assignments are re-evaluated in order, so later ones
+//!   see earlier ones; the final switch sets the player and the rules position.
+//! * The keeper applies the first move its search finds, in place, by keeping the search's
+//!   modifications instead of undoing them. A checked mode ([`InterpOptions::checked_keeper`])
+//!   instead generates every keeper move and fails with [`SearchError::AmbiguousKeeper`] when two
+//!   of them lead to different states.
+
+use core::ops::ControlFlow;
+
+use rbg_core::{Action, Game, GameInfo, MoveList, Player, SearchError, KEEPER};
+use rbg_parser::ir::{self, ActionKind, Rule};
+
+use crate::code::{self, ExecEdge, Instr};
+use crate::program::{BuildError, Modifier, Program, ProgramOptions, NONE};
+use crate::search::{Scratch, Sink};
+
+/// Interpreter configuration: program analyses and search bounds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InterpOptions {
+    pub program: ProgramOptions,
+    /// Most modifiers (offs and assignments, including those applied inside patterns) on one
+    /// search path; beyond it the search fails with [`SearchError::MoveTooLong`].
+    pub max_modifiers: usize,
+    /// Most search branch points (nodes entered with more than one alternative left, patterns
+    /// included) in one move generation or keeper step; beyond it
+    /// [`SearchError::SearchTooLarge`].
+    pub max_search_nodes: u64,
+    /// Verify that all keeper moves lead to the same state (slow; for checking descriptions).
+    pub checked_keeper: bool,
+    /// Fuse frequent op pairs into single interpreter instructions.
+    pub fuse_ops: bool,
+    /// Evaluate patterns that write nothing and need no visited checks by plain recursion.
+    pub pure_patterns: bool,
+    /// Keep piece-location bitsets in states, so a filtered fan over the whole board ("any
+    /// square {P}") visits only the vertices holding a piece of P (design notes 6.2).
+    pub piece_bitsets: bool,
+}
+
+impl Default for InterpOptions {
+    fn default() -> Self {
+        InterpOptions {
+            program: ProgramOptions::default(),
+            max_modifiers: 10_000,
+            max_search_nodes: 1 << 32,
+            checked_keeper: false,
+            fuse_ops: true,
+            pure_patterns: true,
+            piece_bitsets: true,
+        }
+    }
+}
+
+/// Search bounds, copied out of the options for the hot path.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Limits {
+    pub max_modifiers: usize,
+    pub max_search_nodes: u64,
+}
+
+/// A game state of the interpreter.
+#[derive(Debug, PartialEq, Eq)]
+pub struct State {
+    pub(crate) pieces: Vec<u8>,
+    pub(crate) vars: Vec<i32>,
+    /// Pieces of each kind on the board; empty when the program does not count pieces.
+    pub(crate) counts: Vec<i32>,
+    /// Piece-location bitsets: bit `v % 64` of word `piece * occ_words + v / 64` is set when
+    /// vertex `v` holds `piece`; empty when the interpreter does not use them.
+    pub(crate) occ: Vec<u64>,
+    pub(crate) occ_words: usize,
+    pub(crate) vertex: u32,
+    pub(crate) player: u32,
+    pub(crate) node: u32,
+}
+
+impl Clone for State {
+    fn clone(&self) -> Self {
+        State {
+            pieces: self.pieces.clone(),
+            vars: self.vars.clone(),
+            counts: self.counts.clone(),
+            occ: self.occ.clone(),
+            occ_words: self.occ_words,
+            vertex: self.vertex,
+            player: self.player,
+            node: self.node,
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.pieces.clone_from(&source.pieces);
+        self.vars.clone_from(&source.vars);
+        self.counts.clone_from(&source.counts);
+        self.occ.clone_from(&source.occ);
+        self.occ_words = source.occ_words;
+        self.vertex = source.vertex;
+        self.player = source.player;
+        self.node = source.node;
+    }
+}
+
+impl State {
+    /// Puts a piece on a vertex, keeping the counts (if any) up to date.
+    #[inline(always)]
+    pub(crate) fn set_piece(&mut self, vertex: u32, piece: u8) {
+        let slot = &mut self.pieces[vertex as usize];
+        if !self.counts.is_empty() {
+            self.counts[*slot as usize] -= 1;
+            self.counts[piece as usize] += 1;
+        }
+        if !self.occ.is_empty() {
+            let words = self.occ_words;
+            let (word, bit) = (vertex as usize / 64, 1u64 << (vertex % 64));
+            self.occ[*slot as usize * words + word] &= !bit;
+            self.occ[piece as usize * words + word] |= bit;
+        }
+        *slot = piece;
+    }
+}
+
+/// The RBG interpreter for one game.
+#[derive(Clone, Debug)]
+pub struct Interpreter {
+    pub(crate) program: Program,
+    /// The program's edges with their executable instruction ranges.
+    pub(crate) edges: Vec<ExecEdge>,
+    pub(crate) code: Vec<Instr>,
+    /// Per automaton: evaluate by plain recursion (see [`code::pure_patterns`]).
+    pub(crate) pure_patterns: Vec<bool>,
+    /// States keep piece-location bitsets (some filtered fan covers the whole board).
+    pub(crate) piece_bitsets: bool,
+    pub(crate) limits: Limits,
+    checked_keeper: bool,
+    info: GameInfo,
+    /// For switch indices of monotonic classes: the accepted pieces.
+    class_masks: Vec<Vec<bool>>,
+}
+
+impl Interpreter {
+    /// Compiles `game`; `name` is reported in [`GameInfo::name`].
+    pub fn new(game: &ir::Game, name: &str, options: InterpOptions) -> Result<Self, BuildError> {
+        let program = Program::build(game, &options.program)?;
+        let mut class_masks = vec![Vec::new(); program.modifiers.len()];
+        for class in &program.monotonic {
+            for (index, mask) in &class.switches {
+                class_masks[*index as usize] = mask.clone();
+            }
+        }
+        let (edges, code) = code::lower(&program, options.fuse_ops);
+        let pure_patterns = if options.pure_patterns {
+            code::pure_patterns(&program, &edges, &code)
+        } else {
+            vec![false; program.automata.len()]
+        };
+        let piece_bitsets = options.piece_bitsets
+            && program.nodes.iter().any(|n| {
+                n.is_fan() && n.filter != u64::MAX && program.fan_tables[n.fan as usize].all_vertices
+            });
+        Ok(Interpreter {
+            piece_bitsets,
+            pure_patterns,
+            edges,
+            code,
+            limits: Limits {
+                max_modifiers: options.max_modifiers,
+                max_search_nodes: options.max_search_nodes,
+            },
+            checked_keeper: options.checked_keeper,
+            info: game_info(game, name),
+            class_masks,
+            program,
+        })
+    }
+
+    /// The compiled program.
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+
+    fn checked_keeper_step(&self, s: &mut State, sc: &mut Scratch) -> Result<bool, SearchError> {
+        let mut moves = MoveList::new();
+        self.legal_moves(s, sc, &mut moves)?;
+        if moves.is_empty() {
+            return Ok(false);
+        }
+        let mut first = s.clone();
+        self.apply_move(&mut first, moves.get(0));
+        let mut other = s.clone();
+        for m in moves.iter().skip(1) {
+            other.clone_from(s);
+            self.apply_move(&mut other, m);
+            if other != first {
+                return Err(SearchError::AmbiguousKeeper);
+            }
+        }
+        *s = first;
+        Ok(true)
+    }
+}
+
+fn game_info(game: &ir::Game, name: &str) -> GameInfo {
+    let mut switches = Vec::new();
+    collect_switches(&game.rules, &mut switches);
+    switches.sort_unstable();
+    switches.dedup();
+    GameInfo {
+        name: name.to_string(),
+        players: game.players.iter().map(|p| p.name.clone()).collect(),
+        pieces: game.pieces.clone(),
+        variables: (0..game.num_vars() as u32).map(|v| game.var_name(v).to_string()).collect(),
+        bounds: (0..game.num_vars() as u32).map(|v| game.var_bound(v) as i64).collect(),
+        vertices: game.board.vertices.iter().map(|v| v.name.clone()).collect(),
+        modifiers: game.modifiers,
+        switches,
+    }
+}
+
+/// Indices of the switches of the rules (patterns excluded: their contents have no index).
+fn collect_switches(rule: &Rule, out: &mut Vec<u32>) {
+    match rule {
+        Rule::Concat(cs) | Rule::Alt(cs) => cs.iter().for_each(|c| collect_switches(c, out)),
+        Rule::Star(body) => collect_switches(body, out),
+        Rule::Action(a) => {
+            if matches!(a.kind, ActionKind::SwitchPlayer(_) | ActionKind::SwitchKeeper) {
+                out.push(a.index);
+            }
+        }
+    }
+}
+
+/// Streams moves to a visitor.
+struct VisitSink<F> {
+    visit: F,
+}
+
+impl<F: FnMut(&[Action]) -> ControlFlow<()>> Sink for VisitSink<F> {
+    #[inline(always)]
+    fn found(&mut self, mv: &[Action]) -> bool {
+        (self.visit)(mv).is_break()
+    }
+}
+
+/// Stops at the first move and remembers its switch.
+struct FirstMove {
+    last: Option<Action>,
+}
+
+impl Sink for FirstMove {
+    fn found(&mut self, mv: &[Action]) -> bool {
+        self.last = mv.last().copied();
+        true
+    }
+}
+
+impl Game for Interpreter {
+    type State = State;
+    type Scratch = Scratch;
+
+    fn info(&self) -> &GameInfo {
+        &self.info
+    }
+
+    fn new_scratch(&self) -> Scratch {
+        Scratch::default()
+    }
+
+    fn initial_state(&self) -> State {
+        let p = &self.program;
+        let counts = if p.counts_pieces {
+            let mut c = vec![0i32; p.num_pieces as usize];
+            p.initial_pieces.iter().for_each(|&x| c[x as usize] += 1);
+            c
+        } else {
+            Vec::new()
+        };
+        let occ_words = (p.board.vertices as usize).div_ceil(64);
+        let occ = if self.piece_bitsets {
+            let words = occ_words;
+            let mut occ = vec![0u64; p.num_pieces as usize * words];
+            for (v, &x) in p.initial_pieces.iter().enumerate() {
+                occ[x as usize * words + v / 64] |= 1 << (v % 64);
+            }
+            occ
+        } else {
+            Vec::new()
+        };
+        State {
+            pieces: p.initial_pieces.clone(),
+            vars: vec![0; p.bounds.len()],
+            counts,
+            occ,
+            occ_words,
+            vertex: 0,
+            player: KEEPER,
+            node: p.start(),
+        }
+    }
+
+    fn current_player(&self, s: &State) -> Player {
+        s.player
+    }
+
+    fn current_vertex(&self, s: &State) -> u32 {
+        s.vertex
+    }
+
+    fn piece(&self, s: &State, vertex: u32) -> u32 {
+        s.pieces.get(vertex as usize).map_or(0, |&p| p as u32)
+    }
+
+    fn variable(&self, s: &State, var: usize) -> i64 {
+        s.vars.get(var).map_or(0, |&v| v as i64)
+    }
+
+    fn rules_state(&self, s: &State) -> u32 {
+        s.node
+    }
+
+    fn visit_moves<F>(
+        &self,
+        s: &mut State,
+        sc: &mut Scratch,
+        visit: F,
+    ) -> Result<ControlFlow<()>, SearchError>
+    where
+        F: FnMut(&[Action]) -> ControlFlow<()>,
+    {
+        let mut sink = VisitSink { visit };
+        let result = self.search_moves(s, sc, &mut sink);
+        self.finish_search(s, sc, false);
+        Ok(if result? { ControlFlow::Break(()) } else { ControlFlow::Continue(()) })
+    }
+
+    fn apply_move(&self, s: &mut State, m: &[Action]) {
+        let p = &self.program;
+        for a in m {
+            match p.modifiers.get(a.index as usize) {
+                Some(Modifier::Off { piece }) => {
+                    if (a.vertex as usize) < s.pieces.len() {
+                        s.set_piece(a.vertex, *piece as u8);
+                    }
+                }
+                Some(Modifier::Assign { var, expr }) => {
+                    if let Some(value) = p.exprs[*expr as usize].eval(&s.vars, &s.counts) {
+                        s.vars[*var as usize] = value as i32;
+                    }
+                }
+                Some(Modifier::Switch { player, target }) => {
+                    s.player = *player;
+                    s.node = *target;
+                }
+                Some(Modifier::None) | None => {}
+            }
+        }
+        if let Some(last) = m.last() {
+            s.vertex = last.vertex;
+        }
+    }
+
+    fn keeper_step(&self, s: &mut State, sc: &mut Scratch) -> Result<bool, SearchError> {
+        if s.player != KEEPER {
+            return Ok(false);
+        }
+        if self.checked_keeper {
+            return self.checked_keeper_step(s, sc);
+        }
+        let mut sink = FirstMove { last: None };
+        let result = self.search_moves(s, sc, &mut sink);
+        let found = matches!(result, Ok(true));
+        self.finish_search(s, sc, found);
+        result?;
+        let Some(last) = sink.last.filter(|_| found) else { return Ok(false) };
+        s.vertex = last.vertex;
+        if let Some(Modifier::Switch { player, target }) = self.program.modifiers.get(last.index as usize) {
+            s.player = *player;
+            s.node = *target;
+        }
+        Ok(true)
+    }
+
+    fn monotonic_class(&self, s: &State) -> Option<u32> {
+        let class = *self.program.node_class.get(s.node as usize)?;
+        (class != NONE && s.player != KEEPER).then_some(class)
+    }
+
+    fn is_still_legal(&self, s: &State, m: &[Action]) -> bool {
+        let [a] = m else { return false };
+        let Some(mask) = self.class_masks.get(a.index as usize) else { return false };
+        s.pieces.get(a.vertex as usize).is_some_and(|&p| mask.get(p as usize).copied().unwrap_or(false))
+    }
+
+    fn monotonic_classes(&self) -> u32 {
+        self.program.monotonic.len() as u32
+    }
+}

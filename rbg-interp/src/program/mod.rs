@@ -1,0 +1,378 @@
+//! The compiled program: the rules NFA of a game plus every static analysis, built once from the
+//! game IR and shared by reference (the interpreter's search reads it; the compiler can translate
+//! the same program into specialised code, so both engines agree by construction).
+//!
+//! # Layout
+//!
+//! All automata (the rules and one per pattern that is not precomputed) live in one node arena:
+//!
+//! * a [`Node`] is either a *branch* node with a contiguous range of outgoing [`Edge`]s, or a
+//!   *fan* node that continues at node [`Node::next`] at every vertex of a branching shift table
+//!   row ([`FanTable`]) — the search iterates the row like a list of edges;
+//! * an [`Edge`] carries a contiguous range of [`Op`]s (a folded chain of actions) and a target
+//!   node. A switch ([`Op::Switch`]) is always the last op of its edge and its edge's target is the
+//!   rules position after the move (the same for every copy of a switch); a modifier occurs on
+//!   one edge, or on several copies made by tail duplication from a node that is never entered
+//!   twice at one vertex per layer — either way a given `(index, vertex)` application is made at
+//!   most once per search prefix and moves need no deduplication;
+//! * [`Program::modifiers`] maps every action index to what applying it does (used to apply
+//!   moves without searching).
+//!
+//! # Analyses (each can be switched off in [`ProgramOptions`])
+//!
+//! * **shift tables** (design notes 2.1/2.2): maximal shift-only sub-expressions are replaced by
+//!   a precomputed vertex → vertices table: deterministic ones become [`Op::Table`], branching
+//!   ones a fan node; tables where every vertex reaches every vertex need no storage;
+//! * **precomputed patterns** (2.4): patterns whose body only reads the board graph become a
+//!   vertex bitset test [`Op::InSet`];
+//! * **chain folding** (2.8): epsilon transitions are contracted and straight chains merged, so an
+//!   edge runs a whole sequence of actions; edges that can never succeed are pruned;
+//! * **tail duplication**: the short single exit of a join node that needs no visited check is
+//!   copied into the edges entering it (this copies ops, modifiers included; the no-check
+//!   condition keeps every move reported once, see `build::Builder::duplicate_tails`);
+//! * **visited-check elimination** (2.5/2.6): only nodes that the static (node, vertex) product
+//!   graph can reach twice within one modifier layer get a visited slot ([`Node::slot`]);
+//! * **constant folding** (2.10): constant arithmetic is evaluated, constant assignments skip
+//!   the bounds check or become [`Op::Fail`], piece counts are maintained only when some
+//!   expression reads one ([`Program::counts_pieces`]);
+//! * **monotonic classes** (2.15), re-derived from the definition (see [`MonotonicClass`]);
+//! * **pattern sharing and memoisation** (6.10): equal pattern bodies share one automaton, and
+//!   the search may cache a pattern's result per vertex while no modifier changed the state.
+
+mod analysis;
+mod build;
+mod expr;
+mod tables;
+
+use rbg_parser::ir;
+
+pub use expr::{Expr, ExprOp, MAX_EXPR_STACK};
+pub use tables::{BoardGraph, CellSet, FanTable};
+
+/// "No such thing": no neighbour, no visited slot, no fan table.
+pub const NONE: u32 = u32::MAX;
+
+/// Which analyses and transformations to apply. All on by default; turning one off never changes
+/// the moves generated (only their order, and speed), so a miscompile can be bisected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProgramOptions {
+    /// Replace shift-only sub-expressions by precomputed shift tables.
+    pub shift_tables: bool,
+    /// Precompute patterns whose body only moves on the board graph.
+    pub precomputed_patterns: bool,
+    /// Contract epsilon transitions, fold straight chains into one edge, prune dead edges.
+    pub fold_chains: bool,
+    /// Copy the single short exit of join nodes without a visited slot into their entering
+    /// edges (needs `fold_chains`).
+    pub tail_duplication: bool,
+    /// Give visited slots only to nodes the static analysis cannot rule out; off = every node.
+    pub visited_elimination: bool,
+    /// Fold constant arithmetic, constant comparisons, always-true tests.
+    pub constant_folding: bool,
+    /// Skip fan targets whose piece fails every first on-test of the fan's continuation.
+    pub fan_filters: bool,
+    /// Maintain piece counts even when no expression reads them (to measure their cost).
+    pub always_count_pieces: bool,
+    /// Detect monotonic classes.
+    pub monotonic_classes: bool,
+    /// Share one automaton between equal pattern bodies and memoise pattern results per
+    /// (pattern, vertex) while the semi-state is unchanged.
+    pub pattern_memo: bool,
+}
+
+impl Default for ProgramOptions {
+    fn default() -> Self {
+        ProgramOptions {
+            shift_tables: true,
+            precomputed_patterns: true,
+            fold_chains: true,
+            tail_duplication: true,
+            visited_elimination: true,
+            constant_folding: true,
+            fan_filters: true,
+            always_count_pieces: false,
+            monotonic_classes: true,
+            pattern_memo: true,
+        }
+    }
+}
+
+impl ProgramOptions {
+    /// Every optimisation off: the plain algorithm of spec section 11.1 on a Thompson NFA.
+    pub fn baseline() -> Self {
+        ProgramOptions {
+            shift_tables: false,
+            precomputed_patterns: false,
+            fold_chains: false,
+            tail_duplication: false,
+            visited_elimination: false,
+            constant_folding: false,
+            fan_filters: false,
+            always_count_pieces: true,
+            monotonic_classes: false,
+            pattern_memo: false,
+        }
+    }
+}
+
+/// Why a game cannot be compiled. Every game the parser accepts either compiles or yields one
+/// of these; none of them occurs in the corpus.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BuildError {
+    /// The board has no vertex (spec 6.7).
+    EmptyBoard,
+    /// More than 255 pieces (pieces are stored in one byte per vertex).
+    TooManyPieces { count: usize },
+    /// More than 2^31 vertices, labels, nodes or ops.
+    TooLarge { what: &'static str },
+    /// An arithmetic expression nests deeper than [`MAX_EXPR_STACK`].
+    ExpressionTooDeep,
+    /// An id in the IR is out of range (the IR is malformed).
+    BadIr { what: String },
+}
+
+impl core::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            BuildError::EmptyBoard => write!(f, "the board has no vertices"),
+            BuildError::TooManyPieces { count } => {
+                write!(f, "the game declares {count} pieces; the interpreter supports at most 255")
+            }
+            BuildError::TooLarge { what } => write!(f, "the game has too many {what}"),
+            BuildError::ExpressionTooDeep => {
+                write!(f, "an arithmetic expression nests deeper than {MAX_EXPR_STACK} levels")
+            }
+            BuildError::BadIr { what } => write!(f, "malformed game IR: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// A node of the program graph.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Node {
+    /// Outgoing edges `first_edge..end_edge` (empty for fan nodes).
+    pub first_edge: u32,
+    pub end_edge: u32,
+    /// For a fan node: the [`FanTable`] to follow; [`NONE`] for branch nodes.
+    pub fan: u32,
+    /// For a fan node: the node entered at each vertex of the table row.
+    pub next: u32,
+    /// Visited slot, or [`NONE`] if the node never needs a visited check.
+    pub slot: u32,
+    /// Reaching this node completes a pattern (only meaningful in pattern automata).
+    pub accepting: bool,
+    /// For a fan node: a piece mask that every edge of `next` tests first (`u64::MAX` = no
+    /// filter), so the search skips row vertices whose piece is not in it without entering
+    /// `next` (the "any square {P}" idiom, design notes 6.2).
+    pub filter: u64,
+}
+
+impl Node {
+    pub fn is_fan(&self) -> bool {
+        self.fan != NONE
+    }
+}
+
+/// An edge: a folded chain of actions.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Edge {
+    /// The actions `first_op..end_op` run in order; the edge fails at the first invalid one.
+    pub first_op: u32,
+    pub end_op: u32,
+    pub target: u32,
+    /// The edge applies at least one off or assignment, so its target starts a new visited layer.
+    pub modifies: bool,
+}
+
+/// One action of an edge.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// Move along the edge with this label; fails if the vertex has none.
+    Shift(u32),
+    /// Deterministic shift table ([`Program::det_tables`]): one lookup; fails on [`NONE`].
+    Table(u32),
+    /// The piece on the current vertex must be in this bitmask (all piece ids < 64).
+    On(u64),
+    /// Like `On` for games with more than 64 pieces: index into [`Program::piece_sets`].
+    OnSet(u32),
+    /// The current vertex must be in this precomputed set ([`Program::cell_sets`]).
+    InSet(u32),
+    /// Put a piece on the current vertex. `index` is the action index (0 inside patterns).
+    Off { piece: u32, index: u32 },
+    /// Set a variable to an expression ([`Program::exprs`]), failing when the value is out of
+    /// `0..=bound` or cannot be computed (division by zero, overflow).
+    Assign { var: u32, expr: u32, index: u32 },
+    /// Set a variable to a constant already known to be within its bounds.
+    AssignConst { var: u32, value: i32, index: u32 },
+    /// Compare two expressions; fails when the relation does not hold or a side cannot be computed.
+    Compare { lhs: u32, rel: ir::RelOp, rhs: u32 },
+    /// Evaluate the pattern automaton [`Program::automata`]`[automaton]` here.
+    Pattern { automaton: u32, positive: bool },
+    /// Give the turn to `player` (0 = keeper) and end the move. Always the last op of its edge.
+    Switch { player: u32, index: u32 },
+    /// Never valid (empty on-set, constant out-of-range assignment, …).
+    Fail,
+}
+
+impl Op {
+    pub fn is_modifier(&self) -> bool {
+        matches!(self, Op::Off { .. } | Op::Assign { .. } | Op::AssignConst { .. } | Op::Switch { .. })
+    }
+}
+
+/// An automaton of the program: the rules (automaton 0) or a pattern body.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Automaton {
+    pub start: u32,
+    pub is_pattern: bool,
+}
+
+/// What applying a modifier with a given action index does (for applying moves).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Modifier {
+    /// Not a modifier index (0, or an index whose action was compiled away).
+    None,
+    Off {
+        piece: u32,
+    },
+    Assign {
+        var: u32,
+        expr: u32,
+    },
+    /// Player 0 is the keeper; `target` is the rules position after the switch ([`NONE`] when the
+    /// switch can never be reached).
+    Switch {
+        player: u32,
+        target: u32,
+    },
+}
+
+/// A monotonic class (design notes 2.15), derived from the definition:
+///
+/// the rules position `node` is entered only by a player switch, and every move from it is
+/// "fan over a *uniform* shift table (the same row `cells` for every current vertex), then one
+/// edge `[{P_i}] ->x_i`" with nothing else — so the legal moves there are exactly the single
+/// switches `(switches[i].0, c)` for `c` in `cells` holding a piece of `P_i`. If no off outside
+/// patterns ever places a piece of any `P_i`, the legal set at a later visit to `node` in the same
+/// play is a subset of the earlier one, and a cached list can be filtered instead of regenerated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MonotonicClass {
+    pub node: u32,
+    /// `(switch action index, piece mask)`; the mask has bit `p` set when piece `p` is accepted.
+    pub switches: Vec<(u32, Vec<bool>)>,
+}
+
+/// The compiled program of one game. Immutable once built.
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub options: ProgramOptions,
+    pub board: BoardGraph,
+    pub num_pieces: u32,
+    /// Upper bound of every variable (unified numbering: scores first).
+    pub bounds: Vec<i64>,
+    pub initial_pieces: Vec<u8>,
+    pub automata: Vec<Automaton>,
+    pub nodes: Vec<Node>,
+    pub edges: Vec<Edge>,
+    pub ops: Vec<Op>,
+    pub det_tables: Vec<Vec<u32>>,
+    pub fan_tables: Vec<FanTable>,
+    pub cell_sets: Vec<CellSet>,
+    /// Piece sets of [`Op::OnSet`], one bool per piece.
+    pub piece_sets: Vec<Vec<bool>>,
+    pub exprs: Vec<Expr>,
+    /// Indexed by action index (`0..=num_modifiers`).
+    pub modifiers: Vec<Modifier>,
+    /// Number of visited slots; visited layers hold `visited_slots * vertices` stamps.
+    pub visited_slots: u32,
+    /// Whether states maintain piece counts (some expression reads one, or forced).
+    pub counts_pieces: bool,
+    pub monotonic: Vec<MonotonicClass>,
+    /// Class id of each node ([`NONE`] if the node is not a class).
+    pub node_class: Vec<u32>,
+}
+
+impl Program {
+    /// Compiles a game.
+    pub fn build(game: &ir::Game, options: &ProgramOptions) -> Result<Program, BuildError> {
+        build::build(game, options)
+    }
+
+    /// The rules position of the initial state.
+    pub fn start(&self) -> u32 {
+        self.automata[0].start
+    }
+
+    pub fn node_edges(&self, node: u32) -> &[Edge] {
+        let n = &self.nodes[node as usize];
+        &self.edges[n.first_edge as usize..n.end_edge as usize]
+    }
+
+    pub fn edge_ops(&self, edge: &Edge) -> &[Op] {
+        &self.ops[edge.first_op as usize..edge.end_op as usize]
+    }
+
+    /// Number of nodes with a visited check.
+    pub fn checked_nodes(&self) -> usize {
+        self.nodes.iter().filter(|n| n.slot != NONE).count()
+    }
+
+    /// A listing of every node and edge, for debugging and for reading what the analyses did.
+    pub fn dump(&self) -> String {
+        use std::fmt::Write;
+        let mut out = String::new();
+        for (i, a) in self.automata.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "automaton {i}: start {}{}",
+                a.start,
+                if a.is_pattern { " (pattern)" } else { "" }
+            );
+        }
+        for (i, n) in self.nodes.iter().enumerate() {
+            let slot = if n.slot == NONE { String::new() } else { format!(" slot {}", n.slot) };
+            let acc = if n.accepting { " accepting" } else { "" };
+            if n.is_fan() {
+                let t = &self.fan_tables[n.fan as usize];
+                let kind = if t.all_vertices {
+                    "all"
+                } else if t.uniform {
+                    "uniform"
+                } else {
+                    "rows"
+                };
+                let filter =
+                    if n.filter == u64::MAX { String::new() } else { format!(" filter {:#x}", n.filter) };
+                let _ =
+                    writeln!(out, "node {i}{slot}{acc}: fan table {} ({kind}){filter} -> {}", n.fan, n.next);
+                continue;
+            }
+            let _ = writeln!(out, "node {i}{slot}{acc}:");
+            for e in self.node_edges(i as u32) {
+                let _ = writeln!(out, "    {:?} -> {}", self.edge_ops(e), e.target);
+            }
+        }
+        out
+    }
+
+    /// A short human-readable summary (sizes and analysis results), for diagnostics.
+    pub fn summary(&self) -> String {
+        format!(
+            "{} automata, {} nodes ({} fan, {} checked), {} edges, {} ops, {} det tables, {} fan tables, \
+             {} precomputed sets, {} monotonic classes, piece counts {}",
+            self.automata.len(),
+            self.nodes.len(),
+            self.nodes.iter().filter(|n| n.is_fan()).count(),
+            self.checked_nodes(),
+            self.edges.len(),
+            self.ops.len(),
+            self.det_tables.len(),
+            self.fan_tables.len(),
+            self.cell_sets.len(),
+            self.monotonic.len(),
+            if self.counts_pieces { "on" } else { "off" },
+        )
+    }
+}

@@ -1,0 +1,290 @@
+//! The board graph, vertex sets, and the static evaluation of shift-only ("positional")
+//! sub-expressions into shift tables and precomputed pattern sets (design notes 2.2-2.4).
+//!
+//! A positional expression reads nothing but the board graph: shifts, no-ops, and patterns whose
+//! body is itself positional. Its effect is a pure relation between start and end vertices, so it
+//! can be evaluated once per start vertex at build time. Evaluation works on whole vertex sets
+//! (`reach(expr, S)` = end vertices of words of `expr` from any vertex of `S`), which makes stars
+//! a frontier fixpoint and keeps the cost at O(|expr| · V²/64) per table.
+
+use std::collections::HashMap;
+
+use rbg_parser::ir::{ActionKind, Board, Rule};
+
+use super::{BuildError, NONE};
+
+/// The board as a dense neighbour table: `neighbours[v * labels + l]` is the target of the edge
+/// labelled `l` at vertex `v`, or [`NONE`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardGraph {
+    pub vertices: u32,
+    pub labels: u32,
+    pub neighbours: Vec<u32>,
+}
+
+impl BoardGraph {
+    pub(crate) fn from_ir(board: &Board) -> Result<Self, BuildError> {
+        let vertices = u32::try_from(board.vertices.len())
+            .ok()
+            .filter(|&v| v < NONE / 2)
+            .ok_or(BuildError::TooLarge { what: "vertices" })?;
+        if vertices == 0 {
+            return Err(BuildError::EmptyBoard);
+        }
+        let labels =
+            u32::try_from(board.labels.len()).map_err(|_| BuildError::TooLarge { what: "labels" })?;
+        let size = (vertices as usize)
+            .checked_mul(labels as usize)
+            .filter(|&s| s < NONE as usize)
+            .ok_or(BuildError::TooLarge { what: "board edges" })?;
+        let mut neighbours = vec![NONE; size];
+        for (v, vertex) in board.vertices.iter().enumerate() {
+            for e in &vertex.edges {
+                if e.label >= labels || e.target >= vertices {
+                    return Err(BuildError::BadIr { what: format!("edge {e:?} of vertex {v}") });
+                }
+                neighbours[v * labels as usize + e.label as usize] = e.target;
+            }
+        }
+        Ok(BoardGraph { vertices, labels, neighbours })
+    }
+
+    /// The target of the edge labelled `label` at `vertex`, or [`NONE`].
+    #[inline]
+    pub fn neighbour(&self, vertex: u32, label: u32) -> u32 {
+        self.neighbours[vertex as usize * self.labels as usize + label as usize]
+    }
+}
+
+/// A set of vertices as a bitset.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CellSet {
+    words: Vec<u64>,
+}
+
+impl CellSet {
+    pub fn empty(vertices: u32) -> Self {
+        CellSet { words: vec![0; (vertices as usize).div_ceil(64)] }
+    }
+
+    pub fn full(vertices: u32) -> Self {
+        let mut s = Self::empty(vertices);
+        for v in 0..vertices {
+            s.insert(v);
+        }
+        s
+    }
+
+    #[inline]
+    pub fn contains(&self, v: u32) -> bool {
+        self.words.get(v as usize / 64).is_some_and(|w| (w >> (v % 64)) & 1 == 1)
+    }
+
+    pub fn insert(&mut self, v: u32) {
+        self.words[v as usize / 64] |= 1 << (v % 64);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.words.iter().all(|&w| w == 0)
+    }
+
+    pub fn len(&self) -> usize {
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    pub fn union_with(&mut self, other: &CellSet) {
+        self.words.iter_mut().zip(&other.words).for_each(|(a, b)| *a |= b);
+    }
+
+    pub fn difference(&self, other: &CellSet) -> CellSet {
+        CellSet { words: self.words.iter().zip(&other.words).map(|(a, b)| a & !b).collect() }
+    }
+
+    pub fn intersection(&self, other: &CellSet) -> CellSet {
+        CellSet { words: self.words.iter().zip(&other.words).map(|(a, b)| a & b).collect() }
+    }
+
+    /// Complement within `0..vertices`.
+    pub fn complement(&self, vertices: u32) -> CellSet {
+        Self::full(vertices).difference(self)
+    }
+
+    /// Members in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        self.words.iter().enumerate().flat_map(|(i, &w)| {
+            let mut w = w;
+            core::iter::from_fn(move || {
+                if w == 0 {
+                    return None;
+                }
+                let bit = w.trailing_zeros();
+                w &= w - 1;
+                Some(i as u32 * 64 + bit)
+            })
+        })
+    }
+}
+
+/// A branching shift table: for each vertex, the vertices where some word of the expression ends
+/// (ascending). Rows may share storage: a *uniform* table has one row used by every vertex.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FanTable {
+    /// `(start, end)` of each vertex's row in `targets`.
+    pub rows: Vec<(u32, u32)>,
+    pub targets: Vec<u32>,
+    /// Every vertex has the same row.
+    pub uniform: bool,
+    /// Every row is the whole board (the "any square" idiom).
+    pub all_vertices: bool,
+}
+
+impl FanTable {
+    #[inline]
+    pub fn row(&self, vertex: u32) -> &[u32] {
+        let (start, end) = self.rows[vertex as usize];
+        &self.targets[start as usize..end as usize]
+    }
+
+    /// The row of `vertex` as a `(start, end)` range of [`FanTable::targets`].
+    #[inline]
+    pub fn row_span(&self, vertex: u32) -> (u32, u32) {
+        self.rows[vertex as usize]
+    }
+
+    pub(crate) fn from_rows(rows: &[CellSet], vertices: u32) -> FanTable {
+        let uniform = rows.windows(2).all(|w| w[0] == w[1]);
+        let all_vertices = uniform && rows.first().is_some_and(|r| r.len() == vertices as usize);
+        let mut targets = Vec::new();
+        let mut spans = Vec::with_capacity(rows.len());
+        for (i, row) in rows.iter().enumerate() {
+            if uniform && i > 0 {
+                spans.push(spans[0]);
+                continue;
+            }
+            let start = targets.len() as u32;
+            targets.extend(row.iter());
+            spans.push((start, targets.len() as u32));
+        }
+        FanTable { rows: spans, targets, uniform, all_vertices }
+    }
+}
+
+/// Whether a rule only reads the board graph. Inside patterns, switches count as no-ops.
+pub(crate) fn is_positional(rule: &Rule, in_pattern: bool, with_patterns: bool) -> bool {
+    match rule {
+        Rule::Concat(cs) | Rule::Alt(cs) => cs.iter().all(|c| is_positional(c, in_pattern, with_patterns)),
+        Rule::Star(body) => is_positional(body, in_pattern, with_patterns),
+        Rule::Action(a) => match &a.kind {
+            ActionKind::Shift(_) | ActionKind::Noop => true,
+            ActionKind::SwitchPlayer(_) | ActionKind::SwitchKeeper => in_pattern,
+            ActionKind::Pattern { body, .. } => with_patterns && is_positional(body, true, with_patterns),
+            _ => false,
+        },
+    }
+}
+
+/// Static evaluator of positional rules on one board.
+pub(crate) struct Positional<'a> {
+    board: &'a BoardGraph,
+    /// Vertices where a positional pattern body has a complete word, by body address.
+    pattern_sets: HashMap<*const Rule, CellSet>,
+}
+
+impl<'a> Positional<'a> {
+    pub(crate) fn new(board: &'a BoardGraph) -> Self {
+        Positional { board, pattern_sets: HashMap::new() }
+    }
+
+    /// The end vertices of words of the positional `rule` started at any vertex of `from`.
+    pub(crate) fn reach(&mut self, rule: &Rule, from: &CellSet) -> CellSet {
+        match rule {
+            Rule::Concat(cs) => {
+                let mut set = from.clone();
+                for c in cs {
+                    if set.is_empty() {
+                        break;
+                    }
+                    set = self.reach(c, &set);
+                }
+                set
+            }
+            Rule::Alt(cs) => {
+                let mut set = CellSet::empty(self.board.vertices);
+                for c in cs {
+                    set.union_with(&self.reach(c, from));
+                }
+                set
+            }
+            Rule::Star(body) => {
+                let mut all = from.clone();
+                let mut frontier = from.clone();
+                while !frontier.is_empty() {
+                    frontier = self.reach(body, &frontier).difference(&all);
+                    all.union_with(&frontier);
+                }
+                all
+            }
+            Rule::Action(a) => match &a.kind {
+                ActionKind::Shift(l) => {
+                    let mut set = CellSet::empty(self.board.vertices);
+                    for v in from.iter() {
+                        let w = self.board.neighbour(v, *l);
+                        if w != NONE {
+                            set.insert(w);
+                        }
+                    }
+                    set
+                }
+                ActionKind::Pattern { positive, body } => {
+                    let holds = self.pattern_set(body);
+                    if *positive {
+                        from.intersection(&holds)
+                    } else {
+                        from.difference(&holds)
+                    }
+                }
+                // No-ops and, inside patterns, switches.
+                _ => from.clone(),
+            },
+        }
+    }
+
+    /// The vertices at which the positional pattern body has a complete word.
+    pub(crate) fn pattern_set(&mut self, body: &Rule) -> CellSet {
+        let key = body as *const Rule;
+        if let Some(set) = self.pattern_sets.get(&key) {
+            return set.clone();
+        }
+        let mut holds = CellSet::empty(self.board.vertices);
+        for v in 0..self.board.vertices {
+            let mut start = CellSet::empty(self.board.vertices);
+            start.insert(v);
+            if !self.reach(body, &start).is_empty() {
+                holds.insert(v);
+            }
+        }
+        self.pattern_sets.insert(key, holds.clone());
+        holds
+    }
+
+    /// The table rows of a positional sequence (`alternative` = false) or alternative of rules
+    /// taken from the game IR: `rows[v]` = the end vertices from `{v}`. The rules must outlive
+    /// this evaluator (pattern results are cached by address).
+    pub(crate) fn rows(&mut self, items: &[&Rule], alternative: bool) -> Vec<CellSet> {
+        (0..self.board.vertices)
+            .map(|v| {
+                let mut start = CellSet::empty(self.board.vertices);
+                start.insert(v);
+                if alternative {
+                    let mut set = CellSet::empty(self.board.vertices);
+                    for item in items {
+                        set.union_with(&self.reach(item, &start));
+                    }
+                    set
+                } else {
+                    items.iter().fold(start, |set, item| self.reach(item, &set))
+                }
+            })
+            .collect()
+    }
+}

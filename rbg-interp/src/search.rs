@@ -1,0 +1,629 @@
+//! The move search: a depth-first walk over (node, vertex) pairs of the [`crate::Program`] graph with
+//! an explicit frame stack, an undo trail and stamped visited layers (spec 11.1).
+//!
+//! # Design
+//!
+//! * **Frames instead of recursion.** A `Frame` is a node entered at a vertex with alternatives
+//!   left, plus a cursor over its edges (or over its fan-table row). A freshly admitted node runs
+//!   its first alternative at once and pushes a frame only if more remain; resuming a frame
+//!   restores the state to the frame's entry (trail and move-buffer lengths are saved in the
+//!   frame, so the restore is lazy) and runs the next alternative. Only pattern evaluation
+//!   recurses natively, to a depth bounded by the static nesting of patterns (plus, for *pure*
+//!   patterns, a bounded recursion along the pattern's paths).
+//! * **Pattern memo.** Every semi-state on the search path has a version; a pattern's result is
+//!   cached per (pattern, vertex) with the version it was computed in.
+//! * **Undo trail.** Offs and assignments push the overwritten value; restoring a frame pops back
+//!   to its mark. A keeper move is applied by *not* undoing the path that found it.
+//! * **Visited layers.** Layer `d` is an array of `u32` stamps over (slot, vertex) with its own
+//!   generation number; starting a layer bumps the number (O(1) clear). An edge that modifies
+//!   enters its target in layer `d + 1`; a pattern evaluation at layer `d` runs in `d + 1` and up.
+//!   Since frames on the stack have non-decreasing depths, the parent's layers keep their marks
+//!   while children run (restore on backtrack for free). Nodes without a slot skip the check.
+//! * **Modes** (const generic): the main search reports each move (the pair list in the move
+//!   buffer) to a `Sink` that can stop it; the pattern search ignores modifiers' indices and
+//!   stops at the first accepting node, restoring everything.
+//! * **Bounds.** Every frame pushed (a branch point) costs one unit of the per-call budget and every
+//!   modifier on the current path counts toward the modifier limit, so improper games end with a
+//!   [`SearchError`] instead of looping or exhausting memory.
+//!
+//! Steady-state searches never allocate: frames, trail, move buffer and layers are in the
+//! caller's [`Scratch`] and keep their capacity.
+
+use rbg_core::{Action, SearchError};
+
+use crate::code::Instr;
+use crate::interp::{Interpreter, State};
+use crate::program::NONE;
+
+/// A node on the search path with alternatives left to try.
+#[derive(Copy, Clone, Debug)]
+struct Frame {
+    node: u32,
+    vertex: u32,
+    /// Next alternative: an edge index (branch nodes) or a position in the fan table's target
+    /// array (fan nodes); `end` is one past the last.
+    cursor: u32,
+    end: u32,
+    /// Trail and move-buffer lengths when the node was entered.
+    trail: u32,
+    moves: u32,
+    /// Visited layer.
+    depth: u32,
+}
+
+/// An overwritten value: a piece at a vertex, or a variable (flagged), and the version of the
+/// semi-state the write created (see [`Scratch::memo`]).
+#[derive(Copy, Clone, Debug)]
+struct Undo {
+    slot: u32,
+    old: i32,
+    version: u64,
+}
+
+const VAR_FLAG: u32 = 1 << 31;
+
+#[derive(Clone, Debug, Default)]
+struct Layer {
+    generation: u32,
+    stamps: Vec<u32>,
+}
+
+/// Per-thread working memory of the interpreter's searches.
+#[derive(Clone, Debug, Default)]
+pub struct Scratch {
+    frames: Vec<Frame>,
+    trail: Vec<Undo>,
+    moves: Vec<Action>,
+    layers: Vec<Layer>,
+    /// Search nodes left in the current top-level call.
+    budget: u64,
+    /// Pattern results by (automaton, vertex): `version << 1 | holds`. Every semi-state on the
+    /// search path has a unique version (the search start gets a fresh one, every modifier
+    /// write another, undoing returns to the previous one), so an entry is valid exactly when
+    /// its version is the current one.
+    memo: Vec<u64>,
+    /// Version of the semi-state at the start of the current search.
+    base_version: u64,
+    next_version: u64,
+    /// The error that aborted the current search (kept out of the hot return values).
+    error: Option<SearchError>,
+}
+
+/// Receives the moves found by the main search.
+pub(crate) trait Sink {
+    /// `mv` is the complete move (its last pair is the switch). Returns `true` to stop.
+    fn found(&mut self, mv: &[Action]) -> bool;
+}
+
+/// Sink for pattern searches, which never report moves.
+struct NoSink;
+
+impl Sink for NoSink {
+    fn found(&mut self, _mv: &[Action]) -> bool {
+        false
+    }
+}
+
+enum EdgeOutcome {
+    Failed,
+    /// A bound was exceeded; the error is in [`Scratch::error`].
+    Abort,
+    /// The edge ended with a switch that was reported.
+    Reported,
+    /// The sink asked to stop.
+    Stop,
+    /// All ops succeeded; the vertex at the end of the edge.
+    Arrived(u32),
+}
+
+impl Interpreter {
+    /// Runs the main search from the state's rules position; `Ok(true)` if the sink stopped it.
+    /// The state keeps the modifications of the stopping path (callers undo or commit them with
+    /// [`Interpreter::finish_search`]).
+    pub(crate) fn search_moves<S: Sink>(
+        &self,
+        st: &mut State,
+        sc: &mut Scratch,
+        sink: &mut S,
+    ) -> Result<bool, SearchError> {
+        sc.budget = self.limits.max_search_nodes;
+        if self.program.options.pattern_memo {
+            let size = self.program.automata.len() * self.program.board.vertices as usize;
+            if sc.memo.len() != size {
+                sc.memo = vec![0; size];
+            }
+            sc.next_version += 1;
+            sc.base_version = sc.next_version;
+        }
+        sc.frames.clear();
+        sc.moves.clear();
+        sc.trail.clear();
+        let (node, vertex) = (st.node, st.vertex);
+        self.search::<false, S>(st, sc, node, vertex, 0, sink)
+    }
+
+    /// Ends a main search: undoes its modifications (`keep` = false) or commits them.
+    pub(crate) fn finish_search(&self, st: &mut State, sc: &mut Scratch, keep: bool) {
+        if keep {
+            sc.trail.clear();
+        } else {
+            self.undo_to(st, sc, 0);
+        }
+        sc.frames.clear();
+        sc.moves.clear();
+    }
+
+    fn undo_to(&self, st: &mut State, sc: &mut Scratch, mark: usize) {
+        while sc.trail.len() > mark {
+            let Some(u) = sc.trail.pop() else { break };
+            if u.slot & VAR_FLAG != 0 {
+                st.vars[(u.slot & !VAR_FLAG) as usize] = u.old;
+            } else {
+                st.set_piece(u.slot, u.old as u8);
+            }
+        }
+    }
+
+    /// Starts a fresh instance of visited layer `depth`.
+    #[inline(always)]
+    fn begin_layer(&self, sc: &mut Scratch, depth: u32) {
+        if self.program.visited_slots != 0 {
+            self.bump_layer(sc, depth as usize);
+        }
+    }
+
+    fn bump_layer(&self, sc: &mut Scratch, depth: usize) {
+        while sc.layers.len() <= depth {
+            let size = self.program.visited_slots as usize * self.program.board.vertices as usize;
+            sc.layers.push(Layer { generation: 0, stamps: vec![0; size] });
+        }
+        let layer = &mut sc.layers[depth];
+        if layer.generation == u32::MAX {
+            layer.stamps.iter_mut().for_each(|s| *s = 0);
+            layer.generation = 0;
+        }
+        layer.generation += 1;
+    }
+
+    /// Admits `node` at `vertex` in layer `depth`: `Some(true)` if it must be expanded,
+    /// `Some(false)` if there is nothing to do there (visited, or no exits), `None` when a
+    /// pattern search reaches an accepting node.
+    #[inline(always)]
+    fn admit<const PATTERN: bool>(
+        &self,
+        sc: &mut Scratch,
+        node: u32,
+        vertex: u32,
+        depth: u32,
+    ) -> Option<bool> {
+        let n = &self.program.nodes[node as usize];
+        if PATTERN && n.accepting {
+            return None;
+        }
+        if n.slot != NONE {
+            let layer = &mut sc.layers[depth as usize];
+            let k = n.slot as usize * self.program.board.vertices as usize + vertex as usize;
+            if layer.stamps[k] == layer.generation {
+                return Some(false);
+            }
+            layer.stamps[k] = layer.generation;
+        }
+        Some(n.is_fan() || n.first_edge != n.end_edge)
+    }
+
+    /// Pushes a frame for a node with alternatives left, charging the search budget.
+    #[inline(always)]
+    fn push_frame(&self, sc: &mut Scratch, mut frame: Frame) -> Result<(), SearchError> {
+        if sc.budget == 0 {
+            return Err(SearchError::SearchTooLarge { limit: self.limits.max_search_nodes });
+        }
+        sc.budget -= 1;
+        frame.trail = sc.trail.len() as u32;
+        frame.moves = sc.moves.len() as u32;
+        sc.frames.push(frame);
+        Ok(())
+    }
+
+    /// The search loop from `start` at `vertex` in layer `depth`. Returns `true` if it stopped
+    /// early (a pattern accepted, or the sink asked to stop).
+    ///
+    /// An admitted node is expanded at once: its first alternative runs immediately and a frame
+    /// is pushed only if more alternatives remain; a frame is popped when its last alternative
+    /// starts. So single-exit nodes and last alternatives cost no frame, and the search budget
+    /// counts frames (branch points): between two of them the path is a single chain, whose
+    /// length the visited checks bound.
+    fn search<const PATTERN: bool, S: Sink>(
+        &self,
+        st: &mut State,
+        sc: &mut Scratch,
+        start: u32,
+        vertex: u32,
+        depth: u32,
+        sink: &mut S,
+    ) -> Result<bool, SearchError> {
+        let p = &self.program;
+        let base = sc.frames.len();
+        let trail_base = sc.trail.len();
+        self.begin_layer(sc, depth);
+        let (mut node, mut v, mut d) = (start, vertex, depth);
+        let mut stopped = false;
+        // Whether (node, v, d) was just admitted and is waiting to be expanded.
+        let mut fresh = match self.admit::<PATTERN>(sc, node, v, d) {
+            Some(x) => x,
+            None => return Ok(true),
+        };
+        while !stopped {
+            let item;
+            if fresh {
+                fresh = false;
+                let n = &p.nodes[node as usize];
+                let (first, end) = if n.is_fan() {
+                    let (first, end) = p.fan_tables[n.fan as usize].row_span(v);
+                    match self.next_fan_target(st, n, first, end) {
+                        Some(i) => (i, end),
+                        None => continue,
+                    }
+                } else {
+                    (n.first_edge, n.end_edge)
+                };
+                if end - first > 1 {
+                    let frame =
+                        Frame { node, vertex: v, cursor: first + 1, end, trail: 0, moves: 0, depth: d };
+                    self.push_frame(sc, frame)?;
+                }
+                item = first;
+            } else {
+                let Some(&f) = sc.frames.last().filter(|_| sc.frames.len() > base) else { break };
+                if sc.trail.len() > f.trail as usize {
+                    self.undo_to(st, sc, f.trail as usize);
+                }
+                if !PATTERN {
+                    sc.moves.truncate(f.moves as usize);
+                }
+                (node, v, d) = (f.node, f.vertex, f.depth);
+                let n = &p.nodes[node as usize];
+                item = if n.is_fan() {
+                    match self.next_fan_target(st, n, f.cursor, f.end) {
+                        Some(i) => i,
+                        None => {
+                            sc.frames.pop();
+                            continue;
+                        }
+                    }
+                } else {
+                    f.cursor
+                };
+                if item + 1 == f.end {
+                    sc.frames.pop();
+                } else if let Some(top) = sc.frames.last_mut() {
+                    top.cursor = item + 1;
+                }
+            }
+            let n = &p.nodes[node as usize];
+            if n.is_fan() {
+                (node, v) = (n.next, p.fan_tables[n.fan as usize].targets[item as usize]);
+                match self.admit::<PATTERN>(sc, node, v, d) {
+                    Some(x) => fresh = x,
+                    None => stopped = true,
+                }
+                continue;
+            }
+            let edge = &self.edges[item as usize];
+            match self.run_edge::<PATTERN, S>(st, sc, edge.first, edge.end, v, d, sink) {
+                EdgeOutcome::Failed | EdgeOutcome::Reported => {}
+                EdgeOutcome::Abort => {
+                    let error = sc.error.take().unwrap_or(SearchError::SearchTooLarge { limit: 0 });
+                    return Err(error);
+                }
+                EdgeOutcome::Stop => stopped = true,
+                EdgeOutcome::Arrived(w) => {
+                    if edge.modifies {
+                        d += 1;
+                        self.begin_layer(sc, d);
+                    }
+                    (node, v) = (edge.target, w);
+                    match self.admit::<PATTERN>(sc, node, v, d) {
+                        Some(x) => fresh = x,
+                        None => stopped = true,
+                    }
+                }
+            }
+        }
+        if PATTERN {
+            self.undo_to(st, sc, trail_base);
+        }
+        sc.frames.truncate(base);
+        Ok(stopped)
+    }
+
+    /// Evaluates a *pure* pattern automaton (see [`crate::code::pure_patterns`]) from `node` at
+    /// `v` by plain recursion: no frames, trail, layers or budget are needed because nothing is
+    /// written and the static analysis proved that no (node, vertex) pair repeats. Past a fixed
+    /// depth the native recursion stops growing and the rest is left to the general search.
+    fn eval_pure(&self, st: &mut State, node: u32, v: u32, level: u32) -> bool {
+        const MAX_LEVEL: u32 = 256;
+        let p = &self.program;
+        let n = &p.nodes[node as usize];
+        if n.accepting {
+            return true;
+        }
+        if level == MAX_LEVEL {
+            let mut sc = Scratch { budget: self.limits.max_search_nodes, ..Scratch::default() };
+            return self.search::<true, NoSink>(st, &mut sc, node, v, 0, &mut NoSink).unwrap_or(false);
+        }
+        if n.is_fan() {
+            let (first, end) = p.fan_tables[n.fan as usize].row_span(v);
+            let mut i = first;
+            while let Some(j) = self.next_fan_target(st, n, i, end) {
+                let w = p.fan_tables[n.fan as usize].targets[j as usize];
+                if self.eval_pure(st, n.next, w, level + 1) {
+                    return true;
+                }
+                i = j + 1;
+            }
+            return false;
+        }
+        for edge in &self.edges[n.first_edge as usize..n.end_edge as usize] {
+            if let Some(w) = self.run_pure(st, edge.first, edge.end, v) {
+                if self.eval_pure(st, edge.target, w, level + 1) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Runs the ops of a pure pattern edge: the vertex at its end, or `None` if one fails.
+    #[inline(always)]
+    fn run_pure(&self, st: &State, first: u32, end: u32, mut v: u32) -> Option<u32> {
+        let p = &self.program;
+        for op in &self.code[first as usize..end as usize] {
+            let ok = match *op {
+                Instr::Shift(l) => {
+                    v = p.board.neighbour(v, l);
+                    v != NONE
+                }
+                Instr::Table(t) => {
+                    v = p.det_tables[t as usize][v as usize];
+                    v != NONE
+                }
+                Instr::On(mask) => (mask >> st.pieces[v as usize]) & 1 == 1,
+                Instr::ShiftOn(l, mask) => {
+                    v = p.board.neighbour(v, l);
+                    v != NONE && (mask >> st.pieces[v as usize]) & 1 == 1
+                }
+                Instr::TableOn(t, mask) => {
+                    v = p.det_tables[t as usize][v as usize];
+                    v != NONE && (mask >> st.pieces[v as usize]) & 1 == 1
+                }
+                Instr::OnSet(s) => p.piece_sets[s as usize][st.pieces[v as usize] as usize],
+                Instr::InSet(s) => p.cell_sets[s as usize].contains(v),
+                Instr::Compare { lhs, rel, rhs } => {
+                    let a = p.exprs[lhs as usize].eval(&st.vars, &st.counts);
+                    let b = p.exprs[rhs as usize].eval(&st.vars, &st.counts);
+                    matches!((a, b), (Some(a), Some(b)) if rel.holds(a, b))
+                }
+                // Excluded from pure patterns.
+                _ => false,
+            };
+            if !ok {
+                return None;
+            }
+        }
+        Some(v)
+    }
+
+    /// The first position in `from..end` of a fan's target array whose vertex passes the fan's
+    /// piece filter.
+    #[inline(always)]
+    fn next_fan_target(&self, st: &State, fan: &crate::program::Node, from: u32, end: u32) -> Option<u32> {
+        let table = &self.program.fan_tables[fan.fan as usize];
+        if fan.filter == u64::MAX {
+            return (from < end).then_some(from);
+        }
+        if table.all_vertices && !st.occ.is_empty() {
+            // Positions are vertices here: scan the union of the filter's piece bitsets.
+            let words = st.occ_words;
+            let mut word = from as usize / 64;
+            let mut below = (1u64 << (from % 64)) - 1;
+            while word < words {
+                let mut bits = 0u64;
+                let mut pieces = fan.filter;
+                while pieces != 0 {
+                    bits |= st.occ[pieces.trailing_zeros() as usize * words + word];
+                    pieces &= pieces - 1;
+                }
+                bits &= !below;
+                if bits != 0 {
+                    let v = (word * 64) as u32 + bits.trailing_zeros();
+                    return (v < end).then_some(v);
+                }
+                word += 1;
+                below = 0;
+            }
+            return None;
+        }
+        let row = &table.targets[from as usize..end as usize];
+        row.iter().position(|&w| (fan.filter >> st.pieces[w as usize]) & 1 == 1).map(|i| from + i as u32)
+    }
+
+    /// Whether pattern `automaton` has a complete word from vertex `v` (layers above `depth`);
+    /// `None` (with the error in the scratch) if the evaluation exceeded a bound.
+    fn eval_pattern(
+        &self,
+        st: &mut State,
+        sc: &mut Scratch,
+        automaton: u32,
+        v: u32,
+        depth: u32,
+    ) -> Option<bool> {
+        let start = self.program.automata[automaton as usize].start;
+        if self.pure_patterns[automaton as usize] {
+            return Some(self.eval_pure(st, start, v, 0));
+        }
+        match self.search::<true, NoSink>(st, sc, start, v, depth + 1, &mut NoSink) {
+            Ok(holds) => Some(holds),
+            Err(e) => {
+                sc.error = Some(e);
+                None
+            }
+        }
+    }
+
+    /// Records a modifier application on the current path (main search: also in the move).
+    /// Returns `false` (with the error in the scratch) when the modifier bound is exceeded.
+    #[inline(always)]
+    fn note_modifier<const PATTERN: bool>(&self, sc: &mut Scratch, index: u32, vertex: u32) -> bool {
+        if sc.trail.len() >= self.limits.max_modifiers {
+            sc.error = Some(SearchError::MoveTooLong { limit: self.limits.max_modifiers });
+            return false;
+        }
+        if !PATTERN {
+            sc.moves.push(Action::new(index, vertex));
+        }
+        true
+    }
+
+    /// Runs the ops `first..end` of an edge from `v`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn run_edge<const PATTERN: bool, S: Sink>(
+        &self,
+        st: &mut State,
+        sc: &mut Scratch,
+        first: u32,
+        end: u32,
+        mut v: u32,
+        depth: u32,
+        sink: &mut S,
+    ) -> EdgeOutcome {
+        let p = &self.program;
+        for op in &self.code[first as usize..end as usize] {
+            match *op {
+                Instr::Shift(l) => {
+                    v = p.board.neighbour(v, l);
+                    if v == NONE {
+                        return EdgeOutcome::Failed;
+                    }
+                }
+                Instr::Table(t) => {
+                    v = p.det_tables[t as usize][v as usize];
+                    if v == NONE {
+                        return EdgeOutcome::Failed;
+                    }
+                }
+                Instr::ShiftOn(l, mask) => {
+                    v = p.board.neighbour(v, l);
+                    if v == NONE || (mask >> st.pieces[v as usize]) & 1 == 0 {
+                        return EdgeOutcome::Failed;
+                    }
+                }
+                Instr::TableOn(t, mask) => {
+                    v = p.det_tables[t as usize][v as usize];
+                    if v == NONE || (mask >> st.pieces[v as usize]) & 1 == 0 {
+                        return EdgeOutcome::Failed;
+                    }
+                }
+                Instr::On(mask) => {
+                    if (mask >> st.pieces[v as usize]) & 1 == 0 {
+                        return EdgeOutcome::Failed;
+                    }
+                }
+                Instr::OnSet(s) => {
+                    if !p.piece_sets[s as usize][st.pieces[v as usize] as usize] {
+                        return EdgeOutcome::Failed;
+                    }
+                }
+                Instr::InSet(s) => {
+                    if !p.cell_sets[s as usize].contains(v) {
+                        return EdgeOutcome::Failed;
+                    }
+                }
+                Instr::Off { piece, index } => {
+                    if !self.note_modifier::<PATTERN>(sc, index, v) {
+                        return EdgeOutcome::Abort;
+                    }
+                    sc.next_version += 1;
+                    sc.trail.push(Undo {
+                        slot: v,
+                        old: st.pieces[v as usize] as i32,
+                        version: sc.next_version,
+                    });
+                    st.set_piece(v, piece as u8);
+                }
+                Instr::Assign { var, expr, index } => {
+                    let Some(value) = p.exprs[expr as usize].eval(&st.vars, &st.counts) else {
+                        return EdgeOutcome::Failed;
+                    };
+                    if value < 0 || value > p.bounds[var as usize] {
+                        return EdgeOutcome::Failed;
+                    }
+                    if !self.note_modifier::<PATTERN>(sc, index, v) {
+                        return EdgeOutcome::Abort;
+                    }
+                    sc.next_version += 1;
+                    sc.trail.push(Undo {
+                        slot: var | VAR_FLAG,
+                        old: st.vars[var as usize],
+                        version: sc.next_version,
+                    });
+                    st.vars[var as usize] = value as i32;
+                }
+                Instr::AssignConst { var, value, index } => {
+                    if !self.note_modifier::<PATTERN>(sc, index, v) {
+                        return EdgeOutcome::Abort;
+                    }
+                    sc.next_version += 1;
+                    sc.trail.push(Undo {
+                        slot: var | VAR_FLAG,
+                        old: st.vars[var as usize],
+                        version: sc.next_version,
+                    });
+                    st.vars[var as usize] = value;
+                }
+                Instr::Compare { lhs, rel, rhs } => {
+                    let a = p.exprs[lhs as usize].eval(&st.vars, &st.counts);
+                    let b = p.exprs[rhs as usize].eval(&st.vars, &st.counts);
+                    match (a, b) {
+                        (Some(a), Some(b)) if rel.holds(a, b) => {}
+                        _ => return EdgeOutcome::Failed,
+                    }
+                }
+                Instr::Pattern { automaton, positive } => {
+                    let holds = if p.options.pattern_memo {
+                        let key = automaton as usize * p.board.vertices as usize + v as usize;
+                        let version = sc.trail.last().map_or(sc.base_version, |u| u.version);
+                        let entry = sc.memo[key];
+                        if entry >> 1 == version {
+                            entry & 1 == 1
+                        } else {
+                            let Some(holds) = self.eval_pattern(st, sc, automaton, v, depth) else {
+                                return EdgeOutcome::Abort;
+                            };
+                            sc.memo[key] = version << 1 | holds as u64;
+                            holds
+                        }
+                    } else {
+                        match self.eval_pattern(st, sc, automaton, v, depth) {
+                            Some(holds) => holds,
+                            None => return EdgeOutcome::Abort,
+                        }
+                    };
+                    if holds != positive {
+                        return EdgeOutcome::Failed;
+                    }
+                }
+                Instr::Switch { index } => {
+                    if PATTERN {
+                        // Switches are compiled away inside patterns; nothing to do.
+                        continue;
+                    }
+                    sc.moves.push(Action::new(index, v));
+                    return if sink.found(&sc.moves) { EdgeOutcome::Stop } else { EdgeOutcome::Reported };
+                }
+                Instr::Fail => return EdgeOutcome::Failed,
+            }
+        }
+        EdgeOutcome::Arrived(v)
+    }
+}

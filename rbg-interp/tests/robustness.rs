@@ -1,0 +1,156 @@
+//! Improper descriptions end with a clear error, never a hang or a panic.
+
+use rbg_core::perft::{perft, DriverError, PerftOptions};
+use rbg_core::playout::{flat_monte_carlo, McLimit, McOptions};
+use rbg_core::{Game, SearchError};
+use rbg_interp::{BuildError, InterpOptions, Interpreter, ProgramOptions};
+
+/// Reads a game description (high- or low-level RBG) with the real parser.
+fn read_game(text: &[u8]) -> Result<rbg_parser::ir::Game, String> {
+    let out = rbg_parser::parse("test.rbg", text);
+    out.game.ok_or_else(|| format!("{:?}", out.diagnostics))
+}
+use rbg_parser::ir;
+
+/// A strip of `n` cells in one row, linked by `right`/`left`, all holding `e`.
+fn strip(n: u32) -> String {
+    let cells = vec!["e"; n as usize].join(",");
+    format!("#board = rectangle(up, down, left, right, [{cells}])\n")
+}
+
+fn build(rules: &str, cells: u32, options: InterpOptions) -> Interpreter {
+    let text = format!(
+        "{}#players = x(100),o(100)\n#pieces = e,p\n#variables = a(5)\n#rules = {rules}\n",
+        strip(cells)
+    );
+    let game = read_game(text.as_bytes()).expect("parses");
+    Interpreter::new(&game, "improper", options).expect("builds")
+}
+
+fn both_option_sets(limits: InterpOptions) -> [InterpOptions; 2] {
+    let baseline = InterpOptions { program: ProgramOptions::baseline(), ..limits.clone() };
+    [limits, baseline]
+}
+
+#[test]
+fn unbounded_moves_fail_with_move_too_long() {
+    // `([p][e])*` inside a move: every iteration is a new modifier layer, so the search never
+    // runs out of new states; the modifier bound stops it.
+    let limits = InterpOptions { max_modifiers: 64, ..Default::default() };
+    for options in both_option_sets(limits) {
+        let interp = build("->x ([p][e])* ->>", 2, options);
+        let err = perft(&interp, 1, &PerftOptions::default()).unwrap_err();
+        assert_eq!(err, DriverError::Search(SearchError::MoveTooLong { limit: 64 }));
+    }
+}
+
+#[test]
+fn unbounded_patterns_fail_with_move_too_long() {
+    let limits = InterpOptions { max_modifiers: 64, ..Default::default() };
+    for options in both_option_sets(limits) {
+        let interp = build("->x {? ([p][e])* left} ->>", 2, options);
+        let err = perft(&interp, 1, &PerftOptions::default()).unwrap_err();
+        assert_eq!(err, DriverError::Search(SearchError::MoveTooLong { limit: 64 }));
+    }
+}
+
+#[test]
+fn exploding_searches_fail_with_search_too_large() {
+    // A proper but exponential move: 2^39 ways to write the 40-cell strip.
+    let limits = InterpOptions { max_search_nodes: 100_000, ..Default::default() };
+    for options in both_option_sets(limits) {
+        let interp = build("->x (([p] + [e]) right)* ->>", 40, options);
+        let err = perft(&interp, 1, &PerftOptions::default()).unwrap_err();
+        assert_eq!(err, DriverError::Search(SearchError::SearchTooLarge { limit: 100_000 }));
+    }
+}
+
+#[test]
+fn keeper_loops_fail_with_keeper_loop() {
+    // The keeper keeps switching to itself.
+    for options in both_option_sets(InterpOptions::default()) {
+        let interp = build("->x [p] ->> ([$ a=1] ->>)*", 2, options);
+        let opts = PerftOptions { keeper_limit: 1000, ..Default::default() };
+        let err = perft(&interp, 1, &opts).unwrap_err();
+        assert_eq!(err, DriverError::Search(SearchError::KeeperLoop { limit: 1000 }));
+        // Before the loop starts, counting still works.
+        let ok = perft(&interp, 0, &opts).unwrap();
+        assert_eq!((ok.leaves, ok.nodes), (1, 1));
+    }
+}
+
+#[test]
+fn endless_play_fails_with_playout_too_long() {
+    for options in both_option_sets(InterpOptions::default()) {
+        let interp = build("(->x ->o)*", 1, options);
+        let opts = McOptions { limit: McLimit::Playouts(1), max_plies: 500, ..Default::default() };
+        let err = flat_monte_carlo(&interp, &opts, |_| {}).unwrap_err();
+        assert_eq!(err, DriverError::Search(SearchError::PlayoutTooLong { limit: 500 }));
+    }
+}
+
+#[test]
+fn ambiguous_keeper_is_detected_in_checked_mode() {
+    let rules = "([$ a=1] + [$ a=2]) ->x [p] ->> {}";
+    // Unchecked: the first keeper move found wins (a = 1).
+    let interp = build(rules, 1, InterpOptions::default());
+    let mut s = interp.initial_state();
+    let mut sc = interp.new_scratch();
+    assert!(interp.complete_keeper(&mut s, &mut sc, 10).unwrap());
+    assert_eq!(interp.variable(&s, 2), 1);
+    // Checked: two keeper moves lead to different states.
+    for options in both_option_sets(InterpOptions { checked_keeper: true, ..Default::default() }) {
+        let interp = build(rules, 1, options);
+        let err = perft(&interp, 1, &PerftOptions::default()).unwrap_err();
+        assert_eq!(err, DriverError::Search(SearchError::AmbiguousKeeper));
+    }
+    // Two keeper moves with the same effect are fine in checked mode.
+    let interp = build(
+        "([$ a=1] + [$ a=1]) ->x [p] ->> {}",
+        1,
+        InterpOptions { checked_keeper: true, ..Default::default() },
+    );
+    let c = perft(&interp, 1, &PerftOptions::default()).unwrap();
+    assert_eq!((c.leaves, c.nodes), (1, 2));
+}
+
+#[test]
+fn stuck_keeper_at_the_start_is_reported() {
+    let interp = build("{} ->x ->>", 1, InterpOptions::default());
+    assert_eq!(perft(&interp, 1, &PerftOptions::default()).unwrap_err(), DriverError::GameOverAtStart);
+}
+
+#[test]
+fn games_the_interpreter_cannot_hold_are_build_errors() {
+    let text = format!("{}#players = x(1)\n#pieces = e\n#variables = \n#rules = ->x ->>\n", strip(1));
+    let mut game = read_game(text.as_bytes()).unwrap();
+    let mut empty = game.clone();
+    empty.board.vertices.clear();
+    assert_eq!(Interpreter::new(&empty, "g", InterpOptions::default()).unwrap_err(), BuildError::EmptyBoard);
+    game.pieces = (0..300).map(|i| format!("p{i}")).collect();
+    assert_eq!(
+        Interpreter::new(&game, "g", InterpOptions::default()).unwrap_err(),
+        BuildError::TooManyPieces { count: 300 }
+    );
+    // Malformed ids are errors, not panics.
+    let mut bad = read_game(text.as_bytes()).unwrap();
+    bad.rules = ir::Rule::Action(ir::Action { kind: ir::ActionKind::Off(7), index: 1 });
+    assert!(matches!(Interpreter::new(&bad, "g", InterpOptions::default()), Err(BuildError::BadIr { .. })));
+}
+
+#[test]
+fn more_than_64_pieces_use_piece_tables() {
+    // 70 pieces: on-sets no longer fit a 64-bit mask.
+    let pieces: Vec<String> = (0..70).map(|i| format!("p{i:02}")).collect();
+    let text = format!(
+        "#board =\n    a[p69]{{r:b}}\n    b[p00]{{l:a}}\n#players = x(1),o(1)\n#pieces = {}\n#variables = \n\
+         #rules = ->x {{p69}} [p68] r {{p00,p01}} [p69] ->> {{}}\n",
+        pieces.join(",")
+    );
+    let game = read_game(text.as_bytes()).unwrap();
+    for options in both_option_sets(InterpOptions::default()) {
+        let interp = Interpreter::new(&game, "many", options).unwrap();
+        let c = perft(&interp, 1, &PerftOptions::default()).unwrap();
+        assert_eq!((c.leaves, c.nodes), (1, 2));
+    }
+}
