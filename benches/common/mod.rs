@@ -33,3 +33,21 @@ pub fn interpreter(name: &str) -> Option<Interpreter> {
     let game = load(name)?;
     Interpreter::new(&game, name, InterpOptions::default()).ok()
 }
+
+/// Every corpus game (`nsplit/` included) as (name, bytes), sorted by name; empty if missing.
+pub fn corpus_files() -> Vec<(String, Vec<u8>)> {
+    let corpus = std::env::var_os("RBG_CORPUS").map(PathBuf::from).unwrap_or_else(|| shared().join("corpus"));
+    let mut files = Vec::new();
+    for dir in [corpus.clone(), corpus.join("nsplit")] {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+            if path.extension().is_some_and(|x| x == "rbg") {
+                if let Ok(bytes) = std::fs::read(&path) {
+                    files.push((path.display().to_string(), bytes));
+                }
+            }
+        }
+    }
+    files.sort();
+    files
+}

@@ -70,7 +70,9 @@ fn to_report(d: &Diagnostic) -> Report<()> {
     }
     for frame in &d.trail {
         let span = frame.span();
-        labels.push(Label::secondary((), span.start as usize..span.end as usize).with_message(frame.reference_text()));
+        labels.push(
+            Label::secondary((), span.start as usize..span.end as usize).with_message(frame.reference_text()),
+        );
     }
     report.with_message(&d.message).with_labels(labels)
 }

@@ -15,7 +15,8 @@ pub struct Loaded {
 
 /// Reads and parses `path`; diagnostics go to stderr. Warnings are shown unless `quiet`.
 pub fn load(path: &Path, format: Format, quiet: bool) -> Result<Loaded, Failure> {
-    let bytes = std::fs::read(path).map_err(|e| Failure::new(format!("cannot read {}: {e}", path.display())))?;
+    let bytes =
+        std::fs::read(path).map_err(|e| Failure::new(format!("cannot read {}: {e}", path.display())))?;
     let output = rbg_parser::parse(&path.display().to_string(), &bytes);
     let shown: Vec<_> = output.diagnostics.iter().filter(|d| d.is_error() || !quiet).cloned().collect();
     emit(&output.source, &shown, format);

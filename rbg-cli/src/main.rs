@@ -2,7 +2,9 @@
 //!
 //! Exit codes: 0 success; 1 a game is invalid or a run failed; 2 a usage error (clap's).
 
+mod bench;
 mod check;
+mod compile;
 mod diagnostics;
 mod load;
 mod play;
@@ -15,7 +17,11 @@ use clap::{Parser, Subcommand};
 use diagnostics::Format;
 
 #[derive(Parser)]
-#[command(name = "rbg", version, about = "Regular Boardgames toolkit: check, lower, play and count RBG games")]
+#[command(
+    name = "rbg",
+    version,
+    about = "Regular Boardgames toolkit: check, lower, play and count RBG games"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -52,13 +58,35 @@ enum Command {
     Perft {
         file: PathBuf,
         #[command(flatten)]
+        engine: play::EngineArgs,
+        #[command(flatten)]
         args: rbg_runner::PerftArgs,
     },
     /// Flat Monte Carlo: uniformly random playouts with statistics.
     Mc {
         file: PathBuf,
         #[command(flatten)]
+        engine: play::EngineArgs,
+        #[command(flatten)]
         args: rbg_runner::McArgs,
+    },
+    /// Compile a game into a standalone Rust crate (a reasoner library and a perft/mc binary).
+    Compile {
+        file: PathBuf,
+        /// Directory to write the crate to (created if missing).
+        #[arg(long, short = 'o')]
+        output: PathBuf,
+        #[command(flatten)]
+        flags: compile::CompileFlags,
+    },
+    /// Run the interpreter and the compiled engine one after the other: speeds, ratio, and
+    /// whether their counts agree.
+    Bench {
+        file: PathBuf,
+        #[command(flatten)]
+        limit: bench::BenchLimit,
+        #[command(flatten)]
+        flags: compile::CompileFlags,
     },
     /// List the legal moves (as index@vertex pairs, with what each changes).
     Moves {
@@ -93,8 +121,10 @@ fn main() -> ExitCode {
             check::run(&files, &check::CheckOptions { straightness, deny_warnings, quiet, format })
         }
         Command::Lower { file, output, format } => check::lower(&file, output.as_deref(), format),
-        Command::Perft { file, args } => play::perft(&file, &args),
-        Command::Mc { file, args } => play::mc(&file, &args),
+        Command::Perft { file, engine, args } => play::perft(&file, &engine, &args),
+        Command::Mc { file, engine, args } => play::mc(&file, &engine, &args),
+        Command::Compile { file, output, flags } => compile::compile(&file, &output, &flags),
+        Command::Bench { file, limit, flags } => bench::run(&file, &limit, &flags),
         Command::Moves { file, after } => play::moves(&file, after.as_deref()),
     };
     match result {

@@ -11,7 +11,8 @@ fn workspace() -> PathBuf {
 }
 
 fn shared(sub: &str, var: &str) -> Option<PathBuf> {
-    let dir = std::env::var_os(var).map(PathBuf::from).unwrap_or_else(|| workspace().join("../shared").join(sub));
+    let dir =
+        std::env::var_os(var).map(PathBuf::from).unwrap_or_else(|| workspace().join("../shared").join(sub));
     if dir.is_dir() {
         return Some(dir);
     }
@@ -142,7 +143,8 @@ fn perft_json_lines_match_the_reference() {
     for (depth, line) in (1..=3).zip(&lines) {
         let reference = csv.lines().find(|l| l.starts_with(&format!("breakthrough,{depth},"))).unwrap();
         let r: Vec<&str> = reference.split(',').collect();
-        let expected = format!(r#"{{"game":"breakthrough","depth":{depth},"leaves":{},"nodes":{},"ms":"#, r[2], r[3]);
+        let expected =
+            format!(r#"{{"game":"breakthrough","depth":{depth},"leaves":{},"nodes":{},"ms":"#, r[2], r[3]);
         assert!(line.starts_with(&expected), "{line} vs {expected}");
         assert!(line.contains(r#""nodes_per_s":"#));
     }
@@ -153,11 +155,8 @@ fn perft_text_has_one_row_per_depth() {
     let path = temp_file("tiny.rbg", TINY);
     let out = rbg(&["perft", path.to_str().unwrap(), "-d", "2"]);
     assert_eq!(out.status.code(), Some(0));
-    let rows: Vec<Vec<String>> = stdout(&out)
-        .lines()
-        .skip(1)
-        .map(|l| l.split_whitespace().map(String::from).collect())
-        .collect();
+    let rows: Vec<Vec<String>> =
+        stdout(&out).lines().skip(1).map(|l| l.split_whitespace().map(String::from).collect()).collect();
     // a has 2 cells to fill; then b has one move; so 2 leaves at depth 1 and 2 at depth 2.
     assert_eq!(rows.len(), 2);
     assert_eq!(rows[0][..3], ["1", "2", "3"]);

@@ -1,1 +1,187 @@
-//! rbg-compiler
+//! rbg-compiler: turns an RBG game into Rust source for a specialised reasoner.
+//!
+//! # Pipeline
+//!
+//! 1. The game IR (from `rbg_parser`) is compiled into the interpreter's analysed
+//!    [`rbg_interp::Program`] (rules NFA with shift tables, precomputed patterns, folded edge
+//!    chains, visited slots, monotonic classes). Both engines walk this very same graph, so they
+//!    generate the same moves in the same order by construction.
+//! 2. [`generate_module`] translates the program into the items of one Rust module
+//!    ([`proc_macro2::TokenStream`]): the board and every table as `static` arrays, one function
+//!    per automaton node whose edges are straight-line code with every id an immediate, the
+//!    state as a small `Copy` struct, and an `impl rbg_core::Game` for a zero-sized `Reasoner`.
+//! 3. The module is used three ways: written as a standalone crate by [`write_crate`] (library
+//!    plus a `perft`/`mc` binary built on `rbg_runner`), expanded in place by the `rbg_game!`
+//!    macro (crate `rbg-macros`), or included as a module by a build script.
+//!
+//! # What the generated code looks like
+//!
+//! ```text
+//! /// Node 2: `{w} [e] up` → node 3
+//! fn node_2<K: Sink>(st: &mut State, sc: &mut Scratch, k: &mut K, v: Cell) -> bool {
+//!     let stop = 'edge0: {
+//!         let mut w = v;
+//!         if !matches!(st.pieces[w as usize], PIECE_W) { break 'edge0 false; }
+//!         let at0 = w;
+//!         let old0 = st.pieces[at0 as usize];
+//!         st.pieces[at0 as usize] = PIECE_E;
+//!         sc.path.push(Action::new(2, at0 as u32));
+//!         let stop = 'mod0: { w = NEIGHBOURS[w as usize][LABEL_UP]; ... node_3(st, sc, k, w) };
+//!         if !(K::KEEP && stop) { st.pieces[at0 as usize] = old0; sc.path.pop(); }
+//!         stop
+//!     };
+//!     ...
+//! }
+//! ```
+//!
+//! Each optimisation of the design notes is a field of [`CompileOptions`] so its effect can be
+//! measured and a miscompile bisected; turning one off never changes the set of moves.
+
+mod crate_files;
+mod emit;
+mod exprs;
+mod layout;
+pub mod names;
+mod search;
+mod tables;
+
+use proc_macro2::TokenStream;
+use rbg_interp::{BuildError, Program, ProgramOptions};
+use rbg_parser::ir;
+
+pub use crate_files::{write_crate, CrateDeps, WrittenCrate};
+
+/// The version of the generator, part of every cache key: bump it when the generated code
+/// changes in a way that cargo's own change detection would not notice.
+pub const GENERATOR_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "-g1");
+
+/// What to generate. Every switch defaults to on; turning one off keeps the moves identical
+/// (their set always, their order too unless stated) and only costs speed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompileOptions {
+    /// The analyses of the shared program: shift tables, precomputed patterns, chain folding,
+    /// visited-check elimination, constant folding, fan filters, monotonic classes, pattern
+    /// sharing.
+    pub program: ProgramOptions,
+    /// Apply moves with a `match` on the action index and no validation (design notes 2.11).
+    /// Off: a move is applied by replaying the move search until it finds that move.
+    pub unchecked_modifiers: bool,
+    /// Smallest integer types for cells, pieces, variables and counters (design notes 6.5).
+    /// Off: every field is 32 bits wide, as in the reference compiler's states.
+    pub compact_state: bool,
+    /// After a shift, check for the off-board sentinel only where the cell is next used, letting
+    /// an on-test or a set test double as the check (design notes 2.9). Off: check after every
+    /// shift.
+    pub deferred_checks: bool,
+    /// Inside patterns, try the edges closest to an accepting node first (a pattern's result
+    /// does not depend on the order). Off: program order.
+    pub pattern_order: bool,
+    /// Keep, per piece filter of a fan over every cell, the set of cells holding such a piece
+    /// in the state, and iterate its bits instead of scanning the board (design notes 6.2).
+    pub piece_sets: bool,
+}
+
+impl Default for CompileOptions {
+    fn default() -> Self {
+        CompileOptions {
+            program: ProgramOptions::default(),
+            unchecked_modifiers: true,
+            compact_state: true,
+            deferred_checks: true,
+            pattern_order: true,
+            piece_sets: true,
+        }
+    }
+}
+
+impl CompileOptions {
+    /// A short stable description of the options, for cache keys and generated headers.
+    pub fn fingerprint(&self) -> String {
+        let p = &self.program;
+        let flags = [
+            ("shift-tables", p.shift_tables),
+            ("precomputed-patterns", p.precomputed_patterns),
+            ("fold-chains", p.fold_chains),
+            ("tail-duplication", p.tail_duplication),
+            ("visited-elimination", p.visited_elimination),
+            ("constant-folding", p.constant_folding),
+            ("fan-filters", p.fan_filters),
+            ("always-count-pieces", p.always_count_pieces),
+            ("monotonic-classes", p.monotonic_classes),
+            ("pattern-sharing", p.pattern_memo),
+            ("unchecked-modifiers", self.unchecked_modifiers),
+            ("compact-state", self.compact_state),
+            ("deferred-checks", self.deferred_checks),
+            ("pattern-order", self.pattern_order),
+            ("piece-sets", self.piece_sets),
+        ];
+        flags
+            .iter()
+            .map(|(n, on)| format!("{}{n}", if *on { "+" } else { "-" }))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// Why a game could not be compiled.
+#[derive(Debug)]
+pub enum CompileError {
+    /// The shared program could not be built.
+    Program(BuildError),
+    /// The game exceeds a limit of the generated code.
+    TooLarge(String),
+    /// The program has a shape the generator does not handle.
+    Unsupported(String),
+    /// Writing the crate failed.
+    Io { path: std::path::PathBuf, error: std::io::Error },
+    /// The generated tokens did not form valid Rust (a generator bug).
+    Syntax(String),
+}
+
+impl std::fmt::Display for CompileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CompileError::Program(e) => write!(f, "cannot compile the game: {e}"),
+            CompileError::TooLarge(what) => write!(f, "the game is too large for the compiler: {what}"),
+            CompileError::Unsupported(what) => write!(f, "the compiler does not support this game: {what}"),
+            CompileError::Io { path, error } => write!(f, "cannot write {}: {error}", path.display()),
+            CompileError::Syntax(e) => write!(f, "internal error: generated code does not parse: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for CompileError {}
+
+impl From<BuildError> for CompileError {
+    fn from(e: BuildError) -> Self {
+        CompileError::Program(e)
+    }
+}
+
+/// The items of a module implementing the reasoner of `game` (named `name` in its
+/// `GameInfo`). The module refers to `::rbg_core`, which the including crate must depend on.
+/// Its main type is `Reasoner`, a unit struct implementing `rbg_core::Game`.
+pub fn generate_module(
+    game: &ir::Game,
+    name: &str,
+    options: &CompileOptions,
+) -> Result<TokenStream, CompileError> {
+    let program = Program::build(game, &options.program)?;
+    emit::module(game, &program, name, options)
+}
+
+/// [`generate_module`] formatted as the text of a Rust source file (with `prettyplease`).
+pub fn generate_source(
+    game: &ir::Game,
+    name: &str,
+    options: &CompileOptions,
+) -> Result<String, CompileError> {
+    let tokens = generate_module(game, name, options)?;
+    format_file(tokens)
+}
+
+/// Formats the tokens of a whole file.
+pub fn format_file(tokens: TokenStream) -> Result<String, CompileError> {
+    let file: syn::File = syn::parse2(tokens).map_err(|e| CompileError::Syntax(e.to_string()))?;
+    Ok(prettyplease::unparse(&file))
+}

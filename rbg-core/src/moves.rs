@@ -47,6 +47,10 @@ impl MoveList {
         self.spans.clear();
     }
 
+    // Always inlined: a caller that knows the move's length (generated reasoners usually do)
+    // then copies it with a few moves instead of a call (measured: half of the move generation
+    // time of amazons went into an outlined `push`).
+    #[inline(always)]
     pub fn push(&mut self, m: &[Action]) {
         let start = self.actions.len() as u32;
         self.actions.extend_from_slice(m);

@@ -52,7 +52,9 @@ pub fn lex(bytes: &[u8]) -> Result<Lexed, Diagnostic> {
                 let inner = &bytes[span.start as usize + 1..span.end as usize - closed as usize];
                 TokenKind::Str(Rc::from(String::from_utf8_lossy(inner).as_ref()))
             }
-            Rule::symbol => TokenKind::Sym(Sym::from_spelling(text).expect("grammar symbols are Sym spellings")),
+            Rule::symbol => {
+                TokenKind::Sym(Sym::from_spelling(text).expect("grammar symbols are Sym spellings"))
+            }
             Rule::block_comment => {
                 if !(text.len() >= 4 && text.ends_with("*/")) {
                     out.warnings.push(Diagnostic::warning("Unterminated comment", Some(span)));

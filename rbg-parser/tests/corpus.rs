@@ -163,4 +163,3 @@ fn straightness_matches_the_reference() {
     }
     assert_no_failures("straightness", &failures);
 }
-

@@ -1039,4 +1039,3 @@ fn corpus_tic_tac_toe_switches_to_xplayer() {
     assert!(matches!(&trail[..], [TrailFrame::Argument { param, .. }, TrailFrame::Macro { name, .. }]
         if param == "me" && name == "turn"));
 }
-

@@ -44,7 +44,11 @@ impl PerftRow {
 }
 
 /// Runs perft for depths 1..=args.depth (or only the last), printing one line per depth to `out`.
-pub fn run_perft<G: Game>(game: &G, args: &PerftArgs, out: &mut dyn Write) -> Result<Vec<PerftRow>, RunError> {
+pub fn run_perft<G: Game>(
+    game: &G,
+    args: &PerftArgs,
+    out: &mut dyn Write,
+) -> Result<Vec<PerftRow>, RunError> {
     if args.threads == 0 {
         return Err(RunError::Usage("--threads must be at least 1".into()));
     }

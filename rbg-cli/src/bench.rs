@@ -1,0 +1,163 @@
+//! `rbg bench`: the interpreter and the compiled engine on one game, one after the other.
+//!
+//! With `--depth N` both count perft at depth N (single thread); with `--seconds S` both play
+//! flat Monte Carlo for S seconds. Each figure is printed with the compiled/interpreted ratio.
+//! Agreement: perft counts must be equal; for Monte Carlo both then play the same number of
+//! playouts from the same seed, whose statistics (lengths, branching, scores) must be equal,
+//! since both engines generate the same moves in the same order. A disagreement exits with 1.
+
+use std::path::Path;
+use std::process::Command;
+
+use rbg_interp::InterpOptions;
+use rbg_runner::{McArgs, PerftArgs};
+use serde_json::Value;
+
+use crate::compile::{build_engine, CompileFlags, Engine};
+use crate::play::{interpreter, mc_argv, perft_argv, run_failure};
+use crate::Failure;
+
+#[derive(clap::Args, Clone, Debug)]
+#[command(group(clap::ArgGroup::new("bench_limit").required(true).args(["depth", "seconds"])))]
+pub struct BenchLimit {
+    /// Compare perft at this depth.
+    #[arg(long, short = 'd')]
+    pub depth: Option<u32>,
+    /// Compare flat Monte Carlo for this many seconds per engine.
+    #[arg(long, short = 's')]
+    pub seconds: Option<f64>,
+}
+
+/// Most playouts replayed by both engines to check that Monte Carlo agrees.
+const CHECK_PLAYOUTS: u64 = 1000;
+
+pub fn run(path: &Path, limit: &BenchLimit, flags: &CompileFlags) -> Result<(), Failure> {
+    // Build first, so compilation time never mixes with the measurements.
+    let engine = build_engine(path, flags)?;
+    let interp = interpreter(path, InterpOptions { program: flags.program_options(), ..Default::default() })?;
+    match (limit.depth, limit.seconds) {
+        (Some(depth), _) => bench_perft(&interp, &engine, depth),
+        (None, Some(seconds)) if seconds.is_finite() && seconds >= 0.0 => bench_mc(&interp, &engine, seconds),
+        _ => Err(Failure::new("give --depth N or --seconds S (S >= 0)")),
+    }
+}
+
+/// One engine's perft figures.
+struct PerftFigures {
+    leaves: u64,
+    nodes: u64,
+    ms: f64,
+    nodes_per_second: f64,
+}
+
+fn bench_perft(interp: &rbg_interp::Interpreter, engine: &Engine, depth: u32) -> Result<(), Failure> {
+    let args = PerftArgs { depth, threads: 1, json: true, bulk: false, only_last: true };
+    println!("bench {}: perft depth {depth}, single thread", engine.name);
+    let mut sink = Vec::new();
+    let rows = rbg_runner::run_perft(interp, &args, &mut sink).map_err(run_failure)?;
+    let row = rows.last().ok_or_else(|| Failure::new("the interpreter printed no perft row"))?;
+    let interpreted = PerftFigures {
+        leaves: row.counts.leaves,
+        nodes: row.counts.nodes,
+        ms: row.seconds * 1000.0,
+        nodes_per_second: row.nodes_per_second(),
+    };
+    let line = run_json(engine, "perft", &perft_argv(&args))?;
+    let compiled = PerftFigures {
+        leaves: field(&line, "leaves")?,
+        nodes: field(&line, "nodes")?,
+        ms: field(&line, "ms")?,
+        nodes_per_second: field(&line, "nodes_per_s")?,
+    };
+    println!("{:<12} {:>16} {:>16} {:>10} {:>14}", "engine", "leaves", "nodes", "ms", "nodes/s");
+    for (label, f) in [("interpreted", &interpreted), ("compiled", &compiled)] {
+        println!("{label:<12} {:>16} {:>16} {:>10.0} {:>14.0}", f.leaves, f.nodes, f.ms, f.nodes_per_second);
+    }
+    println!(
+        "ratio        {:.2}x (compiled / interpreted nodes/s)",
+        compiled.nodes_per_second / interpreted.nodes_per_second.max(1e-9)
+    );
+    if (interpreted.leaves, interpreted.nodes) == (compiled.leaves, compiled.nodes) {
+        println!("counts       agree");
+        Ok(())
+    } else {
+        println!("counts       DIFFER");
+        Err(Failure::new("the engines' perft counts differ"))
+    }
+}
+
+fn bench_mc(interp: &rbg_interp::Interpreter, engine: &Engine, seconds: f64) -> Result<(), Failure> {
+    println!("bench {}: flat Monte Carlo, {seconds} s per engine, seed 1", engine.name);
+    let timed = McArgs { seconds: Some(seconds), playouts: None, seed: 1, json: true, no_monotonic: false };
+    let interpreted = interp_mc(interp, &timed)?;
+    let compiled = run_json(engine, "mc", &mc_argv(&timed))?;
+    println!("{:<12} {:>12} {:>10} {:>14}", "engine", "playouts", "seconds", "playouts/s");
+    for (label, v) in [("interpreted", &interpreted), ("compiled", &compiled)] {
+        println!(
+            "{label:<12} {:>12} {:>10.3} {:>14.1}",
+            field::<u64>(v, "playouts")?,
+            field::<f64>(v, "seconds")?,
+            field::<f64>(v, "playouts_per_s")?
+        );
+    }
+    let ratio =
+        field::<f64>(&compiled, "playouts_per_s")? / field::<f64>(&interpreted, "playouts_per_s")?.max(1e-9);
+    println!("ratio        {ratio:.2}x (compiled / interpreted playouts/s)");
+    // Same playouts from the same seed: the statistics must be identical.
+    let n =
+        field::<u64>(&interpreted, "playouts")?.min(field(&compiled, "playouts")?).clamp(1, CHECK_PLAYOUTS);
+    let fixed = McArgs { seconds: None, playouts: Some(n), ..timed };
+    let a = without_timing(interp_mc(interp, &fixed)?);
+    let b = without_timing(run_json(engine, "mc", &mc_argv(&fixed))?);
+    if a == b {
+        println!("statistics   agree on {n} playouts from seed 1");
+        Ok(())
+    } else {
+        println!("statistics   DIFFER on {n} playouts from seed 1\n  interpreted: {a}\n  compiled:    {b}");
+        Err(Failure::new("the engines' Monte Carlo statistics differ"))
+    }
+}
+
+fn interp_mc(interp: &rbg_interp::Interpreter, args: &McArgs) -> Result<Value, Failure> {
+    let mut sink = Vec::new();
+    rbg_runner::run_mc(interp, args, &mut sink).map_err(run_failure)?;
+    last_json(&sink, "the interpreter")
+}
+
+fn without_timing(mut v: Value) -> Value {
+    if let Some(map) = v.as_object_mut() {
+        map.remove("seconds");
+        map.remove("playouts_per_s");
+    }
+    v
+}
+
+/// Runs a command of the compiled engine with `--json` output and returns its last line.
+fn run_json(engine: &Engine, command: &str, argv: &[String]) -> Result<Value, Failure> {
+    let output = Command::new(&engine.binary)
+        .arg(command)
+        .args(argv)
+        .output()
+        .map_err(|e| Failure::new(format!("cannot run {}: {e}", engine.binary.display())))?;
+    if !output.status.success() {
+        return Err(Failure::new(format!(
+            "the compiled engine failed ({}): {}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr).trim()
+        )));
+    }
+    last_json(&output.stdout, "the compiled engine")
+}
+
+fn last_json(bytes: &[u8], who: &str) -> Result<Value, Failure> {
+    let text = String::from_utf8_lossy(bytes);
+    let line = text.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
+    serde_json::from_str(line).map_err(|e| Failure::new(format!("{who} printed no JSON line ({e}): {line}")))
+}
+
+fn field<T: serde::de::DeserializeOwned>(v: &Value, name: &str) -> Result<T, Failure> {
+    v.get(name)
+        .cloned()
+        .and_then(|x| serde_json::from_value(x).ok())
+        .ok_or_else(|| Failure::new(format!("missing or malformed field '{name}' in {v}")))
+}

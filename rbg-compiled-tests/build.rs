@@ -1,0 +1,112 @@
+//! Compiles every corpus game into a module of this crate.
+//!
+//! The corpus is read from `$RBG_CORPUS`, else `../../shared/corpus` beside the workspace. When
+//! it is missing the crate has no games (the tests then skip with a note), except under CI
+//! (`CI=true`), where a missing corpus fails the build. A game the compiler rejects also fails
+//! the build: every corpus game must compile.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use rbg_compiler::{generate_module, names, CompileOptions};
+use rbg_interp::ProgramOptions;
+
+/// Games also compiled with every optimisation off (program analyses and compiler options), so
+/// the unoptimised code paths are tested too: a spread of shapes (tables, patterns, unbounded
+/// moves, variables, many pieces).
+const BASELINE_GAMES: &[&str] = &[
+    "breakthrough",
+    "chess",
+    "reversi",
+    "englishDraughts",
+    "connect4",
+    "hex_5x5",
+    "theMillGame",
+    "paperSoccer",
+];
+
+fn baseline_options() -> CompileOptions {
+    CompileOptions {
+        program: ProgramOptions::baseline(),
+        unchecked_modifiers: false,
+        compact_state: false,
+        deferred_checks: false,
+        pattern_order: false,
+        piece_sets: false,
+    }
+}
+
+fn corpus_dir() -> PathBuf {
+    match std::env::var_os("RBG_CORPUS") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"),
+    }
+}
+
+/// Corpus games as (name, path): `x.rbg` is `x`, `nsplit/y.rbg` is `nsplit/y`.
+fn games(dir: &Path) -> Vec<(String, PathBuf)> {
+    let mut out = Vec::new();
+    for sub in ["", "nsplit"] {
+        let Ok(entries) = std::fs::read_dir(dir.join(sub)) else { continue };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.extension().is_some_and(|e| e == "rbg") {
+                let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+                let name = if sub.is_empty() { stem } else { format!("{sub}/{stem}") };
+                out.push((name, path));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn main() {
+    println!("cargo:rerun-if-env-changed=RBG_CORPUS");
+    println!("cargo:rerun-if-env-changed=CI");
+    let dir = corpus_dir();
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let games = games(&dir);
+    if games.is_empty() && std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("the corpus is missing under CI: no games in {}", dir.display());
+    }
+    let mut modules = String::new();
+    let mut arms = String::new();
+    let mut baseline_arms = String::new();
+    for (name, path) in &games {
+        println!("cargo:rerun-if-changed={}", path.display());
+        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        let parsed = rbg_parser::parse(name, &bytes);
+        let game = parsed.game.unwrap_or_else(|| panic!("{name} does not parse: {:?}", parsed.diagnostics));
+        let module = generate_module(&game, name, &CompileOptions::default())
+            .unwrap_or_else(|e| panic!("{name} does not compile: {e}"));
+        let ident = names::snake(name);
+        let _ = writeln!(modules, "pub mod {ident} {{ {module} }}");
+        let _ = writeln!(arms, "{name:?} => Some(v.visit(&{ident}::Reasoner)),");
+        if BASELINE_GAMES.contains(&name.as_str()) {
+            let module = generate_module(&game, name, &baseline_options())
+                .unwrap_or_else(|e| panic!("{name} does not compile without optimisations: {e}"));
+            let _ = writeln!(modules, "pub mod {ident}_baseline {{ {module} }}");
+            let _ = writeln!(baseline_arms, "{name:?} => Some(v.visit(&{ident}_baseline::Reasoner)),");
+        }
+    }
+    let names: Vec<String> = games.iter().map(|(n, _)| format!("{n:?}")).collect();
+    let code = format!(
+        "{modules}\n\
+         /// Names of the compiled games.\n\
+         pub const GAMES: &[&str] = &[{}];\n\
+         /// Runs `v` on the compiled reasoner of `name`.\n\
+         pub fn visit_game<V: GameVisitor>(name: &str, v: V) -> Option<V::Output> {{\n\
+             match name {{ {arms} _ => None }}\n\
+         }}\n\
+         /// Games also compiled with every optimisation off.\n\
+         pub const BASELINE_GAMES: &[&str] = &{BASELINE_GAMES:?};\n\
+         /// Runs `v` on the unoptimised compiled reasoner of `name`.\n\
+         pub fn visit_baseline_game<V: GameVisitor>(name: &str, v: V) -> Option<V::Output> {{\n\
+             match name {{ {baseline_arms} _ => None }}\n\
+         }}\n",
+        names.join(", ")
+    );
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR")).join("games.rs");
+    std::fs::write(&out, code).unwrap_or_else(|e| panic!("cannot write {}: {e}", out.display()));
+}

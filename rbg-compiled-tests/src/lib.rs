@@ -1,0 +1,13 @@
+//! Every corpus game compiled by rbg-compiler into a module of this crate (see `build.rs`), for
+//! the conformance tests: compiled perft against the reference, and compiled move lists against
+//! the interpreter's.
+
+use rbg_core::Game;
+
+/// A computation to run on a compiled reasoner whose type depends on the game.
+pub trait GameVisitor {
+    type Output;
+    fn visit<G: Game>(self, game: &G) -> Self::Output;
+}
+
+include!(concat!(env!("OUT_DIR"), "/games.rs"));

@@ -1,0 +1,145 @@
+//! Differential test: the compiled reasoner and the interpreter play the same random games (one
+//! seed, moves chosen from the interpreter's list) and must produce identical legal move lists,
+//! in the same order, and identical observable states at every step, on every corpus game.
+
+mod common;
+
+use rand::Rng;
+use rand_core::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rayon::prelude::*;
+use rbg_compiled_tests::{visit_baseline_game, visit_game, GameVisitor, BASELINE_GAMES, GAMES};
+use rbg_core::{Game, MoveList};
+use rbg_interp::{InterpOptions, Interpreter};
+
+use common::{corpus_dir, data_available};
+
+/// Player moves per playout; long games are cut (the prefix still covers many states).
+const MAX_PLIES: usize = 120;
+const PLAYOUTS: u64 = 3;
+const KEEPER_LIMIT: u64 = 100_000;
+/// Once this many moves were compared on a game, its playouts stop (games with huge move lists,
+/// such as arimaa, would otherwise dominate the test's time).
+const MOVE_BUDGET: usize = 200_000;
+
+/// What the trait lets us observe of a state (rules positions are numbered alike, since both
+/// engines run the same program, so they are compared too).
+fn observe<G: Game>(g: &G, s: &G::State) -> (u32, u32, u32, Vec<u32>, Vec<i64>) {
+    let info = g.info();
+    (
+        g.current_player(s),
+        g.current_vertex(s),
+        g.rules_state(s),
+        (0..info.vertices.len() as u32).map(|v| g.piece(s, v)).collect(),
+        (0..info.variables.len()).map(|v| g.variable(s, v)).collect(),
+    )
+}
+
+fn moves_of(list: &MoveList) -> Vec<Vec<(u32, u32)>> {
+    list.iter().map(|m| m.iter().map(|a| (a.index, a.vertex)).collect()).collect()
+}
+
+/// Plays the compiled game against the interpreter in lockstep; returns the states compared.
+struct Lockstep<'a> {
+    name: &'a str,
+    interp: &'a Interpreter,
+    /// Compare move lists as sets (an unoptimised program may order moves differently).
+    sorted: bool,
+}
+
+impl GameVisitor for Lockstep<'_> {
+    type Output = u64;
+
+    fn visit<G: Game>(self, compiled: &G) -> u64 {
+        let (name, interp, sorted) = (self.name, self.interp, self.sorted);
+        assert_eq!(compiled.info(), interp.info(), "{name}: game info differs");
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(2024);
+        let (mut sc_c, mut sc_i) = (compiled.new_scratch(), interp.new_scratch());
+        let (mut list_c, mut list_i) = (MoveList::new(), MoveList::new());
+        let mut compared = 0;
+        let mut moves_compared = 0;
+        for playout in 0..PLAYOUTS {
+            let (mut c, mut i) = (compiled.initial_state(), interp.initial_state());
+            for ply in 0..MAX_PLIES {
+                let at = format!("{name}: playout {playout} ply {ply}");
+                let alive_c =
+                    compiled.complete_keeper(&mut c, &mut sc_c, KEEPER_LIMIT).expect("compiled keeper");
+                let alive_i =
+                    interp.complete_keeper(&mut i, &mut sc_i, KEEPER_LIMIT).expect("interpreter keeper");
+                assert_eq!(alive_c, alive_i, "{at}: terminal differs");
+                let (mut seen_c, mut seen_i) = (observe(compiled, &c), observe(interp, &i));
+                if sorted {
+                    // Rules positions are numbered differently by different programs.
+                    (seen_c.2, seen_i.2) = (0, 0);
+                }
+                assert_eq!(seen_c, seen_i, "{at}: state differs");
+                compared += 1;
+                if !alive_c {
+                    break;
+                }
+                compiled.legal_moves(&mut c, &mut sc_c, &mut list_c).expect("compiled moves");
+                interp.legal_moves(&mut i, &mut sc_i, &mut list_i).expect("interpreter moves");
+                let (mut moves_c, mut moves_i) = (moves_of(&list_c), moves_of(&list_i));
+                if sorted {
+                    moves_c.sort();
+                    moves_i.sort();
+                }
+                assert_eq!(moves_c, moves_i, "{at}: legal moves differ");
+                moves_compared += list_i.len();
+                if list_i.is_empty() || moves_compared > MOVE_BUDGET {
+                    break;
+                }
+                let pick = rng.gen_range(0..list_i.len());
+                let m = list_i.get(pick).to_vec();
+                compiled.apply_move(&mut c, &m);
+                interp.apply_move(&mut i, &m);
+            }
+        }
+        compared
+    }
+}
+
+fn interpreter(name: &str) -> Interpreter {
+    let path = corpus_dir().join(format!("{name}.rbg"));
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let game = rbg_parser::parse(name, &bytes).game.unwrap_or_else(|| panic!("{name} does not parse"));
+    Interpreter::new(&game, name, InterpOptions::default()).expect("interpreter")
+}
+
+#[test]
+fn compiled_and_interpreted_moves_agree_on_every_game() {
+    if !data_available(&[corpus_dir()]) {
+        return;
+    }
+    assert!(!GAMES.is_empty(), "no compiled games although the corpus exists");
+    let compared: u64 = GAMES
+        .par_iter()
+        .map(|name| {
+            let path = corpus_dir().join(format!("{name}.rbg"));
+            let bytes =
+                std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+            let game =
+                rbg_parser::parse(name, &bytes).game.unwrap_or_else(|| panic!("{name} does not parse"));
+            let interp = Interpreter::new(&game, name, InterpOptions::default()).expect("interpreter");
+            visit_game(name, Lockstep { name, interp: &interp, sorted: false }).expect("compiled")
+        })
+        .sum();
+    println!("{} games, {compared} states compared", GAMES.len());
+}
+
+/// The unoptimised compiled reasoners generate the same move sets as the (optimised)
+/// interpreter, and their moves have the same effects.
+#[test]
+fn unoptimised_compiled_moves_agree_with_the_interpreter() {
+    if !data_available(&[corpus_dir()]) {
+        return;
+    }
+    let compared: u64 = BASELINE_GAMES
+        .par_iter()
+        .map(|name| {
+            let interp = interpreter(name);
+            visit_baseline_game(name, Lockstep { name, interp: &interp, sorted: true }).expect("compiled")
+        })
+        .sum();
+    println!("{} games, {compared} states compared", BASELINE_GAMES.len());
+}

@@ -1,0 +1,516 @@
+//! The move search as code: one function per automaton node (design notes 2.8).
+//!
+//! A node function is entered at a cell `v`, does the node's visited check (only nodes that the
+//! analysis gave a slot), and then either iterates a fan table row, entering the continuation
+//! node at each cell, or runs its edges in order. An edge is a labelled block of straight-line
+//! code over a working cell `w`: tests `break` out of the block with `false`; a modifier saves
+//! the overwritten value in a local, records `(index, cell)` in the move path, runs the rest of
+//! the edge in a nested block and undoes itself afterwards; the end of the edge calls the target
+//! node's function (in the next visited layer if the edge modified the state), or, for a switch,
+//! reports the move to the sink.
+//!
+//! Every function returns `true` to stop the search: the sink asked to stop (main search), or
+//! the pattern was matched (pattern automata). The traversal order is exactly the interpreter's
+//! (edges in order, fan rows ascending, depth first), so both report the same moves in the same
+//! order.
+//!
+//! Keeper moves use a sink with `KEEP = true`: when it stops at the first move, the path's
+//! modifications are not undone and the switch sets player, rules position and cell, so the move
+//! is applied by the very search that found it (design notes 2.14).
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote};
+use rbg_interp::program::{Op, NONE};
+use rbg_parser::ir::RelOp;
+use syn::Lifetime;
+
+use crate::emit::Ctx;
+use crate::exprs::{self, Value};
+use crate::tables::{fan_row, lit};
+
+/// Generates the node functions, the pattern entry points and the rules dispatch.
+pub(crate) fn functions(c: &Ctx) -> TokenStream {
+    let mut g = SearchGen { c, next_id: 0 };
+    let mut out = TokenStream::new();
+    for n in 0..c.p.nodes.len() {
+        if c.owner[n] != NONE {
+            out.extend(g.node_fn(n as u32));
+        }
+    }
+    for (a, automaton) in c.p.automata.iter().enumerate() {
+        if automaton.is_pattern {
+            out.extend(g.pattern_fn(a as u32));
+        }
+    }
+    out.extend(g.dispatch());
+    out
+}
+
+pub(crate) fn node_ident(n: u32) -> Ident {
+    format_ident!("node_{}", n)
+}
+
+fn pattern_ident(a: u32) -> Ident {
+    format_ident!("pattern_{}", a)
+}
+
+struct SearchGen<'a> {
+    c: &'a Ctx<'a>,
+    /// Counter for unique labels and locals.
+    next_id: usize,
+}
+
+/// What an edge's code needs to know besides its ops.
+struct EdgeCx {
+    pattern: bool,
+    target: u32,
+    /// The length of the move when this edge ends in a switch, if the same on every path.
+    move_len: Option<u32>,
+    /// The edge ends in a switch: its target is not entered by this search.
+    ends_in_switch: bool,
+}
+
+impl SearchGen<'_> {
+    fn fresh(&mut self) -> usize {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    /// `, d: u32` when the game has visited layers.
+    fn depth_param(&self) -> TokenStream {
+        if self.c.has_layers {
+            quote!(, d: u32)
+        } else {
+            TokenStream::new()
+        }
+    }
+
+    /// The call of node `n`'s function at cell `cell`, in layer `depth` (an expression).
+    fn call_node(&self, n: u32, cell: &TokenStream, depth: &TokenStream) -> TokenStream {
+        let name = node_ident(n);
+        let d = if self.c.has_layers { quote!(, #depth) } else { TokenStream::new() };
+        if self.c.is_pattern(n) {
+            quote!(#name(st, sc, #cell #d))
+        } else {
+            quote!(#name(st, sc, k, #cell #d))
+        }
+    }
+
+    fn node_fn(&mut self, n: u32) -> TokenStream {
+        let c = self.c;
+        let node = c.p.nodes[n as usize];
+        let pattern = c.is_pattern(n);
+        let name = node_ident(n);
+        let doc = crate::names::doc(&c.describe_node(n));
+        let dparam = self.depth_param();
+        let header = if pattern {
+            quote!(fn #name(st: &mut State, sc: &mut Scratch, v: Cell #dparam) -> bool)
+        } else {
+            quote!(fn #name<K: Sink>(st: &mut State, sc: &mut Scratch, k: &mut K, v: Cell #dparam) -> bool)
+        };
+        if pattern && node.accepting {
+            return quote! {
+                #doc
+                #[inline(always)]
+                #header { true }
+            };
+        }
+        let mut body = TokenStream::new();
+        if node.slot != NONE {
+            let slot = lit(node.slot as u64);
+            body.extend(quote!(if !visit(sc, #slot, v, d) { return false; }));
+        }
+        if node.is_fan() {
+            body.extend(self.fan_body(n));
+        } else {
+            let mut edges = c.p.node_edges(n).to_vec();
+            if pattern && c.o.pattern_order {
+                // A pattern only asks whether an accepting node is reachable, so the order of
+                // its alternatives is free: try the ones closest to acceptance first.
+                edges.sort_by_key(|e| c.accept_distance[e.target as usize]);
+            }
+            for (i, e) in edges.iter().enumerate() {
+                let label = Lifetime::new(&format!("'edge{i}"), Span::call_site());
+                let modifiers = c.p.edge_ops(e).iter().filter(|op| op.is_modifier()).count() as u32;
+                let move_len = c.path_len[n as usize].map(|base| base + modifiers);
+                let ends_in_switch = matches!(c.p.edge_ops(e).last(), Some(Op::Switch { .. }));
+                let cx = EdgeCx { pattern, target: e.target, move_len, ends_in_switch };
+                let ops = self.ops(c.p.edge_ops(e), &cx, &label, false, false);
+                let block = quote!(#label: { let mut w = v; #ops });
+                if i + 1 == edges.len() {
+                    body.extend(block);
+                } else {
+                    body.extend(quote!(if #block { return true; }));
+                }
+            }
+            if edges.is_empty() {
+                body.extend(quote!(false));
+            }
+        }
+        quote! {
+            #doc
+            #header { #body }
+        }
+    }
+
+    fn fan_body(&mut self, n: u32) -> TokenStream {
+        let c = self.c;
+        let node = c.p.nodes[n as usize];
+        let call = self.call_node(node.next, &quote!(w), &quote!(d));
+        if let Some(set) = c.tracked_set(n) {
+            // Design notes 6.2: visit the cells holding a filter piece by scanning the bits of
+            // the state's piece-location set, lowest cell first (the order of a full scan). The
+            // words are read as the loop reaches them; every call below restores the state.
+            let set = lit(set as u64);
+            return quote! {
+                for word in 0..OCC_WORDS {
+                    let mut bits = st.occ[#set][word];
+                    while bits != 0 {
+                        let w = (word * 64 + bits.trailing_zeros() as usize) as Cell;
+                        bits &= bits - 1;
+                        if #call { return true; }
+                    }
+                }
+                false
+            };
+        }
+        let row = fan_row(c, node.fan as usize, &quote!(v));
+        let test = if node.filter == u64::MAX {
+            call
+        } else {
+            let pieces = c.piece_pattern_mask(node.filter);
+            quote!(matches!(st.pieces[w as usize], #pieces) && #call)
+        };
+        quote! {
+            for w in #row {
+                if #test { return true; }
+            }
+            false
+        }
+    }
+
+    /// The code of `ops` (the rest of an edge) inside the block `label`, ending in its `bool`
+    /// value. `pending`: the working cell may be the off-board sentinel and was not checked yet;
+    /// `modified`: a modifier was applied earlier on this edge, so the target is entered in the
+    /// next visited layer.
+    fn ops(
+        &mut self,
+        ops: &[Op],
+        cx: &EdgeCx,
+        label: &Lifetime,
+        mut pending: bool,
+        modified: bool,
+    ) -> TokenStream {
+        let c = self.c;
+        let mut code = TokenStream::new();
+        let fail = quote!(break #label false;);
+        let check = quote!(if w == OFF { #fail });
+        for (i, op) in ops.iter().enumerate() {
+            match *op {
+                Op::Shift(l) => {
+                    let label_const = &c.labels[l as usize];
+                    code.extend(quote!(w = NEIGHBOURS[w as usize][#label_const];));
+                    pending = true;
+                }
+                Op::Table(t) => {
+                    let table = format_ident!("TABLE_{}", t);
+                    code.extend(quote!(w = #table[w as usize];));
+                    pending = true;
+                }
+                Op::On(mask) => {
+                    let pieces = c.piece_pattern_mask(mask);
+                    code.extend(quote!(if !matches!(st.pieces[w as usize], #pieces) { #fail }));
+                    // The sentinel's piece is in no on-set: the test is also the board check.
+                    pending = false;
+                }
+                Op::OnSet(s) => {
+                    let flags = &c.p.piece_sets[s as usize];
+                    let pieces = c.piece_pattern(|p| flags.get(p).copied().unwrap_or(false));
+                    code.extend(quote!(if !matches!(st.pieces[w as usize], #pieces) { #fail }));
+                    pending = false;
+                }
+                Op::InSet(s) => {
+                    let set = format_ident!("SET_{}", s);
+                    code.extend(quote!(if !#set[w as usize] { #fail }));
+                    pending = false;
+                }
+                Op::Compare { lhs, rel, rhs } => code.extend(self.compare(lhs, rel, rhs, label)),
+                Op::Pattern { automaton, positive } => {
+                    if pending {
+                        code.extend(check.clone());
+                        pending = false;
+                    }
+                    let name = pattern_ident(automaton);
+                    let d = if c.has_layers { quote!(, d + 1) } else { TokenStream::new() };
+                    let call = quote!(#name(st, sc, w #d));
+                    code.extend(if positive {
+                        quote!(if !#call { #fail })
+                    } else {
+                        quote!(if #call { #fail })
+                    });
+                    if c.guard {
+                        code.extend(quote!(if sc.failed { break #label true; }));
+                    }
+                }
+                Op::Off { .. } | Op::Assign { .. } | Op::AssignConst { .. } => {
+                    if pending {
+                        code.extend(check.clone());
+                    }
+                    code.extend(self.modifier(op, &ops[i + 1..], cx, label));
+                    return code;
+                }
+                Op::Switch { player, index } => {
+                    if cx.pattern {
+                        // Switches inside patterns are no-ops (the program removes them).
+                        continue;
+                    }
+                    if pending {
+                        code.extend(check.clone());
+                    }
+                    code.extend(self.switch(player, index, cx, label));
+                    return code;
+                }
+                Op::Fail => {
+                    code.extend(quote!(break #label false));
+                    return code;
+                }
+            }
+            if pending && !c.o.deferred_checks {
+                code.extend(check.clone());
+                pending = false;
+            }
+        }
+        if pending {
+            code.extend(check);
+        }
+        code.extend(self.enter_target(cx, modified));
+        code
+    }
+
+    /// The end of an edge: the target node's function, in the next layer after a modifier.
+    fn enter_target(&self, cx: &EdgeCx, modified: bool) -> TokenStream {
+        let c = self.c;
+        if cx.pattern && c.p.nodes[cx.target as usize].accepting {
+            return quote!(true);
+        }
+        if modified && c.has_layers {
+            let call = self.call_node(cx.target, &quote!(w), &quote!(d + 1));
+            quote!({ begin_layer(sc, d + 1); #call })
+        } else {
+            self.call_node(cx.target, &quote!(w), &quote!(d))
+        }
+    }
+
+    fn compare(&self, lhs: u32, rel: RelOp, rhs: u32, label: &Lifetime) -> TokenStream {
+        let st = quote!(st);
+        let op = match rel {
+            RelOp::Eq => quote!(==),
+            RelOp::Ne => quote!(!=),
+            RelOp::Lt => quote!(<),
+            RelOp::Le => quote!(<=),
+            RelOp::Gt => quote!(>),
+            RelOp::Ge => quote!(>=),
+        };
+        match (exprs::value(self.c, lhs, &st), exprs::value(self.c, rhs, &st)) {
+            (Value::Invalid, _) | (_, Value::Invalid) => quote!(break #label false;),
+            (Value::Total(a), Value::Total(b)) => quote!(if !(#a #op #b) { break #label false; }),
+            (a, b) => {
+                let a = optional(a);
+                let b = optional(b);
+                quote! {
+                    match (#a, #b) {
+                        (Some(a), Some(b)) if a #op b => {}
+                        _ => break #label false,
+                    }
+                }
+            }
+        }
+    }
+
+    /// An off or assignment, the rest of the edge nested after it, and its undo.
+    fn modifier(&mut self, op: &Op, rest: &[Op], cx: &EdgeCx, label: &Lifetime) -> TokenStream {
+        let c = self.c;
+        let id = self.fresh();
+        let at = format_ident!("at{}", id);
+        let old = format_ident!("old{}", id);
+        let inner = Lifetime::new(&format!("'mod{id}"), Span::call_site());
+        let (prepare, apply, undo, index) = match *op {
+            Op::Off { piece, index } => {
+                let piece = &c.pieces[piece as usize];
+                // Piece counts and piece-location sets must follow the board only if something
+                // reads them before this off is undone, or if it is kept (keeper moves).
+                let later =
+                    c.ops_read_derived(rest) || (!cx.ends_in_switch && c.reads_derived[cx.target as usize]);
+                let put = |value: &TokenStream| {
+                    let full = quote!(set_piece(st, #at, #value););
+                    let plain = quote!(st.pieces[#at as usize] = #value;);
+                    match (later || !c.has_derived_state(), cx.pattern) {
+                        (true, _) => full,
+                        (false, true) => plain,
+                        (false, false) => quote!(if K::KEEP { #full } else { #plain }),
+                    }
+                };
+                let (set, reset) = (put(&quote!(#piece)), put(&quote!(#old)));
+                (TokenStream::new(), quote!(let #old = st.pieces[#at as usize]; #set), reset, index)
+            }
+            Op::Assign { var, expr, index } => {
+                let bound = c.p.bounds[var as usize];
+                let value = match exprs::value(c, expr, &quote!(st)) {
+                    Value::Total(x) => quote!(let value: i64 = #x;),
+                    Value::Partial(x) => quote!(let Some(value) = #x else { break #label false; };),
+                    Value::Invalid => quote!(break #label false;),
+                };
+                let var = &c.vars[var as usize];
+                (
+                    quote!(#value if !(0..=#bound).contains(&value) { break #label false; }),
+                    quote!(let #old = st.vars[#var]; st.vars[#var] = value as Var;),
+                    quote!(st.vars[#var] = #old;),
+                    index,
+                )
+            }
+            Op::AssignConst { var, value, index } => {
+                let var = &c.vars[var as usize];
+                let value = c.l.var.lit(value.max(0) as u64);
+                (
+                    TokenStream::new(),
+                    quote!(let #old = st.vars[#var]; st.vars[#var] = #value;),
+                    quote!(st.vars[#var] = #old;),
+                    index,
+                )
+            }
+            _ => return quote!(break #label false),
+        };
+        let (record, unrecord) = if cx.pattern {
+            (TokenStream::new(), TokenStream::new())
+        } else {
+            (
+                quote!(if K::RECORD { sc.path.push(Action::new(#index, #at as u32)); }),
+                quote!(if K::RECORD {
+                    sc.path.pop();
+                }),
+            )
+        };
+        let (count, uncount) = if c.guard {
+            (
+                quote! {
+                    if sc.mods >= MAX_MODIFIERS { sc.failed = true; break #label true; }
+                    sc.mods += 1;
+                },
+                quote!(sc.mods -= 1;),
+            )
+        } else {
+            (TokenStream::new(), TokenStream::new())
+        };
+        let rest_code = self.ops(rest, cx, &inner, false, true);
+        let keep = if cx.pattern {
+            quote!(true)
+        } else if c.guard {
+            quote!(!(K::KEEP && stop && !sc.failed))
+        } else {
+            quote!(!(K::KEEP && stop))
+        };
+        quote! {
+            #prepare
+            #count
+            let #at = w;
+            #apply
+            #record
+            let stop = #inner: { #rest_code };
+            if #keep {
+                #undo
+                #unrecord
+                #uncount
+            }
+            stop
+        }
+    }
+
+    fn switch(&self, player: u32, index: u32, cx: &EdgeCx, label: &Lifetime) -> TokenStream {
+        let c = self.c;
+        let player = c.l.player.lit(player as u64);
+        let node = c.node_value(cx.target);
+        // A move length known here lets the sink copy the move with fixed-size moves (the
+        // fallback, never taken, keeps the code correct should the analysis be wrong).
+        let found = match cx.move_len {
+            Some(len) => {
+                let len = lit(len as u64);
+                quote! {
+                    if !K::RECORD {
+                        k.found(&[])
+                    } else if let Some(path) = sc.path.first_chunk::<#len>() {
+                        k.found(path)
+                    } else {
+                        found_cold(k, &sc.path)
+                    }
+                }
+            }
+            None => quote!(k.found(&sc.path)),
+        };
+        quote! {
+            if K::RECORD {
+                sc.path.push(Action::new(#index, w as u32));
+            }
+            let stop = #found;
+            if K::KEEP && stop {
+                st.vertex = w;
+                st.player = #player;
+                st.node = #node;
+                break #label true;
+            }
+            if K::RECORD {
+                sc.path.pop();
+            }
+            stop
+        }
+    }
+
+    /// `pattern_A(st, sc, v, d)`: whether pattern automaton `A` has a complete word from `v`.
+    fn pattern_fn(&self, a: u32) -> TokenStream {
+        let c = self.c;
+        let start = c.p.automata[a as usize].start;
+        let name = pattern_ident(a);
+        let doc = format!("Pattern automaton {a}: does its body have a complete word from cell `v`?");
+        let dparam = self.depth_param();
+        let begin = if c.has_layers { quote!(begin_layer(sc, d);) } else { TokenStream::new() };
+        let call = self.call_node(start, &quote!(v), &quote!(d));
+        quote! {
+            #[doc = #doc]
+            #[inline]
+            fn #name(st: &mut State, sc: &mut Scratch, v: Cell #dparam) -> bool {
+                #begin
+                #call
+            }
+        }
+    }
+
+    /// `dispatch`: runs the main search from the state's rules position.
+    fn dispatch(&self) -> TokenStream {
+        let c = self.c;
+        let arms = c.rules_positions().into_iter().map(|n| {
+            let value = c.node_value(n);
+            let call = self.call_node(n, &quote!(v), &quote!(0));
+            quote!(#value => #call,)
+        });
+        let begin = if c.has_layers { quote!(begin_layer(sc, 0);) } else { TokenStream::new() };
+        quote! {
+            /// The main search from the state's rules position and cell.
+            fn dispatch<K: Sink>(st: &mut State, sc: &mut Scratch, k: &mut K) -> bool {
+                let v = st.vertex;
+                #begin
+                match st.node {
+                    #(#arms)*
+                    _ => false,
+                }
+            }
+        }
+    }
+}
+
+/// A value as an `Option<i64>` expression.
+fn optional(v: Value) -> TokenStream {
+    match v {
+        Value::Total(x) => quote!(Some(#x)),
+        Value::Partial(x) => x,
+        Value::Invalid => quote!(None::<i64>),
+    }
+}

@@ -1,0 +1,143 @@
+//! `rbg_game!`: a game description compiled into a reasoner type when the using crate builds.
+//!
+//! ```ignore
+//! rbg_macros::rbg_game!("games/breakthrough.rbg");            // type `Breakthrough`
+//! rbg_macros::rbg_game!(Tic = "games/ticTacToe.rbg");          // type `Tic`
+//!
+//! use rbg_core::Game;
+//! let game = Breakthrough;                                     // a unit struct
+//! let state = game.initial_state();
+//! ```
+//!
+//! The path is relative to the using crate's `CARGO_MANIFEST_DIR`. The macro expands to a
+//! module named after the file (`breakthrough`, holding the state type, the tables and the
+//! constants such as `breakthrough::PIECE_W`) and a `pub use` of its `Reasoner` under the type
+//! name (the file stem in `UpperCamelCase`, or the name given before `=`). The using crate must
+//! depend on `rbg-core`. Errors in the file become compile errors carrying the parser's message
+//! and the line and column in the game file; the expansion also `include_bytes!`s the file, so
+//! editing the game rebuilds the crate.
+
+use std::path::{Path, PathBuf};
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote};
+use syn::parse::{Parse, ParseStream};
+use syn::{Ident, LitStr, Token};
+
+use rbg_compiler::{generate_module, names, CompileOptions};
+
+/// `"path"` or `Name = "path"`.
+struct Input {
+    name: Option<Ident>,
+    path: LitStr,
+}
+
+impl Parse for Input {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        if input.peek(LitStr) {
+            return Ok(Input { name: None, path: input.parse()? });
+        }
+        let name: Ident = input.parse()?;
+        input.parse::<Token![=]>()?;
+        Ok(Input { name: Some(name), path: input.parse()? })
+    }
+}
+
+/// Compiles the RBG game at the given path into a reasoner type implementing `rbg_core::Game`
+/// (see the crate docs).
+#[proc_macro]
+pub fn rbg_game(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    let input = syn::parse_macro_input!(input as Input);
+    match expand(&input) {
+        Ok(tokens) => tokens.into(),
+        Err(message) => {
+            let span = input.path.span();
+            quote::quote_spanned!(span=> compile_error!(#message);).into()
+        }
+    }
+}
+
+fn expand(input: &Input) -> Result<TokenStream, String> {
+    let base = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from).unwrap_or_default();
+    expand_file(&base, &input.path.value(), input.name.clone())
+}
+
+/// The expansion for the game file `relative` to `base`, or the compile error's message.
+fn expand_file(base: &Path, relative: &str, name: Option<Ident>) -> Result<TokenStream, String> {
+    let path = base.join(relative);
+    let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "game".into());
+    let parsed = rbg_parser::parse(relative, &bytes);
+    let errors: Vec<String> = parsed
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| match d.span {
+            Some(span) => {
+                let (line, col) = parsed.source.line_col(span.start);
+                format!("{relative}:{line}:{col}: {}", d.message)
+            }
+            None => format!("{relative}: {}", d.message),
+        })
+        .collect();
+    let game = match parsed.game {
+        Some(game) if errors.is_empty() => game,
+        _ if errors.is_empty() => return Err(format!("{relative}: the game could not be read")),
+        _ => return Err(errors.join("\n")),
+    };
+    let module =
+        generate_module(&game, &stem, &CompileOptions::default()).map_err(|e| format!("{relative}: {e}"))?;
+    let module_name = format_ident!("{}", names::snake(&stem));
+    let type_name = name.unwrap_or_else(|| Ident::new(&names::upper_camel(&stem), Span::call_site()));
+    let absolute = path.to_string_lossy().into_owned();
+    let doc = format!("The compiled reasoner of `{relative}` (see module [`{module_name}`]).");
+    Ok(quote! {
+        pub mod #module_name {
+            #module
+            /// The game file, so that editing it rebuilds the crate.
+            const _SOURCE: &[u8] = include_bytes!(#absolute);
+        }
+        #[doc = #doc]
+        pub use #module_name::Reasoner as #type_name;
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch_dir(tag: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("rbg-macros-test-{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        dir
+    }
+
+    /// A two-cell game: the only player puts a piece on an empty cell, then the keeper ends it.
+    const STRIP: &str = "#players = solo(1)\n#pieces = e, x\n#variables =\n\
+        #board = rectangle(up, down, left, right, [e, e])\n\
+        #rules = ->solo (left* + right*) {e} [x] ->> {}\n";
+
+    #[test]
+    fn a_valid_game_expands_to_a_module_and_a_type() {
+        let dir = scratch_dir("ok");
+        std::fs::write(dir.join("strip.rbg"), STRIP).expect("write");
+        let tokens = expand_file(&dir, "strip.rbg", None).expect("expands").to_string();
+        assert!(tokens.contains("pub mod strip"), "{tokens:.200}");
+        assert!(tokens.contains("Reasoner as Strip"));
+        let named =
+            expand_file(&dir, "strip.rbg", Some(Ident::new("Line", Span::call_site()))).expect("expands");
+        assert!(named.to_string().contains("Reasoner as Line"));
+    }
+
+    #[test]
+    fn parse_errors_carry_message_and_location() {
+        let dir = scratch_dir("bad");
+        // Line 5 uses an undeclared piece `y`.
+        let bad = STRIP.replace("{e} [x]", "{e} [y]");
+        std::fs::write(dir.join("bad.rbg"), bad).expect("write");
+        let err = expand_file(&dir, "bad.rbg", None).expect_err("must fail");
+        assert!(err.starts_with("bad.rbg:5:"), "{err}");
+        let missing = expand_file(&dir, "missing.rbg", None).expect_err("must fail");
+        assert!(missing.contains("cannot read"), "{missing}");
+    }
+}
