@@ -1,12 +1,12 @@
 //! Compiles every corpus game into a module of this crate.
 //!
-//! The corpus is read from `$RBG_CORPUS`, else `../../shared/corpus` beside the workspace. When
-//! it is missing the crate has no games (the tests then skip with a note), except under CI
+//! The corpus is found by rbg-testdata (`$RBG_CORPUS`, else `../shared/corpus`). When it is
+//! missing the crate has no games (the tests then skip with a note), except under CI
 //! (`CI=true`), where a missing corpus fails the build. A game the compiler rejects also fails
 //! the build: every corpus game must compile.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use rbg_compiler::{generate_module, names, CompileOptions};
 use rbg_interp::ProgramOptions;
@@ -36,38 +36,15 @@ fn baseline_options() -> CompileOptions {
     }
 }
 
-fn corpus_dir() -> PathBuf {
-    match std::env::var_os("RBG_CORPUS") {
-        Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"),
-    }
-}
-
-/// Corpus games as (name, path): `x.rbg` is `x`, `nsplit/y.rbg` is `nsplit/y`.
-fn games(dir: &Path) -> Vec<(String, PathBuf)> {
-    let mut out = Vec::new();
-    for sub in ["", "nsplit"] {
-        let Ok(entries) = std::fs::read_dir(dir.join(sub)) else { continue };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.extension().is_some_and(|e| e == "rbg") {
-                let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-                let name = if sub.is_empty() { stem } else { format!("{sub}/{stem}") };
-                out.push((name, path));
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
 fn main() {
     println!("cargo:rerun-if-env-changed=RBG_CORPUS");
     println!("cargo:rerun-if-env-changed=CI");
-    let dir = corpus_dir();
+    println!("cargo:rerun-if-env-changed=RBG_CONFORMANCE");
+    let dir = rbg_testdata::corpus_dir();
     println!("cargo:rerun-if-changed={}", dir.display());
-    let games = games(&dir);
-    if games.is_empty() && std::env::var("CI").is_ok_and(|v| v == "true") {
+    let games: Vec<(String, PathBuf)> =
+        rbg_testdata::corpus_games(&dir).into_iter().map(|g| (g.name, g.path)).collect();
+    if games.is_empty() && rbg_testdata::under_ci() {
         panic!("the corpus is missing under CI: no games in {}", dir.display());
     }
     let mut modules = String::new();

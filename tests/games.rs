@@ -16,21 +16,8 @@ use rbg_core::perft::{perft, PerftOptions};
 use rbg_core::playout::{flat_monte_carlo, McLimit, McOptions};
 use rbg_interp::{InterpOptions, Interpreter};
 
-/// The workspace root (this package's manifest directory).
-fn workspace_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
 fn games_dir() -> PathBuf {
-    workspace_root().join("games")
-}
-
-/// The reference results: `$RBG_CONFORMANCE`, else `../shared/conformance` beside the workspace.
-fn conformance_dir() -> PathBuf {
-    match std::env::var_os("RBG_CONFORMANCE") {
-        Some(dir) => PathBuf::from(dir),
-        None => workspace_root().join("../shared/conformance"),
-    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games")
 }
 
 /// Reads and parses one of our games, failing on any diagnostic.
@@ -93,35 +80,13 @@ fn every_game_parses_without_diagnostics() {
     }
 }
 
-/// Reference rows `game,depth,leaves,states,ms` for one game, as (depth, leaves, nodes).
-fn reference_counts(csv: &str, game: &str) -> Vec<(u32, u64, u64)> {
-    csv.lines()
-        .skip(1)
-        .filter_map(|line| {
-            let f: Vec<&str> = line.split(',').map(str::trim).collect();
-            if f.len() < 4 || f[0] != game {
-                return None;
-            }
-            // Timed-out depths have empty counts.
-            Some((f[1].parse().ok()?, f[2].parse().ok()?, f[3].parse().ok()?))
-        })
-        .collect()
-}
-
 #[test]
 fn perft_equals_corpus_counterparts() {
-    let csv_path = conformance_dir().join("reference-perft.csv");
-    let Ok(csv) = std::fs::read_to_string(&csv_path) else {
-        assert!(
-            !std::env::var("CI").is_ok_and(|v| v == "true"),
-            "reference data missing under CI: {}",
-            csv_path.display()
-        );
-        eprintln!("note: skipping, reference data not found: {}", csv_path.display());
-        return;
-    };
+    let Some(conformance) = rbg_testdata::conformance() else { return };
+    let rows = rbg_testdata::reference_perft(&conformance);
     for &(file, counterpart, max_depth) in COUNTERPARTS {
-        let reference = reference_counts(&csv, counterpart);
+        let reference: Vec<(u32, u64, u64)> =
+            rows.iter().filter(|r| r.game == counterpart).map(|r| (r.depth, r.leaves, r.nodes)).collect();
         assert!(
             reference.iter().any(|&(d, leaves, _)| d <= max_depth && leaves >= 100_000)
                 || reference.iter().any(|&(d, leaves, _)| d == max_depth && leaves == 0),

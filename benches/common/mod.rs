@@ -1,8 +1,6 @@
 //! Shared by the benchmarks: the eight benchmark games and how to load them.
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
-
 use rbg_interp::{InterpOptions, Interpreter};
 use rbg_parser::ir;
 
@@ -18,14 +16,9 @@ pub const GAMES: [(&str, u32, u64); 8] = [
     ("go", 1, 1),
 ];
 
-fn shared() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared")
-}
-
 /// Reads a game from `$RBG_CORPUS` (default `../shared/corpus`).
 pub fn load(name: &str) -> Option<ir::Game> {
-    let corpus = std::env::var_os("RBG_CORPUS").map(PathBuf::from).unwrap_or_else(|| shared().join("corpus"));
-    let bytes = std::fs::read(corpus.join(format!("{name}.rbg"))).ok()?;
+    let bytes = std::fs::read(rbg_testdata::corpus_game(name)).ok()?;
     rbg_parser::parse(name, &bytes).game
 }
 
@@ -36,18 +29,8 @@ pub fn interpreter(name: &str) -> Option<Interpreter> {
 
 /// Every corpus game (`nsplit/` included) as (name, bytes), sorted by name; empty if missing.
 pub fn corpus_files() -> Vec<(String, Vec<u8>)> {
-    let corpus = std::env::var_os("RBG_CORPUS").map(PathBuf::from).unwrap_or_else(|| shared().join("corpus"));
-    let mut files = Vec::new();
-    for dir in [corpus.clone(), corpus.join("nsplit")] {
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
-        for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
-            if path.extension().is_some_and(|x| x == "rbg") {
-                if let Ok(bytes) = std::fs::read(&path) {
-                    files.push((path.display().to_string(), bytes));
-                }
-            }
-        }
-    }
-    files.sort();
-    files
+    rbg_testdata::corpus_games(&rbg_testdata::corpus_dir())
+        .into_iter()
+        .map(|g| (g.name.clone(), g.bytes()))
+        .collect()
 }

@@ -1,33 +1,12 @@
 //! End-to-end tests of the `rbg` binary: exit codes, output formats, and agreement with the
 //! reference data on a few corpus games.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Output;
 
 use assert_cmd::Command;
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(Path::to_path_buf).unwrap_or_default()
-}
-
-fn shared(sub: &str, var: &str) -> Option<PathBuf> {
-    let dir =
-        std::env::var_os(var).map(PathBuf::from).unwrap_or_else(|| workspace().join("../shared").join(sub));
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    assert!(std::env::var("CI").map_or(true, |v| v != "true"), "{} is missing under CI", dir.display());
-    eprintln!("note: {} not found, test skipped", dir.display());
-    None
-}
-
-fn corpus() -> Option<PathBuf> {
-    shared("corpus", "RBG_CORPUS")
-}
-
-fn conformance() -> Option<PathBuf> {
-    shared("conformance", "RBG_CONFORMANCE")
-}
+use rbg_testdata::{conformance, corpus};
 
 fn rbg(args: &[&str]) -> Output {
     Command::cargo_bin("rbg").expect("the rbg binary is built").args(args).output().expect("rbg runs")

@@ -2,8 +2,6 @@
 //! seed, moves chosen from the interpreter's list) and must produce identical legal move lists,
 //! in the same order, and identical observable states at every step, on every corpus game.
 
-mod common;
-
 use rand::Rng;
 use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -12,7 +10,7 @@ use rbg_compiled_tests::{visit_baseline_game, visit_game, GameVisitor, BASELINE_
 use rbg_core::{Game, MoveList};
 use rbg_interp::{InterpOptions, Interpreter};
 
-use common::{corpus_dir, data_available};
+use rbg_testdata::{available, corpus_game};
 
 /// Player moves per playout; long games are cut (the prefix still covers many states).
 const MAX_PLIES: usize = 120;
@@ -100,7 +98,7 @@ impl GameVisitor for Lockstep<'_> {
 }
 
 fn interpreter(name: &str) -> Interpreter {
-    let path = corpus_dir().join(format!("{name}.rbg"));
+    let path = corpus_game(name);
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let game = rbg_parser::parse(name, &bytes).game.unwrap_or_else(|| panic!("{name} does not parse"));
     Interpreter::new(&game, name, InterpOptions::default()).expect("interpreter")
@@ -108,19 +106,14 @@ fn interpreter(name: &str) -> Interpreter {
 
 #[test]
 fn compiled_and_interpreted_moves_agree_on_every_game() {
-    if !data_available(&[corpus_dir()]) {
+    if !available(&[&rbg_testdata::corpus_dir()]) {
         return;
     }
     assert!(!GAMES.is_empty(), "no compiled games although the corpus exists");
     let compared: u64 = GAMES
         .par_iter()
         .map(|name| {
-            let path = corpus_dir().join(format!("{name}.rbg"));
-            let bytes =
-                std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-            let game =
-                rbg_parser::parse(name, &bytes).game.unwrap_or_else(|| panic!("{name} does not parse"));
-            let interp = Interpreter::new(&game, name, InterpOptions::default()).expect("interpreter");
+            let interp = interpreter(name);
             visit_game(name, Lockstep { name, interp: &interp, sorted: false }).expect("compiled")
         })
         .sum();
@@ -131,7 +124,7 @@ fn compiled_and_interpreted_moves_agree_on_every_game() {
 /// interpreter, and their moves have the same effects.
 #[test]
 fn unoptimised_compiled_moves_agree_with_the_interpreter() {
-    if !data_available(&[corpus_dir()]) {
+    if !available(&[&rbg_testdata::corpus_dir()]) {
         return;
     }
     let compared: u64 = BASELINE_GAMES

@@ -1,35 +1,17 @@
 //! Compiled perft equals the reference (rbg2cpp's perft driver) on every row of
-//! `reference-perft.csv` with at most `$RBG_PERFT_MAX_LEAVES` leaves (default 10^6), for every
+//! `reference-perft.csv` with at most `$RBG_PERFT_MAX_LEAVES` leaves (default 10^6 in release), for every
 //! corpus game, through the rbg-core perft driver.
-
-mod common;
 
 use rayon::prelude::*;
 use rbg_compiled_tests::{visit_baseline_game, visit_game, GameVisitor, BASELINE_GAMES, GAMES};
 use rbg_core::perft::{perft, DriverError, PerftCounts, PerftOptions};
 use rbg_core::Game;
 
-use common::{conformance_dir, corpus_dir, data_available, read_csv};
+use rbg_testdata::{available, conformance_dir, corpus_dir, perft_max_leaves, reference_perft, PerftRow};
 
-struct Row {
-    game: String,
-    depth: u32,
-    leaves: u64,
-    nodes: u64,
-}
-
-fn reference_rows(max_leaves: u64) -> Vec<Row> {
-    read_csv(&conformance_dir().join("reference-perft.csv"))
-        .into_iter()
-        .filter(|r| r.len() >= 4 && !r[2].is_empty())
-        .map(|r| Row {
-            game: r[0].clone(),
-            depth: r[1].parse().expect("depth"),
-            leaves: r[2].parse().expect("leaves"),
-            nodes: r[3].parse().expect("states"),
-        })
-        .filter(|r| r.leaves <= max_leaves)
-        .collect()
+/// The finished reference rows with at most `max_leaves` leaves.
+fn reference_rows(max_leaves: u64) -> Vec<PerftRow> {
+    reference_perft(&conformance_dir()).into_iter().filter(|r| r.leaves <= max_leaves).collect()
 }
 
 struct Perft(u32);
@@ -43,12 +25,10 @@ impl GameVisitor for Perft {
 
 #[test]
 fn compiled_perft_matches_reference() {
-    let csv = conformance_dir().join("reference-perft.csv");
-    if !data_available(&[csv, corpus_dir()]) {
+    if !available(&[&conformance_dir().join("reference-perft.csv"), &corpus_dir()]) {
         return;
     }
-    let max_leaves: u64 =
-        std::env::var("RBG_PERFT_MAX_LEAVES").ok().and_then(|v| v.parse().ok()).unwrap_or(1_000_000);
+    let max_leaves = perft_max_leaves();
     let rows = reference_rows(max_leaves);
     let mut games: Vec<String> = rows.iter().map(|r| r.game.clone()).collect();
     games.dedup();
@@ -84,8 +64,7 @@ fn compiled_perft_matches_reference() {
 /// rows: moves are applied by replaying the search, which is slow by design).
 #[test]
 fn unoptimised_compiled_perft_matches_reference() {
-    let csv = conformance_dir().join("reference-perft.csv");
-    if !data_available(&[csv, corpus_dir()]) {
+    if !available(&[&conformance_dir().join("reference-perft.csv"), &corpus_dir()]) {
         return;
     }
     let rows = reference_rows(3_000);

@@ -9,27 +9,12 @@ use rayon::prelude::*;
 use rbg_core::perft::{perft, PerftOptions};
 use rbg_interp::InterpOptions;
 
-use common::{conformance_dir, corpus_dir, data_available, interpreter, read_csv};
+use common::{conformance_dir, corpus_dir, data_available, interpreter};
+use rbg_testdata::{perft_max_leaves, reference_perft, PerftRow};
 
-struct Row {
-    game: String,
-    depth: u32,
-    leaves: u64,
-    nodes: u64,
-}
-
-fn reference_rows(max_leaves: u64) -> Vec<Row> {
-    read_csv(&conformance_dir().join("reference-perft.csv"))
-        .into_iter()
-        .filter(|r| r.len() >= 4 && !r[2].is_empty())
-        .map(|r| Row {
-            game: r[0].clone(),
-            depth: r[1].parse().expect("depth"),
-            leaves: r[2].parse().expect("leaves"),
-            nodes: r[3].parse().expect("states"),
-        })
-        .filter(|r| r.leaves <= max_leaves)
-        .collect()
+/// The finished reference rows with at most `max_leaves` leaves.
+fn reference_rows(max_leaves: u64) -> Vec<PerftRow> {
+    reference_perft(&conformance_dir()).into_iter().filter(|r| r.leaves <= max_leaves).collect()
 }
 
 #[test]
@@ -38,9 +23,7 @@ fn perft_matches_reference() {
     if !data_available(&[csv, corpus_dir(), conformance_dir().join("lowered")]) {
         return;
     }
-    let default_max = if cfg!(debug_assertions) { 20_000 } else { 1_000_000 };
-    let max_leaves: u64 =
-        std::env::var("RBG_PERFT_MAX_LEAVES").ok().and_then(|v| v.parse().ok()).unwrap_or(default_max);
+    let max_leaves = perft_max_leaves();
     if max_leaves < 1_000_000 {
         println!("note: checking rows with at most {max_leaves} leaves (use --release for the 10^6 subset)");
     }

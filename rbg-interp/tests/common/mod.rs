@@ -1,42 +1,12 @@
-//! Shared helpers of the integration tests: locating the corpus and the reference data, loading
-//! games, reading the reference CSV files.
+//! Shared helpers of the integration tests: loading corpus games into the interpreter (the
+//! reference data itself is located by rbg-testdata).
 #![allow(dead_code)]
-
-use std::path::{Path, PathBuf};
 
 use rbg_interp::{InterpOptions, Interpreter};
 use rbg_parser::ir;
 
-/// The workspace root (parent of this crate).
-pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(Path::to_path_buf).unwrap_or_default()
-}
-
-/// The corpus directory: `$RBG_CORPUS`, else `../shared/corpus` next to the workspace.
-pub fn corpus_dir() -> PathBuf {
-    match std::env::var_os("RBG_CORPUS") {
-        Some(dir) => PathBuf::from(dir),
-        None => workspace_root().join("../shared/corpus"),
-    }
-}
-
-pub fn conformance_dir() -> PathBuf {
-    workspace_root().join("../shared/conformance")
-}
-
-/// Whether reference data needed by a test is present. Under CI (`CI=true`) missing data is a
-/// failure; elsewhere the test is skipped with a note.
-pub fn data_available(paths: &[PathBuf]) -> bool {
-    let missing: Vec<&PathBuf> = paths.iter().filter(|p| !p.exists()).collect();
-    if missing.is_empty() {
-        return true;
-    }
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("reference data missing under CI: {missing:?}");
-    }
-    eprintln!("note: skipping, reference data not found: {missing:?}");
-    false
-}
+#[allow(unused_imports)] // each test crate uses a different subset
+pub use rbg_testdata::{available as data_available, conformance_dir, corpus_dir, read_csv};
 
 /// Where a game was read from.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -71,15 +41,4 @@ pub fn load_game(name: &str) -> (ir::Game, Source) {
 pub fn interpreter(name: &str, options: InterpOptions) -> Interpreter {
     let (game, _) = load_game(name);
     Interpreter::new(&game, name, options).unwrap_or_else(|e| panic!("{name}: {e}"))
-}
-
-/// Rows of a CSV file as string fields (the reference files have no quoted fields).
-pub fn read_csv(path: &Path) -> Vec<Vec<String>> {
-    let text =
-        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    text.lines()
-        .skip(1)
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.split(',').map(str::to_string).collect())
-        .collect()
 }

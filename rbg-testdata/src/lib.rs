@@ -1,0 +1,146 @@
+//! rbg-testdata: where the reference data is, for every test suite and benchmark of the
+//! workspace, and how to read it.
+//!
+//! The conformance corpus (75 real games) and the reference tools' results are never copied into
+//! the project. They are read from `$RBG_CORPUS` and `$RBG_CONFORMANCE`, else from
+//! `../shared/corpus` and `../shared/conformance` beside the workspace. A test that finds its data
+//! missing is skipped with a note, except under `CI=true`, where it fails: CI always has the data,
+//! so there a missing corpus is a broken setup, not a reason to pass.
+
+use std::path::{Path, PathBuf};
+
+/// The workspace root (the parent of this crate's directory).
+pub fn workspace_root() -> PathBuf {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest.parent().map(Path::to_path_buf).unwrap_or_else(|| manifest.to_path_buf())
+}
+
+fn dir_from_env(var: &str, default_under_shared: &str) -> PathBuf {
+    match std::env::var_os(var) {
+        Some(dir) => PathBuf::from(dir),
+        None => workspace_root().join("../shared").join(default_under_shared),
+    }
+}
+
+/// The corpus directory: `$RBG_CORPUS`, else `../shared/corpus`.
+pub fn corpus_dir() -> PathBuf {
+    dir_from_env("RBG_CORPUS", "corpus")
+}
+
+/// The reference results: `$RBG_CONFORMANCE`, else `../shared/conformance`.
+pub fn conformance_dir() -> PathBuf {
+    dir_from_env("RBG_CONFORMANCE", "conformance")
+}
+
+/// Whether we run under CI (`CI=true`).
+pub fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true")
+}
+
+/// Whether all `paths` exist. If not: panics under CI, otherwise prints a note and returns false
+/// (the caller then skips its test).
+pub fn available<P: AsRef<Path>>(paths: &[P]) -> bool {
+    let missing: Vec<&Path> = paths.iter().map(AsRef::as_ref).filter(|p| !p.exists()).collect();
+    if missing.is_empty() {
+        return true;
+    }
+    assert!(!under_ci(), "reference data missing under CI: {missing:?} (set RBG_CORPUS / RBG_CONFORMANCE)");
+    eprintln!("note: reference data not found, test skipped: {missing:?}");
+    false
+}
+
+/// The corpus directory if present (see [`available`]).
+pub fn corpus() -> Option<PathBuf> {
+    let dir = corpus_dir();
+    available(&[&dir]).then_some(dir)
+}
+
+/// The conformance directory if present (see [`available`]).
+pub fn conformance() -> Option<PathBuf> {
+    let dir = conformance_dir();
+    available(&[&dir]).then_some(dir)
+}
+
+/// One game file of the corpus.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct CorpusGame {
+    /// The name used in the reference CSV files: the path below the corpus without `.rbg`
+    /// (`chess`, `nsplit/amazons_nsplit`).
+    pub name: String,
+    pub path: PathBuf,
+}
+
+impl CorpusGame {
+    pub fn bytes(&self) -> Vec<u8> {
+        std::fs::read(&self.path).unwrap_or_else(|e| panic!("cannot read {}: {e}", self.path.display()))
+    }
+
+    /// The reference parser's lowered output of this game.
+    pub fn lowered_path(&self, conformance: &Path) -> PathBuf {
+        conformance.join("lowered").join(format!("{}.rbg", self.name))
+    }
+}
+
+/// Every `.rbg` file of the corpus (including `nsplit/`), sorted by name.
+pub fn corpus_games(corpus: &Path) -> Vec<CorpusGame> {
+    let mut games = Vec::new();
+    for sub in ["", "nsplit"] {
+        let Ok(entries) = std::fs::read_dir(corpus.join(sub)) else { continue };
+        for path in entries.flatten().map(|e| e.path()) {
+            if path.extension().is_some_and(|e| e == "rbg") {
+                let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+                let name = if sub.is_empty() { stem } else { format!("{sub}/{stem}") };
+                games.push(CorpusGame { name, path });
+            }
+        }
+    }
+    games.sort();
+    games
+}
+
+/// The corpus file of a game named as in the reference CSV files.
+pub fn corpus_game(name: &str) -> PathBuf {
+    corpus_dir().join(format!("{name}.rbg"))
+}
+
+/// The data rows of a reference CSV file, as fields (the files have a header and no quoting).
+pub fn read_csv(path: &Path) -> Vec<Vec<String>> {
+    let text =
+        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    text.lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect()
+}
+
+/// A finished row of `reference-perft.csv`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PerftRow {
+    pub game: String,
+    pub depth: u32,
+    pub leaves: u64,
+    /// The reference's `states`: the root and every non-keeper state visited.
+    pub nodes: u64,
+}
+
+/// The finished rows of `reference-perft.csv` (the `timeout` rows are left out), in file order.
+pub fn reference_perft(conformance: &Path) -> Vec<PerftRow> {
+    read_csv(&conformance.join("reference-perft.csv"))
+        .into_iter()
+        .filter(|r| r.len() >= 4 && !r[2].is_empty())
+        .map(|r| PerftRow {
+            game: r[0].clone(),
+            depth: r[1].parse().expect("a depth in reference-perft.csv"),
+            leaves: r[2].parse().expect("a leaf count in reference-perft.csv"),
+            nodes: r[3].parse().expect("a state count in reference-perft.csv"),
+        })
+        .collect()
+}
+
+/// The largest leaf count of the perft rows a conformance test checks: `$RBG_PERFT_MAX_LEAVES`,
+/// else 10^6 in optimised builds (the CI subset) and 2·10^4 in debug builds (about 20x slower).
+pub fn perft_max_leaves() -> u64 {
+    let default = if cfg!(debug_assertions) { 20_000 } else { 1_000_000 };
+    std::env::var("RBG_PERFT_MAX_LEAVES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
