@@ -2,17 +2,13 @@
 //! `reference-perft.csv` with at most `$RBG_PERFT_MAX_LEAVES` leaves (default 10^6 in release), for every
 //! corpus game, through the rbg-core perft driver.
 
-use rayon::prelude::*;
 use rbg_compiled_tests::{visit_baseline_game, visit_game, GameVisitor, BASELINE_GAMES, GAMES};
 use rbg_core::perft::{perft, DriverError, PerftCounts, PerftOptions};
 use rbg_core::Game;
 
-use rbg_testdata::{available, conformance_dir, corpus_dir, perft_max_leaves, reference_perft, PerftRow};
-
-/// The finished reference rows with at most `max_leaves` leaves.
-fn reference_rows(max_leaves: u64) -> Vec<PerftRow> {
-    reference_perft(&conformance_dir()).into_iter().filter(|r| r.leaves <= max_leaves).collect()
-}
+use rbg_testdata::{
+    available, check_reference_perft, conformance_dir, corpus_dir, perft_max_leaves, reference_perft_up_to,
+};
 
 struct Perft(u32);
 
@@ -29,35 +25,16 @@ fn compiled_perft_matches_reference() {
         return;
     }
     let max_leaves = perft_max_leaves();
-    let rows = reference_rows(max_leaves);
-    let mut games: Vec<String> = rows.iter().map(|r| r.game.clone()).collect();
-    games.dedup();
-    let failures: Vec<String> = games
-        .par_iter()
-        .flat_map_iter(|game| {
-            let mut failures = Vec::new();
-            for row in rows.iter().filter(|r| &r.game == game) {
-                match visit_game(game, Perft(row.depth)) {
-                    None => failures.push(format!("{game}: not compiled")),
-                    Some(Ok(c)) if c.leaves == row.leaves && c.nodes == row.nodes => {}
-                    Some(Ok(c)) => failures.push(format!(
-                        "{game} depth {}: got leaves {} nodes {}, reference {} {}",
-                        row.depth, c.leaves, c.nodes, row.leaves, row.nodes
-                    )),
-                    Some(Err(e)) => failures.push(format!("{game} depth {}: {e}", row.depth)),
-                }
-            }
-            failures
-        })
-        .collect();
-    println!("{} reference rows over {} games checked", rows.len(), games.len());
-    assert!(failures.is_empty(), "{} perft mismatches:\n{}", failures.len(), failures.join("\n"));
-    assert!(
-        games.len() >= 75 || max_leaves < 1_000,
-        "expected rows for all 75 corpus games, got {}",
-        games.len()
+    let coverage = check_reference_perft(
+        max_leaves,
+        |game| if GAMES.contains(&game) { Ok(game.to_string()) } else { Err("not compiled".into()) },
+        |game, depth| match visit_game(game, Perft(depth)) {
+            Some(Ok(c)) => Ok((c.leaves, c.nodes)),
+            Some(Err(e)) => Err(e.to_string()),
+            None => Err("not compiled".into()),
+        },
     );
-    assert_eq!(GAMES.len(), games.len(), "every compiled game has reference rows");
+    assert_eq!(GAMES.len(), coverage.games.len(), "every compiled game has reference rows");
 }
 
 /// The games compiled with every optimisation off agree with the reference too (on the smaller
@@ -67,7 +44,7 @@ fn unoptimised_compiled_perft_matches_reference() {
     if !available(&[&conformance_dir().join("reference-perft.csv"), &corpus_dir()]) {
         return;
     }
-    let rows = reference_rows(3_000);
+    let rows = reference_perft_up_to(3_000);
     let mut checked = 0;
     for row in rows.iter().filter(|r| BASELINE_GAMES.contains(&r.game.as_str())) {
         let c = visit_baseline_game(&row.game, Perft(row.depth)).expect("compiled").expect("perft");

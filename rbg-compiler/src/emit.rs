@@ -19,7 +19,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 use rbg_interp::program::{Modifier, Op, NONE};
 use rbg_interp::Program;
-use rbg_parser::ir::{self, ActionKind, Rule};
+use rbg_parser::ir;
 
 use crate::exprs::{self, Value};
 use crate::layout::Layout;
@@ -318,10 +318,7 @@ fn constants(c: &Ctx, name: &str, var_names: &[String]) -> TokenStream {
     let piece_names = &c.g.pieces;
     let vertex_names = c.g.board.vertices.iter().map(|v| &v.name);
     let bounds = c.p.bounds.iter();
-    let mut switches = Vec::new();
-    collect_switches(&c.g.rules, &mut switches);
-    switches.sort_unstable();
-    switches.dedup();
+    let switches = c.g.switch_indices();
     let num_switches = lit(switches.len() as u64);
     let guard = if c.guard { quote!(const MAX_MODIFIERS: u32 = #MAX_MODIFIERS;) } else { TokenStream::new() };
     quote! {
@@ -1026,17 +1023,4 @@ fn accept_distances(p: &Program) -> Vec<u32> {
         }
     }
     dist
-}
-
-/// Indices of the switches of the rules, as the interpreter lists them in `GameInfo`.
-fn collect_switches(rule: &Rule, out: &mut Vec<u32>) {
-    match rule {
-        Rule::Concat(cs) | Rule::Alt(cs) => cs.iter().for_each(|c| collect_switches(c, out)),
-        Rule::Star(body) => collect_switches(body, out),
-        Rule::Action(a) => {
-            if matches!(a.kind, ActionKind::SwitchPlayer(_) | ActionKind::SwitchKeeper) {
-                out.push(a.index);
-            }
-        }
-    }
 }

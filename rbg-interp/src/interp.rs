@@ -19,7 +19,7 @@
 use core::ops::ControlFlow;
 
 use rbg_core::{Action, Game, GameInfo, MoveList, Player, SearchError, KEEPER};
-use rbg_parser::ir::{self, ActionKind, Rule};
+use rbg_parser::ir;
 
 use crate::code::{self, ExecEdge, Instr};
 use crate::program::{BuildError, Modifier, Program, ProgramOptions, NONE};
@@ -210,10 +210,6 @@ impl Interpreter {
 }
 
 fn game_info(game: &ir::Game, name: &str) -> GameInfo {
-    let mut switches = Vec::new();
-    collect_switches(&game.rules, &mut switches);
-    switches.sort_unstable();
-    switches.dedup();
     GameInfo {
         name: name.to_string(),
         players: game.players.iter().map(|p| p.name.clone()).collect(),
@@ -222,20 +218,7 @@ fn game_info(game: &ir::Game, name: &str) -> GameInfo {
         bounds: (0..game.num_vars() as u32).map(|v| game.var_bound(v) as i64).collect(),
         vertices: game.board.vertices.iter().map(|v| v.name.clone()).collect(),
         modifiers: game.modifiers,
-        switches,
-    }
-}
-
-/// Indices of the switches of the rules (patterns excluded: their contents have no index).
-fn collect_switches(rule: &Rule, out: &mut Vec<u32>) {
-    match rule {
-        Rule::Concat(cs) | Rule::Alt(cs) => cs.iter().for_each(|c| collect_switches(c, out)),
-        Rule::Star(body) => collect_switches(body, out),
-        Rule::Action(a) => {
-            if matches!(a.kind, ActionKind::SwitchPlayer(_) | ActionKind::SwitchKeeper) {
-                out.push(a.index);
-            }
-        }
+        switches: game.switch_indices(),
     }
 }
 

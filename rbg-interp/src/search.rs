@@ -62,6 +62,14 @@ struct Undo {
 
 const VAR_FLAG: u32 = 1 << 31;
 
+/// Logs the old value of `slot` (a vertex, or a variable with [`VAR_FLAG`]) before a modifier
+/// overwrites it, under a fresh version (pattern memo entries of older versions go stale).
+#[inline(always)]
+fn record_undo(sc: &mut Scratch, slot: u32, old: i32) {
+    sc.next_version += 1;
+    sc.trail.push(Undo { slot, old, version: sc.next_version });
+}
+
 #[derive(Clone, Debug, Default)]
 struct Layer {
     generation: u32,
@@ -543,12 +551,7 @@ impl Interpreter {
                     if !self.note_modifier::<PATTERN>(sc, index, v) {
                         return EdgeOutcome::Abort;
                     }
-                    sc.next_version += 1;
-                    sc.trail.push(Undo {
-                        slot: v,
-                        old: st.pieces[v as usize] as i32,
-                        version: sc.next_version,
-                    });
+                    record_undo(sc, v, st.pieces[v as usize] as i32);
                     st.set_piece(v, piece as u8);
                 }
                 Instr::Assign { var, expr, index } => {
@@ -561,24 +564,14 @@ impl Interpreter {
                     if !self.note_modifier::<PATTERN>(sc, index, v) {
                         return EdgeOutcome::Abort;
                     }
-                    sc.next_version += 1;
-                    sc.trail.push(Undo {
-                        slot: var | VAR_FLAG,
-                        old: st.vars[var as usize],
-                        version: sc.next_version,
-                    });
+                    record_undo(sc, var | VAR_FLAG, st.vars[var as usize]);
                     st.vars[var as usize] = value as i32;
                 }
                 Instr::AssignConst { var, value, index } => {
                     if !self.note_modifier::<PATTERN>(sc, index, v) {
                         return EdgeOutcome::Abort;
                     }
-                    sc.next_version += 1;
-                    sc.trail.push(Undo {
-                        slot: var | VAR_FLAG,
-                        old: st.vars[var as usize],
-                        version: sc.next_version,
-                    });
+                    record_undo(sc, var | VAR_FLAG, st.vars[var as usize]);
                     st.vars[var as usize] = value;
                 }
                 Instr::Compare { lhs, rel, rhs } => {

@@ -53,6 +53,24 @@ impl Game {
         self.players.len() + self.variables.len()
     }
 
+    /// Indices of the switches of the rules, sorted and without duplicates (patterns have none:
+    /// their contents carry index 0 and cannot switch).
+    pub fn switch_indices(&self) -> Vec<u32> {
+        fn collect(rule: &Rule, out: &mut Vec<u32>) {
+            match rule {
+                Rule::Concat(cs) | Rule::Alt(cs) => cs.iter().for_each(|c| collect(c, out)),
+                Rule::Star(body) => collect(body, out),
+                Rule::Action(a) if a.kind.is_switch() => out.push(a.index),
+                Rule::Action(_) => {}
+            }
+        }
+        let mut out = Vec::new();
+        collect(&self.rules, &mut out);
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     pub fn var_name(&self, v: VarId) -> &str {
         let v = v as usize;
         match self.players.get(v) {

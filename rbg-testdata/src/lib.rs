@@ -144,3 +144,60 @@ pub fn perft_max_leaves() -> u64 {
     let default = if cfg!(debug_assertions) { 20_000 } else { 1_000_000 };
     std::env::var("RBG_PERFT_MAX_LEAVES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
+
+/// The finished reference rows with at most `max_leaves` leaves, in file order.
+pub fn reference_perft_up_to(max_leaves: u64) -> Vec<PerftRow> {
+    reference_perft(&conformance_dir()).into_iter().filter(|r| r.leaves <= max_leaves).collect()
+}
+
+/// What [`check_reference_perft`] covered.
+#[derive(Clone, Debug)]
+pub struct PerftCoverage {
+    /// The games with at least one checked row, in file order.
+    pub games: Vec<String>,
+    pub rows: usize,
+}
+
+/// Runs an engine on every reference perft row with at most `max_leaves` leaves and panics with
+/// one line per mismatch. Games run in parallel (one rayon task each, as the largest rows dominate);
+/// `load` prepares a game once (`Err` is reported as that game's failure), `count` returns
+/// `(leaves, nodes)` at a depth.
+pub fn check_reference_perft<E>(
+    max_leaves: u64,
+    load: impl Fn(&str) -> Result<E, String> + Sync,
+    count: impl Fn(&E, u32) -> Result<(u64, u64), String> + Sync,
+) -> PerftCoverage {
+    use rayon::prelude::*;
+    let rows = reference_perft_up_to(max_leaves);
+    let mut games: Vec<String> = rows.iter().map(|r| r.game.clone()).collect();
+    games.dedup();
+    let failures: Vec<String> = games
+        .par_iter()
+        .flat_map_iter(|game| {
+            let game_rows = rows.iter().filter(move |r| &r.game == game);
+            let engine = load(game);
+            let failures: Vec<String> = match &engine {
+                Err(e) => vec![format!("{game}: {e}")],
+                Ok(engine) => game_rows
+                    .filter_map(|row| match count(engine, row.depth) {
+                        Ok(got) if got == (row.leaves, row.nodes) => None,
+                        Ok((leaves, nodes)) => Some(format!(
+                            "{game} depth {}: got leaves {leaves} nodes {nodes}, reference {} {}",
+                            row.depth, row.leaves, row.nodes
+                        )),
+                        Err(e) => Some(format!("{game} depth {}: {e}", row.depth)),
+                    })
+                    .collect(),
+            };
+            failures
+        })
+        .collect();
+    println!("{} reference rows over {} games checked", rows.len(), games.len());
+    assert!(failures.is_empty(), "{} perft mismatches:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        games.len() >= 75 || max_leaves < 1_000,
+        "expected rows for all 75 corpus games, got {}",
+        games.len()
+    );
+    PerftCoverage { rows: rows.len(), games }
+}
