@@ -187,7 +187,9 @@ pub fn cache_dir() -> PathBuf {
 /// 64-bit FNV-1a over everything the generated crate depends on.
 fn cache_key(bytes: &[u8], name: &str, options: &CompileOptions, deps: &CrateDeps) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let fingerprint = options.fingerprint();
+    // The whole options value (not the curated `fingerprint`), so a new option can never
+    // reuse a crate generated without it.
+    let fingerprint = format!("{options:?}");
     let parts: [&[u8]; 6] = [
         bytes,
         name.as_bytes(),

@@ -38,7 +38,7 @@ fn check_exit_codes_are_0_valid_1_invalid_2_usage() {
     let bad = temp_file("bad.rbg", &TINY.replace("->b", "->c"));
     let ok = rbg(&["check", good.to_str().unwrap()]);
     assert_eq!(ok.status.code(), Some(0), "{}", stderr(&ok));
-    assert!(stdout(&ok).contains("valid"));
+    assert!(stdout(&ok).contains(&format!("{}: valid", good.display())), "{}", stdout(&ok));
 
     let failed = rbg(&["check", good.to_str().unwrap(), bad.to_str().unwrap()]);
     assert_eq!(failed.status.code(), Some(1));

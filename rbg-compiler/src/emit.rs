@@ -113,7 +113,7 @@ impl Ctx<'_> {
     pub(crate) fn rules_positions(&self) -> Vec<u32> {
         let mut out = vec![self.p.start()];
         for e in &self.p.edges {
-            if matches!(self.p.edge_ops(e).last(), Some(Op::Switch { .. })) && e.target != NONE {
+            if self.p.ends_move(e) && e.target != NONE {
                 out.push(e.target);
             }
         }
@@ -237,7 +237,7 @@ pub(crate) fn module(
     let state = state(&c);
     let scratch = scratch(&c);
     let sinks = sinks();
-    let exprs = exprs::functions(&c);
+    let exprs = exprs::functions(&c)?;
     let search = search::functions(&c);
     let apply = apply(&c);
     let game = game_impl(&c);
@@ -831,10 +831,8 @@ fn game_impl(c: &Ctx) -> TokenStream {
 fn owners(p: &Program) -> Result<Vec<u32>, CompileError> {
     let mut owner = vec![NONE; p.nodes.len()];
     for (a, automaton) in p.automata.iter().enumerate() {
-        let mut stack = vec![automaton.start];
-        while let Some(n) = stack.pop() {
+        for n in p.reachable(automaton.start) {
             match owner[n as usize] {
-                x if x == a as u32 => continue,
                 NONE => owner[n as usize] = a as u32,
                 other => {
                     return Err(CompileError::Unsupported(format!(
@@ -842,11 +840,6 @@ fn owners(p: &Program) -> Result<Vec<u32>, CompileError> {
                     )))
                 }
             }
-            let node = p.nodes[n as usize];
-            if node.is_fan() {
-                stack.push(node.next);
-            }
-            stack.extend(p.node_edges(n).iter().map(|e| e.target));
         }
     }
     Ok(owner)
@@ -861,18 +854,14 @@ fn needs_guard(p: &Program) -> bool {
         if node.is_fan() {
             return vec![node.next];
         }
-        p.node_edges(n)
-            .iter()
-            .filter(|e| !matches!(p.edge_ops(e).last(), Some(Op::Switch { .. })))
-            .map(|e| e.target)
-            .collect()
+        p.node_edges(n).iter().filter(|e| !p.ends_move(e)).map(|e| e.target).collect()
     };
     for (n, node) in p.nodes.iter().enumerate() {
         if node.is_fan() {
             continue;
         }
         for e in p.node_edges(n as u32).iter().filter(|e| e.modifies) {
-            if matches!(p.edge_ops(e).last(), Some(Op::Switch { .. })) {
+            if p.ends_move(e) {
                 continue;
             }
             // Is n reachable from the edge's target?
@@ -905,7 +894,7 @@ fn path_lengths(p: &Program, owner: &[u32]) -> Vec<Option<u32>> {
     let mut len = vec![Len::Unknown; p.nodes.len()];
     let mut work: Vec<(u32, Len)> = vec![(p.start(), Len::Known(0))];
     for e in &p.edges {
-        if matches!(p.edge_ops(e).last(), Some(Op::Switch { .. })) && e.target != NONE {
+        if p.ends_move(e) && e.target != NONE {
             work.push((e.target, Len::Known(0)));
         }
     }
@@ -924,7 +913,7 @@ fn path_lengths(p: &Program, owner: &[u32]) -> Vec<Option<u32>> {
         }
         for e in p.node_edges(n) {
             let ops = p.edge_ops(e);
-            if matches!(ops.last(), Some(Op::Switch { .. })) {
+            if Op::ends_move(ops) {
                 continue;
             }
             let added = ops.iter().filter(|op| op.is_modifier()).count() as u32;
@@ -973,8 +962,7 @@ fn reads_derived(c: &Ctx) -> Vec<bool> {
                 || (node.is_fan() && reads[node.next as usize])
                 || p.node_edges(n as u32).iter().any(|e| {
                     let ops = p.edge_ops(e);
-                    ops_read(p, &reads, ops)
-                        || (!matches!(ops.last(), Some(Op::Switch { .. })) && reads[e.target as usize])
+                    ops_read(p, &reads, ops) || (!Op::ends_move(ops) && reads[e.target as usize])
                 });
             if now {
                 reads[n] = true;

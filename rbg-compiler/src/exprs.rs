@@ -9,6 +9,7 @@ use quote::{format_ident, quote};
 use rbg_interp::program::{Expr, ExprOp};
 
 use crate::emit::Ctx;
+use crate::CompileError;
 
 /// How an expression reads in generated code.
 pub(crate) enum Value {
@@ -41,11 +42,14 @@ pub(crate) fn value(c: &Ctx, e: u32, st: &TokenStream) -> Value {
 }
 
 /// The functions of all expressions that need one.
-pub(crate) fn functions(c: &Ctx) -> TokenStream {
+pub(crate) fn functions(c: &Ctx) -> Result<TokenStream, CompileError> {
     let mut out = TokenStream::new();
     for (i, e) in c.p.exprs.iter().enumerate() {
         let Expr::Code(code) = e else { continue };
-        let Some(body) = tree(c, code) else { continue };
+        // `value` calls `expr_i` for every coded expression, so none may be skipped.
+        let body = tree(c, code).ok_or_else(|| {
+            CompileError::Unsupported(format!("malformed arithmetic code of expression {i}"))
+        })?;
         let name = format_ident!("expr_{}", i);
         let doc = format!("`{}`", describe(c, code));
         out.extend(quote! {
@@ -56,7 +60,7 @@ pub(crate) fn functions(c: &Ctx) -> TokenStream {
             }
         });
     }
-    out
+    Ok(out)
 }
 
 /// Rebuilds the postfix code as one nested expression using `?` on every checked operation.

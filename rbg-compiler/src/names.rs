@@ -64,60 +64,10 @@ pub fn snake(name: &str) -> String {
     s
 }
 
+/// Whether `s` cannot be an identifier: a Rust keyword (syn's list, plus `gen`, reserved by
+/// the 2024 edition) or `_`.
 fn syn_keyword(s: &str) -> bool {
-    matches!(
-        s,
-        "as" | "break"
-            | "const"
-            | "continue"
-            | "crate"
-            | "else"
-            | "enum"
-            | "extern"
-            | "false"
-            | "fn"
-            | "for"
-            | "if"
-            | "impl"
-            | "in"
-            | "let"
-            | "loop"
-            | "match"
-            | "mod"
-            | "move"
-            | "mut"
-            | "pub"
-            | "ref"
-            | "return"
-            | "self"
-            | "static"
-            | "struct"
-            | "super"
-            | "trait"
-            | "true"
-            | "type"
-            | "unsafe"
-            | "use"
-            | "where"
-            | "while"
-            | "async"
-            | "await"
-            | "dyn"
-            | "abstract"
-            | "become"
-            | "box"
-            | "do"
-            | "final"
-            | "macro"
-            | "override"
-            | "priv"
-            | "typeof"
-            | "unsized"
-            | "virtual"
-            | "yield"
-            | "try"
-            | "gen"
-    )
+    s == "gen" || syn::parse_str::<syn::Ident>(s).is_err()
 }
 
 /// Constant names for a list of game names, each `PREFIX_NAME`, unique.
@@ -165,6 +115,9 @@ mod tests {
         assert_eq!(snake("nsplit/amazons_nsplit"), "nsplit_amazons_nsplit");
         assert_eq!(snake("15puzzle"), "game_15puzzle");
         assert_eq!(snake("move"), "move_");
+        for keyword in ["match", "self", "try", "gen", "async", "yield", "abstract"] {
+            assert_eq!(snake(keyword), format!("{keyword}_"));
+        }
     }
 
     #[test]

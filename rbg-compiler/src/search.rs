@@ -133,7 +133,7 @@ impl SearchGen<'_> {
                 let label = Lifetime::new(&format!("'edge{i}"), Span::call_site());
                 let modifiers = c.p.edge_ops(e).iter().filter(|op| op.is_modifier()).count() as u32;
                 let move_len = c.path_len[n as usize].map(|base| base + modifiers);
-                let ends_in_switch = matches!(c.p.edge_ops(e).last(), Some(Op::Switch { .. }));
+                let ends_in_switch = c.p.ends_move(e);
                 let cx = EdgeCx { pattern, target: e.target, move_len, ends_in_switch };
                 let ops = self.ops(c.p.edge_ops(e), &cx, &label, false, false);
                 let block = quote!(#label: { let mut w = v; #ops });
@@ -430,14 +430,15 @@ impl SearchGen<'_> {
         let player = c.l.player.lit(player as u64);
         let node = c.node_value(cx.target);
         // A move length known here lets the sink copy the move with fixed-size moves (the
-        // fallback, never taken, keeps the code correct should the analysis be wrong).
+        // fallback, never taken, keeps the code correct should the analysis be wrong: the
+        // conversion only succeeds at exactly that length).
         let found = match cx.move_len {
             Some(len) => {
                 let len = lit(len as u64);
                 quote! {
                     if !K::RECORD {
                         k.found(&[])
-                    } else if let Some(path) = sc.path.first_chunk::<#len>() {
+                    } else if let Ok(path) = <&[Action; #len]>::try_from(sc.path.as_slice()) {
                         k.found(path)
                     } else {
                         found_cold(k, &sc.path)

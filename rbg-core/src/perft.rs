@@ -196,23 +196,19 @@ fn count_subtree<G: Game>(
     }
     let (child_slot, children_below) = children.split_first_mut().expect("perft buffers sized by depth");
     let child = child_slot.get_or_insert_with(|| s.clone());
-    if depth == 1 {
-        // The last ply, without recursing: every move adds one node and one leaf whatever the
-        // keeper does next. The keeper is still completed, as the reference driver does, so
-        // that a looping keeper is reported and the work per leaf is comparable.
-        for i in 0..list.len() {
-            child.clone_from(s);
-            game.apply_move(child, list.get(i));
-            game.complete_keeper(child, sc, opts.keeper_limit)?;
-        }
-        let n = list.len() as u64;
-        return Ok(here + PerftCounts { leaves: n, nodes: n });
-    }
     let mut sum = here;
     for i in 0..list.len() {
         child.clone_from(s);
         game.apply_move(child, list.get(i));
-        sum += count_subtree(game, sc, child, depth - 1, lists_below, children_below, opts)?;
+        sum += if depth == 1 {
+            // The last ply without recursing: a move adds one node and one leaf whatever the
+            // keeper does next. The keeper is still completed, as the reference driver does, so
+            // a looping keeper is reported and the work per leaf is comparable.
+            game.complete_keeper(child, sc, opts.keeper_limit)?;
+            PerftCounts { leaves: 1, nodes: 1 }
+        } else {
+            count_subtree(game, sc, child, depth - 1, lists_below, children_below, opts)?
+        };
     }
     Ok(sum)
 }

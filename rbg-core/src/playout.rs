@@ -133,10 +133,10 @@ pub fn flat_monte_carlo<G: Game>(
         }
         state.clone_from(&root);
         let plies = playout.run(game, &mut state, &mut sc, &mut rng, opts, &mut stats.moves)?;
-        stats.moves_exact = !playout.inexact_moves;
         stats.record(plies, (1..=players as u32).map(|p| game.score(&state, p)));
         progress(&stats);
     }
+    stats.moves_exact = !playout.inexact_moves;
     Ok(stats)
 }
 

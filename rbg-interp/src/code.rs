@@ -117,7 +117,7 @@ pub(crate) fn pure_patterns(program: &Program, edges: &[ExecEdge], code: &[Instr
         .iter()
         .map(|a| {
             a.is_pattern
-                && reachable(program, edges, a.start).iter().all(|&n| {
+                && program.reachable(a.start).iter().all(|&n| {
                     let node = &program.nodes[n as usize];
                     node.slot == NONE
                         && edges[node.first_edge as usize..node.end_edge as usize].iter().all(|e| {
@@ -138,24 +138,4 @@ pub(crate) fn pure_patterns(program: &Program, edges: &[ExecEdge], code: &[Instr
                 })
         })
         .collect()
-}
-
-fn reachable(program: &Program, edges: &[ExecEdge], start: u32) -> Vec<u32> {
-    let mut seen = vec![false; program.nodes.len()];
-    let mut order = vec![start];
-    seen[start as usize] = true;
-    let mut head = 0;
-    while head < order.len() {
-        let n = program.nodes[order[head] as usize];
-        head += 1;
-        let fan_next = n.is_fan().then_some(n.next);
-        let targets = edges[n.first_edge as usize..n.end_edge as usize].iter().map(|e| e.target);
-        for t in targets.chain(fan_next) {
-            if !seen[t as usize] {
-                seen[t as usize] = true;
-                order.push(t);
-            }
-        }
-    }
-    order
 }

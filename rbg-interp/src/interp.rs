@@ -215,7 +215,7 @@ fn game_info(game: &ir::Game, name: &str) -> GameInfo {
         players: game.players.iter().map(|p| p.name.clone()).collect(),
         pieces: game.pieces.clone(),
         variables: (0..game.num_vars() as u32).map(|v| game.var_name(v).to_string()).collect(),
-        bounds: (0..game.num_vars() as u32).map(|v| game.var_bound(v) as i64).collect(),
+        bounds: game.var_bounds(),
         vertices: game.board.vertices.iter().map(|v| v.name.clone()).collect(),
         modifiers: game.modifiers,
         switches: game.switch_indices(),

@@ -136,7 +136,7 @@ fn optimisations_do_not_change_moves() {
         .flat_map(|&(g, n, p)| variants().into_iter().map(move |(v, o)| (g, n, p, v, o)))
         .collect();
     jobs.par_iter().for_each(|(name, playouts, plies, variant, options)| {
-        let (game, _) = load_game(name);
+        let game = load_game(name);
         let a = Interpreter::new(&game, name, InterpOptions::default()).expect("default build");
         let b = Interpreter::new(&game, name, options.clone()).expect("variant build");
         compare(name, variant, &a, &b, *playouts, *plies);

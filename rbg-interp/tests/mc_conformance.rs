@@ -6,6 +6,7 @@
 mod common;
 
 use rbg_core::playout::{flat_monte_carlo, McLimit, McOptions};
+use rbg_core::Game;
 use rbg_interp::InterpOptions;
 
 use common::{conformance_dir, corpus_dir, data_available, interpreter, read_csv};
@@ -72,6 +73,7 @@ fn check(game: &str, playouts: u64) {
     let interp = interpreter(game, InterpOptions::default());
     let reference = reference(game);
     let players = reference.avg_scores.len();
+    assert_eq!(players, interp.info().num_players(), "{game}: goal averages in reference-mc.csv");
     let mut depth = Moments::default();
     let mut scores: Vec<Moments> = (0..players).map(|_| Moments::default()).collect();
     let (mut last_plies, mut last_sums) = (0u64, vec![0i64; players]);

@@ -3,14 +3,11 @@
 use rbg_core::perft::{perft, DriverError, PerftOptions};
 use rbg_core::playout::{flat_monte_carlo, McLimit, McOptions};
 use rbg_core::{Game, SearchError};
-use rbg_interp::{BuildError, InterpOptions, Interpreter, ProgramOptions};
-
-/// Reads a game description (high- or low-level RBG) with the real parser.
-fn read_game(text: &[u8]) -> Result<rbg_parser::ir::Game, String> {
-    let out = rbg_parser::parse("test.rbg", text);
-    out.game.ok_or_else(|| format!("{:?}", out.diagnostics))
-}
+use rbg_interp::{BuildError, InterpOptions, Interpreter};
 use rbg_parser::ir;
+
+mod common;
+use common::{read_game, with_baseline};
 
 /// A strip of `n` cells in one row, linked by `right`/`left`, all holding `e`.
 fn strip(n: u32) -> String {
@@ -27,9 +24,13 @@ fn build(rules: &str, cells: u32, options: InterpOptions) -> Interpreter {
     Interpreter::new(&game, "improper", options).expect("builds")
 }
 
-fn both_option_sets(limits: InterpOptions) -> [InterpOptions; 2] {
-    let baseline = InterpOptions { program: ProgramOptions::baseline(), ..limits.clone() };
-    [limits, baseline]
+/// Perft to depth 1 fails with `expected`, with and without the program optimisations.
+fn assert_perft_fails(rules: &str, cells: u32, limits: InterpOptions, expected: SearchError) {
+    for options in with_baseline(limits) {
+        let interp = build(rules, cells, options);
+        let err = perft(&interp, 1, &PerftOptions::default()).unwrap_err();
+        assert_eq!(err, DriverError::Search(expected.clone()), "{rules}");
+    }
 }
 
 #[test]
@@ -37,38 +38,27 @@ fn unbounded_moves_fail_with_move_too_long() {
     // `([p][e])*` inside a move: every iteration is a new modifier layer, so the search never
     // runs out of new states; the modifier bound stops it.
     let limits = InterpOptions { max_modifiers: 64, ..Default::default() };
-    for options in both_option_sets(limits) {
-        let interp = build("->x ([p][e])* ->>", 2, options);
-        let err = perft(&interp, 1, &PerftOptions::default()).unwrap_err();
-        assert_eq!(err, DriverError::Search(SearchError::MoveTooLong { limit: 64 }));
-    }
+    assert_perft_fails("->x ([p][e])* ->>", 2, limits, SearchError::MoveTooLong { limit: 64 });
 }
 
 #[test]
 fn unbounded_patterns_fail_with_move_too_long() {
     let limits = InterpOptions { max_modifiers: 64, ..Default::default() };
-    for options in both_option_sets(limits) {
-        let interp = build("->x {? ([p][e])* left} ->>", 2, options);
-        let err = perft(&interp, 1, &PerftOptions::default()).unwrap_err();
-        assert_eq!(err, DriverError::Search(SearchError::MoveTooLong { limit: 64 }));
-    }
+    assert_perft_fails("->x {? ([p][e])* left} ->>", 2, limits, SearchError::MoveTooLong { limit: 64 });
 }
 
 #[test]
 fn exploding_searches_fail_with_search_too_large() {
     // A proper but exponential move: 2^39 ways to write the 40-cell strip.
     let limits = InterpOptions { max_search_nodes: 100_000, ..Default::default() };
-    for options in both_option_sets(limits) {
-        let interp = build("->x (([p] + [e]) right)* ->>", 40, options);
-        let err = perft(&interp, 1, &PerftOptions::default()).unwrap_err();
-        assert_eq!(err, DriverError::Search(SearchError::SearchTooLarge { limit: 100_000 }));
-    }
+    let expected = SearchError::SearchTooLarge { limit: 100_000 };
+    assert_perft_fails("->x (([p] + [e]) right)* ->>", 40, limits, expected);
 }
 
 #[test]
 fn keeper_loops_fail_with_keeper_loop() {
     // The keeper keeps switching to itself.
-    for options in both_option_sets(InterpOptions::default()) {
+    for options in with_baseline(InterpOptions::default()) {
         let interp = build("->x [p] ->> ([$ a=1] ->>)*", 2, options);
         let opts = PerftOptions { keeper_limit: 1000, ..Default::default() };
         let err = perft(&interp, 1, &opts).unwrap_err();
@@ -81,7 +71,7 @@ fn keeper_loops_fail_with_keeper_loop() {
 
 #[test]
 fn endless_play_fails_with_playout_too_long() {
-    for options in both_option_sets(InterpOptions::default()) {
+    for options in with_baseline(InterpOptions::default()) {
         let interp = build("(->x ->o)*", 1, options);
         let opts = McOptions { limit: McLimit::Playouts(1), max_plies: 500, ..Default::default() };
         let err = flat_monte_carlo(&interp, &opts, |_| {}).unwrap_err();
@@ -99,7 +89,7 @@ fn ambiguous_keeper_is_detected_in_checked_mode() {
     assert!(interp.complete_keeper(&mut s, &mut sc, 10).unwrap());
     assert_eq!(interp.variable(&s, 2), 1);
     // Checked: two keeper moves lead to different states.
-    for options in both_option_sets(InterpOptions { checked_keeper: true, ..Default::default() }) {
+    for options in with_baseline(InterpOptions { checked_keeper: true, ..Default::default() }) {
         let interp = build(rules, 1, options);
         let err = perft(&interp, 1, &PerftOptions::default()).unwrap_err();
         assert_eq!(err, DriverError::Search(SearchError::AmbiguousKeeper));
@@ -148,7 +138,7 @@ fn more_than_64_pieces_use_piece_tables() {
         pieces.join(",")
     );
     let game = read_game(text.as_bytes()).unwrap();
-    for options in both_option_sets(InterpOptions::default()) {
+    for options in with_baseline(InterpOptions::default()) {
         let interp = Interpreter::new(&game, "many", options).unwrap();
         let c = perft(&interp, 1, &PerftOptions::default()).unwrap();
         assert_eq!((c.leaves, c.nodes), (1, 2));

@@ -8,7 +8,10 @@ use core::ops::ControlFlow;
 
 use rbg_core::perft::{perft, PerftOptions};
 use rbg_core::{Action, Game, KEEPER};
-use rbg_interp::{InterpOptions, Interpreter, ProgramOptions, State};
+use rbg_interp::{InterpOptions, Interpreter, State};
+
+mod common;
+use common::{read_game, with_baseline};
 
 /// A `w` x `h` grid (labels up/down/left/right, row 0 on top) whose first node — the start
 /// vertex — is `start`. Every cell holds `e`. Vertex ids follow the node order.
@@ -46,13 +49,7 @@ fn game(board: &str, decls: &str, rules: &str) -> String {
 
 /// All option sets the tests run under: defaults and every optimisation off.
 fn option_sets() -> [InterpOptions; 2] {
-    [InterpOptions::default(), InterpOptions { program: ProgramOptions::baseline(), ..Default::default() }]
-}
-
-/// Reads a game description (high- or low-level RBG) with the real parser.
-fn read_game(text: &[u8]) -> Result<rbg_parser::ir::Game, String> {
-    let out = rbg_parser::parse("test.rbg", text);
-    out.game.ok_or_else(|| format!("{:?}", out.diagnostics))
+    with_baseline(InterpOptions::default())
 }
 
 fn build(text: &str, options: InterpOptions) -> Interpreter {

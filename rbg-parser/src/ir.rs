@@ -86,6 +86,11 @@ impl Game {
             None => self.variables[v - self.players.len()].bound,
         }
     }
+
+    /// The bound of every variable in the unified numbering (scores first).
+    pub fn var_bounds(&self) -> Vec<i64> {
+        (0..self.num_vars() as u32).map(|v| self.var_bound(v) as i64).collect()
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

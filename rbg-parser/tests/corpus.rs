@@ -4,7 +4,6 @@
 mod corpus_support;
 
 use std::collections::HashMap;
-use std::path::Path;
 
 use rbg_parser::ir::{Game, Straightness};
 use rbg_parser::print::print_game;
@@ -24,13 +23,13 @@ fn parse_cleanly(name: &str, bytes: &[u8]) -> Result<Game, String> {
 /// A game's path relative to the corpus (e.g. `nsplit/pentago_nsplit.rbg`) and its bytes.
 type NamedGame = (String, Vec<u8>);
 
-/// The corpus directory and its games, or `None` (after a note) when the corpus is absent
+/// The corpus games, or `None` (after a note) when the corpus is absent
 /// outside CI.
-fn games() -> Option<(std::path::PathBuf, Vec<NamedGame>)> {
-    let corpus = corpus_support::corpus_dir()?;
+fn games() -> Option<Vec<NamedGame>> {
+    let corpus = corpus_support::corpus()?;
     let games = corpus_support::corpus_games(&corpus);
     assert_eq!(games.len(), GAMES_IN_CORPUS, "games found in {}", corpus.display());
-    Some((corpus, games))
+    Some(games)
 }
 
 /// Fails with every problem listed, one per line.
@@ -59,8 +58,8 @@ fn first_difference(ours: &str, reference: &str) -> String {
 
 #[test]
 fn every_game_lowers_byte_for_byte_as_the_reference() {
-    let Some((corpus, games)) = games() else { return };
-    let lowered = corpus_support::lowered_dir(&corpus);
+    let Some(games) = games() else { return };
+    let lowered = corpus_support::lowered_dir();
     let mut failures = Vec::new();
     for (name, bytes) in &games {
         let reference = std::fs::read_to_string(lowered.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -82,7 +81,7 @@ fn every_game_lowers_byte_for_byte_as_the_reference() {
 /// back to the same text.
 #[test]
 fn printed_games_read_back_to_the_same_text() {
-    let Some((_, games)) = games() else { return };
+    let Some(games) = games() else { return };
     let mut failures = Vec::new();
     for (name, bytes) in &games {
         let printed = match parse_cleanly(name, bytes) {
@@ -106,8 +105,8 @@ fn printed_games_read_back_to_the_same_text() {
 /// The reference's own lowered files are valid input and print unchanged.
 #[test]
 fn reference_lowered_files_print_unchanged() {
-    let Some((corpus, games)) = games() else { return };
-    let lowered = corpus_support::lowered_dir(&corpus);
+    let Some(games) = games() else { return };
+    let lowered = corpus_support::lowered_dir();
     let mut failures = Vec::new();
     for (name, _) in &games {
         let reference = std::fs::read_to_string(lowered.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -123,31 +122,29 @@ fn reference_lowered_files_print_unchanged() {
 }
 
 /// `game,verification,applicational,main,move,semimove` rows keyed by game (e.g. `nsplit/x`).
-fn reference_straightness(corpus: &Path) -> HashMap<String, Straightness> {
-    let path = corpus.join("../conformance/straightness.csv");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+fn reference_straightness() -> HashMap<String, Straightness> {
+    let path = rbg_testdata::conformance_dir().join("straightness.csv");
     let mut rows = HashMap::new();
-    for line in text.lines().skip(1) {
-        let fields: Vec<&str> = line.split(',').collect();
+    for fields in rbg_testdata::read_csv(&path) {
         let [game, _verification, app, main, moves, semimoves] = fields.as_slice() else {
-            panic!("malformed row {line:?}");
+            panic!("malformed row {fields:?}");
         };
-        let number = |f: &str| f.parse::<i64>().unwrap_or_else(|e| panic!("{line:?}: {e}"));
+        let number = |f: &str| f.parse::<i64>().unwrap_or_else(|e| panic!("{fields:?}: {e}"));
         let figures = Straightness {
             applicational: number(app),
             main: number(main),
             moves: number(moves),
             semimoves: number(semimoves),
         };
-        rows.insert(game.to_string(), figures);
+        rows.insert(game.clone(), figures);
     }
     rows
 }
 
 #[test]
 fn straightness_matches_the_reference() {
-    let Some((corpus, games)) = games() else { return };
-    let reference = reference_straightness(&corpus);
+    let Some(games) = games() else { return };
+    let reference = reference_straightness();
     assert_eq!(reference.len(), GAMES_IN_CORPUS);
     let mut failures = Vec::new();
     for (name, bytes) in &games {

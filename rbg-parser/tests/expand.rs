@@ -926,7 +926,7 @@ fn deeply_nested_arguments() {
 // The corpus (spec section 15): every game expands without any diagnostic
 
 fn corpus_expansions() -> Option<Vec<(String, Run)>> {
-    let dir = corpus_support::corpus_dir()?;
+    let dir = corpus_support::corpus()?;
     let games = corpus_support::corpus_games(&dir);
     assert_eq!(games.len(), 75, "the corpus has 75 games");
     Some(
@@ -972,7 +972,7 @@ fn words(tokens: &[Token]) -> BTreeSet<String> {
 #[test]
 fn corpus_declarations_match_the_reference() {
     let Some(runs) = corpus_expansions() else { return };
-    let lowered_dir = corpus_support::lowered_dir(&corpus_support::corpus_dir().unwrap());
+    let lowered_dir = corpus_support::lowered_dir();
     for (name, run) in &runs {
         let lowered = std::fs::read_to_string(lowered_dir.join(name)).expect("lowered file exists");
         let expanded = run.expanded();

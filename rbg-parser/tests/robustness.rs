@@ -21,9 +21,7 @@ type Game = (String, Vec<u8>);
 
 fn corpus() -> Option<&'static [Game]> {
     static GAMES: OnceLock<Option<Vec<Game>>> = OnceLock::new();
-    GAMES
-        .get_or_init(|| corpus_support::corpus_dir().map(|dir| corpus_support::corpus_games(&dir)))
-        .as_deref()
+    GAMES.get_or_init(|| corpus_support::corpus().map(|dir| corpus_support::corpus_games(&dir))).as_deref()
 }
 
 /// Parses and checks the output's invariants.

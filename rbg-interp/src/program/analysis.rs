@@ -60,7 +60,8 @@ pub(super) fn reachable(p: &Program, start: u32) -> Vec<u32> {
     seen[start as usize] = true;
     let mut head = 0;
     while head < order.len() {
-        let n = p.nodes[order[head] as usize];
+        let id = order[head];
+        let n = p.nodes[id as usize];
         head += 1;
         let mut visit = |t: u32| {
             if !seen[t as usize] {
@@ -71,7 +72,7 @@ pub(super) fn reachable(p: &Program, start: u32) -> Vec<u32> {
         if n.is_fan() {
             visit(n.next);
         }
-        for e in &p.edges[n.first_edge as usize..n.end_edge as usize] {
+        for e in p.node_edges(id) {
             visit(e.target);
         }
     }
@@ -107,7 +108,7 @@ fn needed_checks(p: &Program) -> Vec<bool> {
     let stop = pattern_accepting(p);
     let mut starters: Vec<u32> = p.automata.iter().map(|a| a.start).collect();
     for e in &p.edges {
-        if e.modifies || matches!(p.edge_ops(e).last(), Some(Op::Switch { .. })) {
+        if e.modifies || p.ends_move(e) {
             starters.push(e.target);
         }
     }
@@ -138,9 +139,6 @@ fn needed_checks(p: &Program) -> Vec<bool> {
                 let mut visit = |m: u32, w: u32| {
                     let k = m as usize * vertices + w as usize;
                     if stamp[k] == generation {
-                        if !needs[m as usize] && std::env::var_os("DEBUG_VISITED").is_some() {
-                            eprintln!("node {m} needs a check: starter {s} at {c}, reached twice at {w}");
-                        }
                         needs[m as usize] = true;
                     } else {
                         stamp[k] = generation;

@@ -83,7 +83,7 @@ pub(super) fn build(game: &ir::Game, opts: &ProgramOptions) -> Result<Program, B
         }
         initial_pieces.push(v.piece as u8);
     }
-    let bounds: Vec<i64> = (0..game.num_vars() as u32).map(|v| game.var_bound(v) as i64).collect();
+    let bounds = game.var_bounds();
     // The builder borrows the board for the positional evaluator; keep it alive beside it.
     let board_ref: &BoardGraph = &board;
     let mut b = Builder {
@@ -527,7 +527,7 @@ impl<'g> Builder<'g> {
                 .filter(|e| {
                     let never_succeeds = e.ops.contains(&Op::Fail);
                     let empty_self_loop = e.ops.is_empty() && e.target as usize == n;
-                    let ends_move = matches!(e.ops.last(), Some(Op::Switch { .. }));
+                    let ends_move = Op::ends_move(&e.ops);
                     let leads_nowhere = !ends_move && useless[e.target as usize];
                     !(never_succeeds || empty_self_loop || leads_nowhere)
                 })
@@ -573,7 +573,7 @@ impl<'g> Builder<'g> {
                 !mn.dead && mn.fan == NONE
             };
             let edge = &self.nodes[n as usize].out[j];
-            let ends_move = matches!(edge.ops.last(), Some(Op::Switch { .. }));
+            let ends_move = Op::ends_move(&edge.ops);
             if !mergeable || ends_move {
                 j += 1;
                 continue;
@@ -648,7 +648,7 @@ impl<'g> Builder<'g> {
                 for _ in 0..self.nodes.len() {
                     let e = &self.nodes[i].out[k];
                     let j = e.target as usize;
-                    let ends_move = matches!(e.ops.last(), Some(Op::Switch { .. }));
+                    let ends_move = Op::ends_move(&e.ops);
                     if ends_move || !candidate[j] || j == i {
                         break;
                     }

@@ -50,13 +50,6 @@ impl Expr {
         }
     }
 
-    pub fn as_const(&self) -> Option<i64> {
-        match self {
-            Expr::Const(c) => Some(*c),
-            _ => None,
-        }
-    }
-
     /// Whether evaluating the expression reads a piece count.
     pub fn reads_counts(&self) -> bool {
         match self {

@@ -217,6 +217,11 @@ pub enum Op {
 }
 
 impl Op {
+    /// Whether an edge with these ops ends a move (its last op is a switch).
+    pub fn ends_move(ops: &[Op]) -> bool {
+        matches!(ops.last(), Some(Op::Switch { .. }))
+    }
+
     pub fn is_modifier(&self) -> bool {
         matches!(self, Op::Off { .. } | Op::Assign { .. } | Op::AssignConst { .. } | Op::Switch { .. })
     }
@@ -305,9 +310,19 @@ impl Program {
         self.automata[0].start
     }
 
+    /// All nodes reachable from `start` through edges and fan continuations, in BFS order.
+    pub fn reachable(&self, start: u32) -> Vec<u32> {
+        analysis::reachable(self, start)
+    }
+
     pub fn node_edges(&self, node: u32) -> &[Edge] {
         let n = &self.nodes[node as usize];
         &self.edges[n.first_edge as usize..n.end_edge as usize]
+    }
+
+    /// Whether the edge ends a move (its last op is a switch).
+    pub fn ends_move(&self, edge: &Edge) -> bool {
+        Op::ends_move(self.edge_ops(edge))
     }
 
     pub fn edge_ops(&self, edge: &Edge) -> &[Op] {
