@@ -191,6 +191,27 @@ fn rows_of_generator<'a>(
 /// `"[" [ cell { "," cell } ] "]"` where a cell is a piece name or nothing (a hole).
 fn row<'a>(cursor: &mut Cursor<'a>, decls: &Declarations) -> Result<ParsedRow<'a>, Diagnostic> {
     let open = cursor.expect_sym(Sym::LBracket, SEGMENT)?;
+    row_cells(cursor, decls, open).map_err(|error| explain_unclosed_row(error, open))
+}
+
+/// Points an error about a missing `]` (another token, or the end of input) at the `[` that
+/// opened the boardline, with a note on what a boardline looks like.
+fn explain_unclosed_row(error: Diagnostic, open: &Token) -> Diagnostic {
+    let missing_closer =
+        error.message.starts_with("Expected ']'") || error.message.starts_with("Unexpected end of input");
+    if !missing_closer {
+        return error;
+    }
+    error
+        .with_label(open.span, "this boardline is not closed")
+        .with_note("a boardline is '[' piece or hole, separated by ',', then ']'")
+}
+
+fn row_cells<'a>(
+    cursor: &mut Cursor<'a>,
+    decls: &Declarations,
+    open: &'a Token,
+) -> Result<ParsedRow<'a>, Diagnostic> {
     let mut cells = Vec::new();
     if cursor.peek_is(Sym::RBracket)? {
         cursor.advance();

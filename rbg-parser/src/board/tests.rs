@@ -441,3 +441,19 @@ fn node_lists_have_no_positions() {
     let built = board("a[e]{x:b} b[e]{x:a}");
     assert_eq!(built.game().board.positions, None);
 }
+
+#[test]
+fn a_missing_row_bracket_points_at_the_row() {
+    let text = "rectangle(up,down,left,right, [a,b [c,d])";
+    let built = board(text);
+    assert_eq!(built.error(), board_at("Expected ']', encountered '['", text, "[", 1));
+    let Err(error) = &built.result else { unreachable!() };
+    let full = format!("{PREFIX}{text}");
+    let open = crate::source::SourceFile::new("t", full.as_bytes()).line_col(error.labels[0].span.start);
+    let expected = board_at("", text, "[", 0);
+    assert_eq!(
+        (error.labels[0].message.as_str(), open),
+        ("this boardline is not closed", (expected.1, expected.2))
+    );
+    assert_eq!(error.notes.len(), 1);
+}
