@@ -5,6 +5,10 @@
 //! lowering, action indices, straightness) → the game IR ([`ir::Game`]) and the printed
 //! low-level form ([`print`]).
 //!
+//! Other input languages build games by writing RBG text with [`generate::RbgWriter`], which
+//! remembers where each stretch of the text came from, so the ordinary parser's diagnostics can
+//! be reported at the original source.
+//!
 //! Errors and warnings are data ([`diag::Diagnostic`]) with spans and macro-expansion trails; the
 //! library never prints and never panics on any input. Input that is clearly not text is one
 //! error ([`lexer::not_text`]), and at most [`diag::MAX_WARNINGS_OF_A_KIND`] warnings of a kind
@@ -16,6 +20,7 @@ mod cursor;
 mod decl;
 pub mod diag;
 pub mod expand;
+pub mod generate;
 pub mod ir;
 pub mod lexer;
 pub mod print;
