@@ -100,7 +100,46 @@ pub struct Board {
     pub labels: Vec<String>,
     /// Vertices in board order; vertex 0 is the start.
     pub vertices: Vec<Vertex>,
+    /// Where each vertex lies, one entry per vertex in vertex order, for boards made by a
+    /// generator; `None` for a board written as an explicit node list (it has no geometry).
+    pub positions: Option<Vec<Position>>,
 }
+
+/// The place of one generated vertex: grid coordinates and a point to draw it at.
+///
+/// `coords` by generator (the vertex names give the row index `y` and the index in the row):
+/// * `rectangle`: `[x, y, 0]`, `x` the column and `y` the row (the name `rx{x}y{y}`); `right`
+///   (the fourth label) adds 1 to `x`, `down` (the second) adds 1 to `y`.
+/// * `hexagon`: axial coordinates `[q, y, 0]`: `y` is the row (the name `hx{c}y{y}`) and
+///   `q = c + max(0, y - m)` where `c` is the index in the row and `m` the index of the longest
+///   row, so that every label moves by the same step everywhere: `e` (+1, 0), `w` (-1, 0),
+///   `se` (+1, +1), `sw` (0, +1), `nw` (-1, -1), `ne` (0, -1) in the generator's argument order
+///   `nw, ne, e, se, sw, w`.
+/// * `cuboid`: `[x, y, z]` as in the name `cx{x}y{y}z{z}`; `right` adds 1 to `x`, `down` to `y`,
+///   `front` (the fifth label) to `z`.
+///
+/// `point` is `[x, y]` in cell units with `y` growing downwards, as on a screen:
+/// * `rectangle`: the column and the row.
+/// * `hexagon`: rows are `sqrt(3)/2` apart and each row is shifted right by half a cell per row
+///   it lies away from the longest row (which starts at 0), so neighbouring cells are exactly 1
+///   apart and the board is drawn as a hexagon.
+/// * `cuboid`: layers side by side from left to right, one empty column between layers: layer
+///   `z` starts at `x = z * (width + 1)`.
+///
+/// Equality compares the points bit for bit (they are always finite), so `Position` is `Eq`.
+#[derive(Copy, Clone, Debug)]
+pub struct Position {
+    pub coords: [i32; 3],
+    pub point: [f64; 2],
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Self) -> bool {
+        self.coords == other.coords && self.point.map(f64::to_bits) == other.point.map(f64::to_bits)
+    }
+}
+
+impl Eq for Position {}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Vertex {

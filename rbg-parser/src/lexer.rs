@@ -3,13 +3,18 @@
 //! The lexical grammar is `rbg.pest`. This module turns its pairs into [`Token`]s and produces
 //! the lexical diagnostics: "Stray 'c' character in file", "Unterminated string",
 //! "Unterminated comment" (warnings) and "Too large integer" (an error, which stops lexing).
+//!
+//! Two guards against junk, which the reference does not have: a file that is clearly not text
+//! ([`not_text`]: a NUL byte, or many non-text bytes, in the first KiB) is one error before any
+//! lexing, and lexical warnings are limited per kind ([`WarningLimit`]), so random bytes cannot
+//! produce a warning per byte.
 
 use std::rc::Rc;
 
 use pest::Parser;
 use pest_derive::Parser;
 
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, WarningLimit};
 use crate::source::Span;
 use crate::token::{Keyword, Sym, Token, TokenKind, TrailId};
 
@@ -26,6 +31,9 @@ pub struct Lexed {
 
 /// Tokenizes a whole file.
 pub fn lex(bytes: &[u8]) -> Result<Lexed, Diagnostic> {
+    if let Some(error) = not_text(bytes) {
+        return Err(error);
+    }
     // Keep byte offsets: every non-ASCII byte becomes DEL, which no token starts with.
     let text: String = bytes.iter().map(|&b| if b < 0x80 { b as char } else { '\u{7f}' }).collect();
     let pairs = match RbgLexer::parse(Rule::file, &text) {
@@ -35,6 +43,7 @@ pub fn lex(bytes: &[u8]) -> Result<Lexed, Diagnostic> {
         Err(e) => return Err(Diagnostic::error(format!("Internal lexer error: {e}"), None)),
     };
     let mut out = Lexed::default();
+    let mut limit = WarningLimit::default();
     for pair in pairs.into_iter().flatten() {
         let span = Span::new(pair.as_span().start() as u32, pair.as_span().end() as u32);
         let text = pair.as_str();
@@ -47,7 +56,7 @@ pub fn lex(bytes: &[u8]) -> Result<Lexed, Diagnostic> {
             Rule::string => {
                 let closed = text.len() >= 2 && text.ends_with('"');
                 if !closed {
-                    out.warnings.push(Diagnostic::warning("Unterminated string", Some(span)));
+                    limit.push(&mut out.warnings, Diagnostic::warning("Unterminated string", Some(span)));
                 }
                 let inner = &bytes[span.start as usize + 1..span.end as usize - closed as usize];
                 TokenKind::Str(Rc::from(String::from_utf8_lossy(inner).as_ref()))
@@ -57,7 +66,7 @@ pub fn lex(bytes: &[u8]) -> Result<Lexed, Diagnostic> {
             }
             Rule::block_comment => {
                 if !(text.len() >= 4 && text.ends_with("*/")) {
-                    out.warnings.push(Diagnostic::warning("Unterminated comment", Some(span)));
+                    limit.push(&mut out.warnings, Diagnostic::warning("Unterminated comment", Some(span)));
                 }
                 continue;
             }
@@ -68,15 +77,61 @@ pub fn lex(bytes: &[u8]) -> Result<Lexed, Diagnostic> {
                 } else {
                     format!("\\x{byte:02x}")
                 };
-                out.warnings
-                    .push(Diagnostic::warning(format!("Stray '{shown}' character in file"), Some(span)));
+                let warning = Diagnostic::warning(format!("Stray '{shown}' character in file"), Some(span));
+                limit.push(&mut out.warnings, warning);
                 continue;
             }
             _ => continue,
         };
         out.tokens.push(Token { kind, span, trail: TrailId::ROOT });
     }
+    out.warnings.extend(limit.summaries());
     Ok(out)
+}
+
+/// How much of the file [`not_text`] looks at.
+pub const TEXT_SNIFF_BYTES: usize = 1024;
+
+/// [`not_text`] rejects a file when more than this share of the sniffed bytes is not text.
+/// Real games are ASCII with at most a few UTF-8 letters in comments; random bytes are about
+/// 60 % non-text.
+pub const MAX_NON_TEXT_SHARE: f64 = 0.1;
+
+/// An error if the first [`TEXT_SNIFF_BYTES`] bytes are clearly not text: they contain a NUL
+/// byte, or more than [`MAX_NON_TEXT_SHARE`] of them are control characters (other than
+/// whitespace) or bytes of invalid UTF-8.
+pub fn not_text(bytes: &[u8]) -> Option<Diagnostic> {
+    let head = &bytes[..bytes.len().min(TEXT_SNIFF_BYTES)];
+    if let Some(nul) = head.iter().position(|&b| b == 0) {
+        let span = Span::new(nul as u32, nul as u32 + 1);
+        return Some(
+            Diagnostic::error("This is not a text file (it contains a NUL byte)", Some(span))
+                .with_note("an RBG game description is a text file"),
+        );
+    }
+    // The lexer's whitespace (spec 2.1) is text; every other control character is not.
+    let is_control =
+        |b: &u8| b.is_ascii_control() && !matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r');
+    let mut non_text = 0;
+    let mut valid_len = 0;
+    for chunk in head.utf8_chunks() {
+        non_text += chunk.valid().bytes().filter(is_control).count();
+        valid_len += chunk.valid().len();
+        // Invalid bytes at the very end may be a character cut in half by the sniff window.
+        if valid_len + chunk.invalid().len() < head.len() || head.len() == bytes.len() {
+            non_text += chunk.invalid().len();
+        }
+        valid_len += chunk.invalid().len();
+    }
+    if non_text as f64 > MAX_NON_TEXT_SHARE * head.len() as f64 {
+        let message = format!(
+            "This is not a text file ({non_text} of its first {} bytes are neither printable \
+             characters, whitespace nor UTF-8)",
+            head.len()
+        );
+        return Some(Diagnostic::error(message, None).with_note("an RBG game description is a text file"));
+    }
+    None
 }
 
 /// Decimal value of a digit string; leading zeros are dropped. Values above `u32::MAX` are the

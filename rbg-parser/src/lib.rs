@@ -5,8 +5,14 @@
 //! lowering, action indices, straightness) → the game IR ([`ir::Game`]) and the printed
 //! low-level form ([`print`]).
 //!
+//! Other input languages build games by writing RBG text with [`generate::RbgWriter`], which
+//! remembers where each stretch of the text came from, so the ordinary parser's diagnostics can
+//! be reported at the original source.
+//!
 //! Errors and warnings are data ([`diag::Diagnostic`]) with spans and macro-expansion trails; the
-//! library never prints and never panics on any input.
+//! library never prints and never panics on any input. Input that is clearly not text is one
+//! error ([`lexer::not_text`]), and at most [`diag::MAX_WARNINGS_OF_A_KIND`] warnings of a kind
+//! are kept, then one summary, so junk input gives a short report in linear time.
 
 mod board;
 pub mod build;
@@ -14,6 +20,7 @@ mod cursor;
 mod decl;
 pub mod diag;
 pub mod expand;
+pub mod generate;
 pub mod ir;
 pub mod lexer;
 pub mod print;
@@ -47,6 +54,7 @@ pub fn parse(name: &str, bytes: &[u8]) -> ParseOutput {
     let source = SourceFile::new(name, bytes);
     let mut diagnostics = Vec::new();
     let game = parse_into(&source, &mut diagnostics).map_err(|e| diagnostics.push(e)).ok();
+    let diagnostics = diag::WarningLimit::apply(diagnostics);
     ParseOutput { source, game, diagnostics }
 }
 

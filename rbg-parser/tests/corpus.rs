@@ -160,3 +160,54 @@ fn straightness_matches_the_reference() {
     }
     assert_no_failures("straightness", &failures);
 }
+
+/// The four label arguments `up, down, left, right` of a board made by the rectangle generator
+/// (read from the expanded board section, so macros are resolved), or `None` for other boards.
+fn rectangle_labels(name: &str, bytes: &[u8]) -> Option<[String; 4]> {
+    use rbg_parser::token::{Keyword, TokenKind};
+    let lexed = rbg_parser::lexer::lex(bytes).unwrap_or_else(|e| panic!("{name}: {}", e.message));
+    let expanded = rbg_parser::expand::expand(lexed.tokens, &mut Vec::new())
+        .unwrap_or_else(|e| panic!("{name}: {}", e.message));
+    let tokens = &expanded.board.tokens;
+    if tokens.first()?.kind != TokenKind::Keyword(Keyword::Rectangle) {
+        return None;
+    }
+    // `rectangle ( up , down , left , right ,`: the labels are tokens 2, 4, 6 and 8.
+    let label = |i: usize| tokens[i].kind.ident().map(|l| l.to_string()).expect("a label");
+    Some([label(2), label(4), label(6), label(8)])
+}
+
+/// On every corpus board made by the rectangle generator, following `right` adds 1 to x,
+/// `left` subtracts 1, `down` adds 1 to y and `up` subtracts 1, in coordinates and in the
+/// drawing point alike.
+#[test]
+fn rectangle_positions_follow_the_generator_directions() {
+    let Some(games) = games() else { return };
+    let mut boards = 0;
+    let mut failures = Vec::new();
+    for (name, bytes) in &games {
+        let Some(directions) = rectangle_labels(name, bytes) else { continue };
+        boards += 1;
+        let game = parse_cleanly(name, bytes).unwrap_or_else(|e| panic!("{e}"));
+        let board = &game.board;
+        let positions = board.positions.as_ref().unwrap_or_else(|| panic!("{name}: no positions"));
+        assert_eq!(positions.len(), board.vertices.len(), "{name}");
+        let steps = [[0, -1], [0, 1], [-1, 0], [1, 0]];
+        for (from, vertex) in board.vertices.iter().enumerate() {
+            for edge in &vertex.edges {
+                let label = &board.labels[edge.label as usize];
+                let direction = directions.iter().position(|d| d == label).expect("a generator label");
+                let (a, b) = (positions[from], positions[edge.target as usize]);
+                let moved = [b.coords[0] - a.coords[0], b.coords[1] - a.coords[1], b.coords[2] - a.coords[2]];
+                let drawn = [b.point[0] - a.point[0], b.point[1] - a.point[1]];
+                let step = steps[direction];
+                if moved != [step[0], step[1], 0] || drawn != step.map(f64::from) {
+                    failures.push(format!("{name}: {label} from {} moves {moved:?}", vertex.name));
+                }
+            }
+        }
+    }
+    // 60 corpus games use the rectangle generator; insist that the check saw them.
+    assert_eq!(boards, 60);
+    assert_no_failures("rectangle positions", &failures);
+}

@@ -10,7 +10,7 @@ use super::{check_label, ident_name, SEGMENT};
 use crate::cursor::Cursor;
 use crate::decl::Declarations;
 use crate::diag::Diagnostic;
-use crate::ir::{Board, Edge, LabelId, PieceId, Vertex, VertexId};
+use crate::ir::{Board, Edge, LabelId, PieceId, Position, Vertex, VertexId};
 use crate::token::{Sym, Token, TokenKind};
 
 /// A row's cells: a piece or a hole.
@@ -39,7 +39,9 @@ pub(super) fn rectangle(cursor: &mut Cursor, decls: &Declarations) -> Result<Boa
         2 => (x - 1, y, z),
         _ => (x + 1, y, z),
     };
-    Ok(build(&[layer], &labels, |x, y, _| format!("rx{x}y{y}"), step))
+    let place =
+        |x: usize, y: usize, _| Position { coords: [x as i32, y as i32, 0], point: [x as f64, y as f64] };
+    Ok(build(&[layer], &labels, |x, y, _| format!("rx{x}y{y}"), step, place))
 }
 
 /// `hexagon(nw, ne, e, se, sw, w, row row …)`.
@@ -69,7 +71,15 @@ pub(super) fn hexagon(cursor: &mut Cursor, decls: &Declarations) -> Result<Board
         4 => (c - 1, r + 1, z),
         _ => (c - 1, r, z),
     };
-    Ok(build(&[layer], &labels, |c, r, _| format!("hx{c}y{r}"), step))
+    // Axial coordinates and a drawing point (see `ir::Position`): the longest row starts at
+    // x = 0 and every row away from it is shifted right by half a cell per row.
+    let row_gap = 3f64.sqrt() / 2.0;
+    let place = move |c: usize, r: usize, _| {
+        let q = c + r.saturating_sub(longest);
+        let shift = r.abs_diff(longest) as f64 / 2.0;
+        Position { coords: [q as i32, r as i32, 0], point: [c as f64 + shift, r as f64 * row_gap] }
+    };
+    Ok(build(&[layer], &labels, |c, r, _| format!("hx{c}y{r}"), step, place))
 }
 
 /// `cuboid(up, down, left, right, front, back, layer layer …)` with `layer = "[" row {row} "]"`.
@@ -97,7 +107,13 @@ pub(super) fn cuboid(cursor: &mut Cursor, decls: &Declarations) -> Result<Board,
         4 => (x, y, z + 1),
         _ => (x, y, z - 1),
     };
-    Ok(build(&layers, &labels, |x, y, z| format!("cx{x}y{y}z{z}"), step))
+    // Layers are drawn side by side with one empty column between them.
+    let width = layers[0].first().map_or(0, Vec::len);
+    let place = |x: usize, y: usize, z: usize| Position {
+        coords: [x as i32, y as i32, z as i32],
+        point: [(z * (width + 1) + x) as f64, y as f64],
+    };
+    Ok(build(&layers, &labels, |x, y, z| format!("cx{x}y{y}z{z}"), step, place))
 }
 
 /// One cuboid layer. Every layer after the first must have `rows_wanted` rows.
@@ -175,6 +191,27 @@ fn rows_of_generator<'a>(
 /// `"[" [ cell { "," cell } ] "]"` where a cell is a piece name or nothing (a hole).
 fn row<'a>(cursor: &mut Cursor<'a>, decls: &Declarations) -> Result<ParsedRow<'a>, Diagnostic> {
     let open = cursor.expect_sym(Sym::LBracket, SEGMENT)?;
+    row_cells(cursor, decls, open).map_err(|error| explain_unclosed_row(error, open))
+}
+
+/// Points an error about a missing `]` (another token, or the end of input) at the `[` that
+/// opened the boardline, with a note on what a boardline looks like.
+fn explain_unclosed_row(error: Diagnostic, open: &Token) -> Diagnostic {
+    let missing_closer =
+        error.message.starts_with("Expected ']'") || error.message.starts_with("Unexpected end of input");
+    if !missing_closer {
+        return error;
+    }
+    error
+        .with_label(open.span, "this boardline is not closed")
+        .with_note("a boardline is '[' piece or hole, separated by ',', then ']'")
+}
+
+fn row_cells<'a>(
+    cursor: &mut Cursor<'a>,
+    decls: &Declarations,
+    open: &'a Token,
+) -> Result<ParsedRow<'a>, Diagnostic> {
     let mut cells = Vec::new();
     if cursor.peek_is(Sym::RBracket)? {
         cursor.advance();
@@ -267,12 +304,14 @@ impl HexagonShape {
 }
 
 /// Numbers the non-hole cells of `layers[z][y][x]` and connects them: the label in `slot` leads
-/// from (x, y, z) to `step(x, y, z, slot)` if that cell exists and is not a hole.
+/// from (x, y, z) to `step(x, y, z, slot)` if that cell exists and is not a hole. `place` gives
+/// each vertex its [`Position`].
 fn build(
     layers: &[Vec<Row>],
     labels: &[String],
     name: impl Fn(usize, usize, usize) -> String,
     step: impl Fn(i64, i64, i64, usize) -> (i64, i64, i64),
+    place: impl Fn(usize, usize, usize) -> Position,
 ) -> Board {
     let ids = number_cells(layers);
     let id_at = |x: i64, y: i64, z: i64| -> Option<VertexId> {
@@ -285,6 +324,7 @@ fn build(
     let slots_by_label: Vec<usize> =
         sorted_labels.iter().filter_map(|l| labels.iter().position(|m| m == l)).collect();
     let mut vertices = Vec::new();
+    let mut positions = Vec::new();
     for (z, layer) in layers.iter().enumerate() {
         for (y, row) in layer.iter().enumerate() {
             for (x, cell) in row.iter().enumerate() {
@@ -298,10 +338,11 @@ fn build(
                     })
                     .collect();
                 vertices.push(Vertex { name: name(x, y, z), piece, edges });
+                positions.push(place(x, y, z));
             }
         }
     }
-    Board { labels: sorted_labels, vertices }
+    Board { labels: sorted_labels, vertices, positions: Some(positions) }
 }
 
 /// The vertex id of every non-hole cell, in layer, row, column order.

@@ -16,7 +16,7 @@ fn board(text: &str) -> Built {
 /// The board in the spec's notation, one string per vertex in vertex order.
 fn render(built: &Built) -> Vec<String> {
     let game = built.game();
-    let Board { labels, vertices } = &game.board;
+    let Board { labels, vertices, .. } = &game.board;
     vertices
         .iter()
         .map(|v| {
@@ -343,4 +343,117 @@ fn input_ending_inside_the_board() {
         let full = format!("{PREFIX}{text}");
         assert_eq!(board(text).error(), at_end(message, &full), "board: {text}");
     }
+}
+
+/// `(coords, point)` of every vertex, in vertex order.
+fn positions(built: &Built) -> Vec<([i32; 3], [f64; 2])> {
+    let board = &built.game().board;
+    let positions = board.positions.as_ref().expect("a generated board has positions");
+    assert_eq!(positions.len(), board.vertices.len(), "one position per vertex");
+    positions.iter().map(|p| (p.coords, p.point)).collect()
+}
+
+#[test]
+fn rectangle_positions_are_column_and_row() {
+    // Two rows of three cells, the middle of the second row a hole: vertices rx0y0 rx1y0 rx2y0
+    // rx0y1 rx2y1, each at (column, row).
+    let built = board("rectangle(up,down,left,right, [a,b,c] [d,,e])");
+    assert_eq!(
+        positions(&built),
+        [
+            ([0, 0, 0], [0.0, 0.0]),
+            ([1, 0, 0], [1.0, 0.0]),
+            ([2, 0, 0], [2.0, 0.0]),
+            ([0, 1, 0], [0.0, 1.0]),
+            ([2, 1, 0], [2.0, 1.0]),
+        ]
+    );
+}
+
+#[test]
+fn hexagon_positions_of_the_side_2_hexagon() {
+    // Rows of 2, 3, 2 cells; the longest row is row 1. Axial q = c + max(0, row - 1): the last
+    // row's cells get q = 1, 2 (its cell 0 lies south-east of the middle row's cell 0). Drawing:
+    // rows 1 and 3 are shifted right by half a cell and rows are sqrt(3)/2 apart.
+    let h = 3f64.sqrt() / 2.0;
+    let built = board("hexagon(nw,ne,east,se,sw,west, [a,a] [b,b,b] [c,c])");
+    assert_eq!(
+        positions(&built),
+        [
+            ([0, 0, 0], [0.5, 0.0]),
+            ([1, 0, 0], [1.5, 0.0]),
+            ([0, 1, 0], [0.0, h]),
+            ([1, 1, 0], [1.0, h]),
+            ([2, 1, 0], [2.0, h]),
+            ([1, 2, 0], [0.5, 2.0 * h]),
+            ([2, 2, 0], [1.5, 2.0 * h]),
+        ]
+    );
+}
+
+#[test]
+fn hexagon_edges_move_by_one_axial_step_and_one_unit_of_drawing() {
+    // The axial step of every direction (documented on `ir::Position`), and neighbours are
+    // exactly one cell apart in the drawing; checked on a hexagon with holes and unequal sides.
+    let steps = [
+        ("nw", [-1, -1]),
+        ("ne", [0, -1]),
+        ("east", [1, 0]),
+        ("se", [1, 1]),
+        ("sw", [0, 1]),
+        ("west", [-1, 0]),
+    ];
+    for text in [
+        "hexagon(nw,ne,east,se,sw,west, [a,a] [b,b,b] [c,c])",
+        "hexagon(nw,ne,east,se,sw,west, [a] [a,a] [a,,a] [a,a,a,a] [a,a,a] [a,])",
+    ] {
+        let built = board(text);
+        let game = built.game();
+        let places = positions(&built);
+        let mut edges = 0;
+        for (from, vertex) in game.board.vertices.iter().enumerate() {
+            for edge in &vertex.edges {
+                let label = &game.board.labels[edge.label as usize];
+                let step = steps.iter().find(|(l, _)| l == label).expect("a hexagon label").1;
+                let (a, b) = (places[from], places[edge.target as usize]);
+                assert_eq!([b.0[0] - a.0[0], b.0[1] - a.0[1]], step, "{text}: {label} from {}", vertex.name);
+                let distance = (b.1[0] - a.1[0]).hypot(b.1[1] - a.1[1]);
+                assert!((distance - 1.0).abs() < 1e-9, "{text}: {label} from {}", vertex.name);
+                edges += 1;
+            }
+        }
+        assert!(edges > 0);
+    }
+}
+
+#[test]
+fn cuboid_positions_put_layers_side_by_side() {
+    // Two layers of one row of two cells: layer 1 is drawn from x = 2 + 1 (width plus a gap).
+    let built = board("cuboid(up,down,left,right,front,back, [[a,b]] [[c,d]])");
+    assert_eq!(
+        positions(&built),
+        [([0, 0, 0], [0.0, 0.0]), ([1, 0, 0], [1.0, 0.0]), ([0, 0, 1], [3.0, 0.0]), ([1, 0, 1], [4.0, 0.0]),]
+    );
+}
+
+#[test]
+fn node_lists_have_no_positions() {
+    let built = board("a[e]{x:b} b[e]{x:a}");
+    assert_eq!(built.game().board.positions, None);
+}
+
+#[test]
+fn a_missing_row_bracket_points_at_the_row() {
+    let text = "rectangle(up,down,left,right, [a,b [c,d])";
+    let built = board(text);
+    assert_eq!(built.error(), board_at("Expected ']', encountered '['", text, "[", 1));
+    let Err(error) = &built.result else { unreachable!() };
+    let full = format!("{PREFIX}{text}");
+    let open = crate::source::SourceFile::new("t", full.as_bytes()).line_col(error.labels[0].span.start);
+    let expected = board_at("", text, "[", 0);
+    assert_eq!(
+        (error.labels[0].message.as_str(), open),
+        ("this boardline is not closed", (expected.1, expected.2))
+    );
+    assert_eq!(error.notes.len(), 1);
 }

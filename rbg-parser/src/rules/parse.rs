@@ -110,6 +110,13 @@ impl<'c, 'a> Parser<'c, 'a> {
     /// Parses one expression; stops (without consuming) at the first token that cannot continue
     /// it at the top level.
     pub(crate) fn parse(mut self) -> Result<Node<'a>, Diagnostic> {
+        self.parse_expression().map_err(|error| match self.open.last() {
+            Some(open) => explain_unclosed(error, open.token, open.bracket),
+            None => error,
+        })
+    }
+
+    fn parse_expression(&mut self) -> Result<Node<'a>, Diagnostic> {
         let mut expect = Expect::FirstOperand;
         loop {
             expect = match expect {
@@ -299,12 +306,12 @@ impl<'c, 'a> Parser<'c, 'a> {
         };
         let empty = Node { kind: NodeKind::Empty, ty: Ty::PiecesSequence, at: Some(open) };
         let content = frame.operands.pop().unwrap_or(empty);
-        let close = self.cursor.peek_required(EXPRESSION)?;
+        let close = self.cursor.peek_required(EXPRESSION).map_err(|e| explain_unclosed(e, open, bracket))?;
         let expected = closing_bracket(bracket);
         if !close.is_sym(expected) {
-            return Err(self
-                .cursor
-                .encountered(&format!("Expected corresponding '{}'", expected.as_str()), close));
+            let error =
+                self.cursor.encountered(&format!("Expected corresponding '{}'", expected.as_str()), close);
+            return Err(explain_unclosed(error, open, bracket));
         }
         self.cursor.advance();
         self.primary_done(content, bracket, open)?;
@@ -387,6 +394,25 @@ fn opening_bracket(sym: Sym) -> Option<Bracket> {
         Sym::LBraceBang => Bracket::NegatedCondition,
         _ => return None,
     })
+}
+
+/// Points a missing-closer error (end of input, or a wrong closing bracket) at the bracket left
+/// open: a label on it and a note saying what was expected. Other errors (such as a deferred
+/// expansion error met at the end) are returned unchanged. The reference text is not affected.
+fn explain_unclosed(error: Diagnostic, open: &Token, bracket: Bracket) -> Diagnostic {
+    let missing_closer = error.message.starts_with("Unexpected end of input")
+        || error.message.starts_with("Expected corresponding");
+    if !missing_closer || !error.labels.is_empty() {
+        return error;
+    }
+    let closer = closing_bracket(bracket).as_str();
+    let at_end = error.message.starts_with("Unexpected end of input");
+    let note = if at_end {
+        format!("expected '{closer}' before the end of the section to close '{}'", open.kind)
+    } else {
+        format!("expected '{closer}' here to close '{}'; brackets close innermost first", open.kind)
+    };
+    error.with_label(open.span, format!("this '{}' is not closed", open.kind)).with_note(note)
 }
 
 fn closing_bracket(bracket: Bracket) -> Sym {

@@ -482,3 +482,64 @@ fn type_names_in_messages() {
         error_at(text, message, needle, 0);
     }
 }
+
+/// `(message, line, column)` of the `nth` occurrence of `needle` in the rules part of `text`
+/// (after [`HEADER`]).
+fn in_rules(message: &str, text: &str, needle: &str, nth: usize) -> (String, u32, u32) {
+    at(message, text, needle, HEADER.matches(needle).count() + nth)
+}
+
+/// The labels of the error as `(message, line, column)` and its notes.
+fn error_help(built: &Built) -> (Vec<(String, u32, u32)>, Vec<String>) {
+    let Err(error) = &built.result else { panic!("expected an error") };
+    let labels = error
+        .labels
+        .iter()
+        .map(|l| {
+            let (line, col) = built.source.line_col(l.span.start);
+            (l.message.clone(), line, col)
+        })
+        .collect();
+    (labels, error.notes.clone())
+}
+
+#[test]
+fn a_wrong_closing_bracket_points_at_the_bracket_left_open() {
+    // `[` opened after `up`, closed by `)`: the reference message is unchanged (at the `)`),
+    // the label is on the `[` and the note names the expected `]`.
+    let text = format!("{HEADER}up ([w) down");
+    let built = build(&text);
+    assert_eq!(built.error(), in_rules("Expected corresponding ']', encountered ')'", &text, ")", 0));
+    let (labels, notes) = error_help(&built);
+    assert_eq!(labels, [in_rules("this '[' is not closed", &text, "[", 0)]);
+    assert_eq!(notes, ["expected ']' here to close '['; brackets close innermost first"]);
+}
+
+#[test]
+fn an_unclosed_paren_at_the_end_points_at_the_innermost_open_bracket() {
+    // Two brackets open at the end: the label is on the inner `(` (the second one).
+    let text = format!("{HEADER}(up (down left");
+    let built = build(&text);
+    assert_eq!(built.error(), at_end("Unexpected end of input while parsing expression", &text));
+    let (labels, notes) = error_help(&built);
+    assert_eq!(labels, [in_rules("this '(' is not closed", &text, "(", 1)]);
+    assert_eq!(notes, ["expected ')' before the end of the section to close '('"]);
+}
+
+#[test]
+fn an_unclosed_bracket_before_a_missing_operand_is_labelled() {
+    // The end of input comes where an operand is expected, inside `{`.
+    let text = format!("{HEADER}up {{w,");
+    let built = build(&text);
+    assert_eq!(built.error(), at_end("Unexpected end of input while parsing expression", &text));
+    let (labels, _) = error_help(&built);
+    assert_eq!(labels, [in_rules("this '{' is not closed", &text, "{", 0)]);
+}
+
+#[test]
+fn other_errors_get_no_bracket_label() {
+    let text = format!("{HEADER}(up nowhere)");
+    let built = build(&text);
+    assert_eq!(built.error(), in_rules("Identifier 'nowhere' not declared", &text, "nowhere", 0));
+    assert_eq!(error_help(&built), (vec![], vec![]));
+}
