@@ -199,24 +199,16 @@ fn alpha_beta_full_depth_never_loses_tic_tac_toe() {
     assert_eq!(vs_mcts.losses, 0);
 }
 
-/// MCTS with 1000 iterations against random on tic-tac-toe. Even perfect play does not win
-/// every game against a random player (a random opponent sometimes blocks every line by
-/// chance), so the criterion is "not lost" in at least 95% of the games.
-fn mcts_vs_random_tic_tac_toe(games: u32) {
-    let game = interpreter("ticTacToe.rbg");
-    let t = play_match(&game, "mcts:iterations=1000", "random", games, 300);
-    assert!(t.losses * 20 <= games, "{t:?}");
-}
-
+/// MCTS with 1000 iterations against random on tic-tac-toe, 100 games with seats rotated.
+/// Even perfect play does not win every game against a random player (the random player
+/// sometimes blocks every line by chance, and as second player perfect play cannot force a
+/// win), so the criterion is "not lost" in at least 95% of the games; measured: 96 wins,
+/// 4 draws, no loss.
 #[test]
 fn mcts_does_not_lose_tic_tac_toe_to_random() {
-    mcts_vs_random_tic_tac_toe(40);
-}
-
-#[test]
-#[ignore = "100 games: about a minute of CPU in release"]
-fn mcts_does_not_lose_tic_tac_toe_to_random_100_games() {
-    mcts_vs_random_tic_tac_toe(100);
+    let game = interpreter("ticTacToe.rbg");
+    let t = play_match(&game, "mcts:iterations=1000", "random", 100, 300);
+    assert!(t.losses * 20 <= 100, "{t:?}");
 }
 
 fn mcts_beats_random(file: &str, games: u32) {
@@ -227,31 +219,40 @@ fn mcts_beats_random(file: &str, games: u32) {
 
 #[test]
 fn mcts_beats_random_at_connect4() {
-    mcts_beats_random("connect4.rbg", 10);
+    mcts_beats_random("connect4.rbg", 40);
 }
 
 #[test]
 fn mcts_beats_random_at_breakthrough() {
-    mcts_beats_random("breakthrough.rbg", 4);
+    mcts_beats_random("breakthrough.rbg", 6);
 }
 
 #[test]
-#[ignore = "100 games: several minutes of CPU in release"]
+#[ignore = "100 games: about 10 s of CPU in release"]
 fn mcts_beats_random_at_connect4_100_games() {
     mcts_beats_random("connect4.rbg", 100);
 }
 
 #[test]
-#[ignore = "100 games: several minutes of CPU in release"]
+#[ignore = "100 games: about 2 minutes of CPU in release"]
 fn mcts_beats_random_at_breakthrough_100_games() {
     mcts_beats_random("breakthrough.rbg", 100);
 }
 
-#[test]
-#[ignore = "100 games of MCTS self-play: many minutes of CPU in release"]
-fn mcts_with_eight_times_the_iterations_beats_itself_at_connect4() {
+/// MCTS with 800 iterations against MCTS with 100 at connect4, seats rotated; draws count half.
+fn eight_times_the_iterations(games: u32) {
     let game = interpreter("connect4.rbg");
-    let t = play_match(&game, "mcts:iterations=800", "mcts:iterations=100", 100, 500);
-    // Draws count half.
-    assert!(2 * t.wins + t.draws >= 130, "{t:?}");
+    let t = play_match(&game, "mcts:iterations=800", "mcts:iterations=100", games, 500);
+    assert!(100 * (2 * t.wins + t.draws) >= 2 * 65 * games, "{t:?}");
+}
+
+#[test]
+fn mcts_with_eight_times_the_iterations_beats_itself_at_connect4() {
+    eight_times_the_iterations(60);
+}
+
+#[test]
+#[ignore = "100 games of MCTS self-play: about 15 s of CPU in release"]
+fn mcts_with_eight_times_the_iterations_beats_itself_at_connect4_100_games() {
+    eight_times_the_iterations(100);
 }
