@@ -13,7 +13,8 @@ use std::time::{Duration, Instant};
 /// | alpha-beta | one node visited             | last iterative-deepening depth         |
 ///
 /// An empty budget (nothing set) means the agent's own default (see each agent's config), so
-/// that no search runs forever by accident.
+/// that no search runs forever by accident. For the same reason the Monte Carlo agents add their
+/// default iteration count to a budget that sets only a depth (a tree may never get that deep).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Budget {
     pub time: Option<Duration>,
@@ -36,6 +37,21 @@ impl Budget {
 
     pub fn is_empty(&self) -> bool {
         self.time.is_none() && self.iterations.is_none() && self.depth.is_none()
+    }
+
+    /// Whether the budget bounds the amount of work by itself (a time or an iteration limit; a
+    /// depth alone does not bound a Monte Carlo search).
+    pub fn bounds_work(&self) -> bool {
+        self.time.is_some() || self.iterations.is_some()
+    }
+
+    /// `self` with `iterations` added if it sets neither a time nor an iteration limit.
+    pub fn with_default_iterations(self, iterations: u64) -> Budget {
+        if self.bounds_work() {
+            self
+        } else {
+            Budget { iterations: Some(iterations), ..self }
+        }
     }
 
     /// `self` if it sets any limit, otherwise `fallback`.

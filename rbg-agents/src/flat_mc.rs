@@ -14,7 +14,7 @@ use crate::budget::{Budget, Meter};
 pub struct FlatMcConfig {
     /// Playouts per legal move when the budget sets no limit.
     pub playouts_per_move: u64,
-    /// The budget used by [`play_game`](crate::play_game); empty means
+    /// The budget used by [`play_game`](crate::play_game); without a time or iteration limit,
     /// `playouts_per_move` playouts after each legal move.
     pub budget: Budget,
     /// A playout longer than this many player moves is stopped and scored where it stands
@@ -101,8 +101,8 @@ impl<G: Game> Agent<G> for FlatMonteCarlo<G> {
         if n == 0 {
             return Err(AgentError::NoLegalMove);
         }
-        let default = Budget::iterations(self.config.playouts_per_move.saturating_mul(n as u64));
-        let meter = Meter::start(Budget { depth: None, ..budget.or(default) });
+        let default_playouts = self.config.playouts_per_move.saturating_mul(n as u64);
+        let meter = Meter::start(Budget { depth: None, ..budget.with_default_iterations(default_playouts) });
         let mut sums = vec![0.0f64; n];
         let mut counts = vec![0u64; n];
         let mut stats = SearchStats { depth: 1, ..SearchStats::default() };

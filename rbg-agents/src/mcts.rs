@@ -35,7 +35,8 @@ use crate::flat_mc::random_playout;
 pub struct MctsConfig {
     /// The UCB1 exploration constant (rewards are in [0, 1]).
     pub c: f64,
-    /// The budget used by [`play_game`](crate::play_game); empty means 1000 iterations.
+    /// The budget used by [`play_game`](crate::play_game); without a time or iteration limit,
+    /// 1000 iterations are added.
     pub budget: Budget,
     /// Use the MAST playout policy instead of uniformly random playouts.
     pub mast: bool,
@@ -385,7 +386,7 @@ impl<G: Game> Agent<G> for Mcts<G> {
 
     fn select_move(&mut self, game: &G, state: &G::State, budget: &Budget) -> Result<Decision, AgentError> {
         mover(game, state)?;
-        let meter = Meter::start(budget.or(Budget::iterations(DEFAULT_MCTS_ITERATIONS)));
+        let meter = Meter::start(budget.with_default_iterations(DEFAULT_MCTS_ITERATIONS));
         if self.root_state.as_ref() != Some(state) || !self.config.reuse_tree {
             self.clear_tree();
             self.nodes.push(Node::leaf(0, 0, 0));

@@ -6,7 +6,8 @@
 //! the default suite runs shorter versions of them.
 
 use rbg_agents::{
-    piece_owners, play_game, Agent, AgentSpec, Budget, GameRecord, Mcts, MctsConfig, PlayLimits, Zobrist,
+    piece_owners, play_game, Agent, AgentError, AgentSpec, Budget, GameRecord, Mcts, MctsConfig, PlayLimits,
+    Zobrist,
 };
 use rbg_core::toy::Nim;
 use rbg_core::{Game, MoveList};
@@ -255,4 +256,75 @@ fn mcts_with_eight_times_the_iterations_beats_itself_at_connect4() {
 #[ignore = "100 games of MCTS self-play: about 15 s of CPU in release"]
 fn mcts_with_eight_times_the_iterations_beats_itself_at_connect4_100_games() {
     eight_times_the_iterations(100);
+}
+
+#[test]
+fn zero_budgets_still_give_a_legal_move_and_bad_states_give_errors() {
+    let game = interpreter("connect4.rbg");
+    let mut sc = game.new_scratch();
+    let initial = game.initial_state();
+    let mut root = initial.clone();
+    assert!(game.complete_keeper(&mut root, &mut sc, 1000).unwrap());
+    let mut legal = MoveList::new();
+    game.legal_moves(&mut root.clone(), &mut sc, &mut legal).unwrap();
+    for spec in ["random", "flatmc", "mcts", "mcts:mast=true", "alphabeta"] {
+        for budget in [Budget::iterations(0), Budget::time(std::time::Duration::ZERO), Budget::depth(0)] {
+            let mut a = agent(&game, spec);
+            let d = a.select_move(&game, &root, &budget).unwrap();
+            assert!(legal.iter().any(|m| m == d.mv.as_slice()), "{spec} {budget:?}");
+        }
+        // A depth the search cannot reach does not make the Monte Carlo agents search forever.
+        if spec != "alphabeta" {
+            let mut a = agent(&game, spec);
+            let d = a.select_move(&game, &root, &Budget::depth(100)).unwrap();
+            assert!(legal.iter().any(|m| m == d.mv.as_slice()), "{spec} depth 100");
+        }
+        // The initial state has the keeper to move: agents refuse it.
+        let mut a = agent(&game, spec);
+        assert_eq!(
+            a.select_move(&game, &initial, &Budget::iterations(5)),
+            Err(AgentError::KeeperToMove),
+            "{spec}"
+        );
+    }
+    // A finished game where the player to move has no legal move: a drawn tic-tac-toe (a won
+    // one ends with the keeper stuck instead). Random games are searched for a draw.
+    let ttt = interpreter("ticTacToe.rbg");
+    let mut sc = ttt.new_scratch();
+    let drawn = (0..200)
+        .find_map(|seed| {
+            let mut agents = vec![agent(&ttt, "random"), agent(&ttt, "random")];
+            let record = play_game(&ttt, &mut agents, seed, &PlayLimits::default()).unwrap();
+            let mut s = ttt.initial_state();
+            assert!(ttt.complete_keeper(&mut s, &mut sc, 1000).unwrap());
+            for m in &record.moves {
+                ttt.apply_move(&mut s, &m.mv);
+                ttt.complete_keeper(&mut s, &mut sc, 1000).unwrap();
+            }
+            (ttt.current_player(&s) != rbg_core::KEEPER).then_some(s)
+        })
+        .expect("a drawn game among 200 random ones");
+    for spec in ["random", "flatmc", "mcts", "alphabeta"] {
+        let mut a = agent(&ttt, spec);
+        assert_eq!(
+            a.select_move(&ttt, &drawn, &Budget::iterations(5)),
+            Err(AgentError::NoLegalMove),
+            "{spec}"
+        );
+    }
+}
+
+#[test]
+fn play_game_checks_its_arguments() {
+    let game = interpreter("ticTacToe.rbg");
+    let mut one = vec![agent(&game, "random")];
+    assert_eq!(
+        play_game(&game, &mut one, 0, &PlayLimits::default()),
+        Err(rbg_agents::PlayError::AgentCount { players: 2, agents: 1 })
+    );
+    // A move limit stops the game unfinished.
+    let mut two = vec![agent(&game, "random"), agent(&game, "random")];
+    let record =
+        play_game(&game, &mut two, 0, &PlayLimits { max_moves: 3, ..PlayLimits::default() }).unwrap();
+    assert_eq!((record.moves.len(), record.finished), (3, false));
 }
