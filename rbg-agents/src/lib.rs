@@ -1,0 +1,58 @@
+//! rbg-agents: game-playing agents that run on any [`rbg_core::Game`] reasoner.
+//!
+//! Every agent is generic over `G: Game`, so the same code plays on the interpreter and on the
+//! compiled reasoners; both generate the same moves in the same order, so an agent seeded the
+//! same way and given an iteration (not a time) budget plays the same moves on both.
+//!
+//! * [`Agent`]: the interface, in the style of Ludii's `selectAction(game, state, max seconds,
+//!   max iterations, max depth)`: [`Agent::select_move`] takes a [`Budget`] (wall time,
+//!   iterations, depth; the first limit reached stops the search) and returns the move with
+//!   search statistics; [`Agent::observe`] tells the agent of every move played so that it can
+//!   reuse its search tree; [`Agent::reset`] starts a new game with a new seed.
+//! * Agents: [`RandomAgent`], [`FlatMonteCarlo`], [`Mcts`] (UCT, optional MAST playouts, tree
+//!   reuse), [`AlphaBeta`] (iterative deepening, transposition table, history/killer ordering,
+//!   generic [`Evaluation`]).
+//! * [`AgentSpec`]: agent descriptions such as `mcts:c=0.4,iterations=2000` or
+//!   `alphabeta:depth=3,time=100ms`, parsed with clear errors.
+//! * [`play_game`]: plays one game between agents to the end, bounded by a move limit.
+//!
+//! Agents are only asked to move when a real player is to move (the keeper's moves are completed
+//! with [`Game::complete_keeper`](rbg_core::Game::complete_keeper), as the reference tools do).
+//! Reasoner errors ([`rbg_core::SearchError`], raised only by improper game descriptions) come
+//! back as [`AgentError`]s; nothing here panics on them.
+//!
+//! # Example
+//!
+//! ```
+//! use rbg_agents::{play_game, AgentSpec, PlayLimits};
+//! use rbg_core::toy::Nim;
+//!
+//! let game = Nim::new(7);
+//! let spec: AgentSpec = "mcts:iterations=200".parse().unwrap();
+//! let mut agents = vec![spec.build(&game).unwrap(), "random".parse::<AgentSpec>().unwrap().build(&game).unwrap()];
+//! let record = play_game(&game, &mut agents, 42, &PlayLimits::default()).unwrap();
+//! assert!(record.finished);
+//! ```
+#![forbid(unsafe_code)]
+
+mod agent;
+mod alpha_beta;
+mod budget;
+mod eval;
+mod flat_mc;
+mod mcts;
+mod play;
+mod random;
+mod spec;
+mod zobrist;
+
+pub use agent::{Agent, AgentError, Decision, SearchStats};
+pub use alpha_beta::{AlphaBeta, AlphaBetaConfig};
+pub use budget::Budget;
+pub use eval::{piece_owners, Evaluation};
+pub use flat_mc::{FlatMcConfig, FlatMonteCarlo};
+pub use mcts::{Mcts, MctsConfig};
+pub use play::{play_game, GameRecord, PlayError, PlayLimits};
+pub use random::RandomAgent;
+pub use spec::{AgentKind, AgentSpec, BuildError, SpecError};
+pub use zobrist::Zobrist;

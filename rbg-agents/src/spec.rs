@@ -1,0 +1,314 @@
+//! Agent specifications: `name[:key=value,key=value...]`.
+//!
+//! | agent       | keys (besides the budget keys)                                        |
+//! |-------------|-----------------------------------------------------------------------|
+//! | `random`    | none                                                                  |
+//! | `flatmc`    | `playouts` (per legal move, when no budget key is given)              |
+//! | `mcts`      | `c` (exploration, ≥ 0), `mast` (bool), `epsilon` (MAST, 0..=1), `reuse` (bool) |
+//! | `alphabeta` | `tt` (log2 table size, ≤ 30), `material` (weight of owned pieces), `piece.NAME` (weight of piece NAME) |
+//!
+//! Budget keys, accepted by every agent (the random agent ignores them): `iterations` (a
+//! count), `time` (a number with unit `us`, `ms` or `s`, e.g. `100ms`, `1.5s`), `depth`. Also
+//! `seed` (the initial seed; [`play_game`](crate::play_game) reseeds agents anyway). Booleans
+//! are `true`/`false`/`1`/`0`. A key may be given once.
+//!
+//! Parsing never panics; every error names the offending key or value (see [`SpecError`]).
+
+use core::fmt;
+use core::str::FromStr;
+use std::time::Duration;
+
+use rbg_core::Game;
+
+use crate::agent::Agent;
+use crate::alpha_beta::{AlphaBeta, AlphaBetaConfig};
+use crate::budget::Budget;
+use crate::flat_mc::{FlatMcConfig, FlatMonteCarlo};
+use crate::mcts::{Mcts, MctsConfig};
+use crate::random::RandomAgent;
+
+/// Which agent, with its settings.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AgentKind {
+    Random,
+    FlatMc(FlatMcConfig),
+    Mcts(MctsConfig),
+    AlphaBeta(AlphaBetaConfig),
+}
+
+/// A parsed agent specification; [`AgentSpec::build`] makes the agent for a game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AgentSpec {
+    pub kind: AgentKind,
+    pub seed: u64,
+}
+
+/// Why an agent specification was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SpecError {
+    Empty,
+    UnknownAgent(String),
+    UnknownKey { agent: &'static str, key: String, allowed: &'static str },
+    MissingValue { key: String },
+    BadValue { key: String, value: String, expected: &'static str },
+    DuplicateKey(String),
+}
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SpecError::Empty => write!(f, "empty agent specification; expected one of {AGENTS}"),
+            SpecError::UnknownAgent(name) => write!(f, "unknown agent `{name}`; expected one of {AGENTS}"),
+            SpecError::UnknownKey { agent, key, allowed } => {
+                write!(f, "unknown option `{key}` for agent `{agent}`; allowed: {allowed}")
+            }
+            SpecError::MissingValue { key } => write!(f, "option `{key}` needs a value (`{key}=...`)"),
+            SpecError::BadValue { key, value, expected } => {
+                write!(f, "bad value `{value}` for option `{key}`: expected {expected}")
+            }
+            SpecError::DuplicateKey(key) => write!(f, "option `{key}` is given twice"),
+        }
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+/// Why an agent could not be built for a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BuildError {
+    /// A piece weight names a piece the game does not have.
+    UnknownPiece(String),
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildError::UnknownPiece(name) => write!(f, "the game has no piece named `{name}`"),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+const AGENTS: &str = "random, flatmc, mcts, alphabeta";
+const BUDGET_KEYS: &str = "iterations, time, depth, seed";
+
+fn bad(key: &str, value: &str, expected: &'static str) -> SpecError {
+    SpecError::BadValue { key: key.to_string(), value: value.to_string(), expected }
+}
+
+fn parse_u64(key: &str, value: &str) -> Result<u64, SpecError> {
+    value.parse().map_err(|_| bad(key, value, "a non-negative integer"))
+}
+
+fn parse_i64(key: &str, value: &str) -> Result<i64, SpecError> {
+    value.parse().map_err(|_| bad(key, value, "an integer"))
+}
+
+fn parse_bool(key: &str, value: &str) -> Result<bool, SpecError> {
+    match value {
+        "true" | "1" => Ok(true),
+        "false" | "0" => Ok(false),
+        _ => Err(bad(key, value, "true or false")),
+    }
+}
+
+fn parse_unit_interval(key: &str, value: &str) -> Result<f64, SpecError> {
+    match value.parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(bad(key, value, "a number from 0 to 1")),
+    }
+}
+
+/// `100ms`, `1.5s`, `250us`.
+fn parse_duration(key: &str, value: &str) -> Result<Duration, SpecError> {
+    const EXPECTED: &str = "a duration such as 100ms, 2s or 500us";
+    let (number, scale) = if let Some(n) = value.strip_suffix("ms") {
+        (n, 1e-3)
+    } else if let Some(n) = value.strip_suffix("us") {
+        (n, 1e-6)
+    } else if let Some(n) = value.strip_suffix('s') {
+        (n, 1.0)
+    } else {
+        return Err(bad(key, value, EXPECTED));
+    };
+    let x: f64 = number.parse().map_err(|_| bad(key, value, EXPECTED))?;
+    if !x.is_finite() || x < 0.0 {
+        return Err(bad(key, value, EXPECTED));
+    }
+    Duration::try_from_secs_f64(x * scale).map_err(|_| bad(key, value, EXPECTED))
+}
+
+impl FromStr for AgentSpec {
+    type Err = SpecError;
+
+    fn from_str(text: &str) -> Result<Self, SpecError> {
+        let text = text.trim();
+        let (name, options) = match text.split_once(':') {
+            Some((name, options)) => (name.trim(), Some(options)),
+            None => (text, None),
+        };
+        if name.is_empty() {
+            return Err(SpecError::Empty);
+        }
+        let (agent, allowed): (&'static str, &'static str) = match name {
+            "random" => ("random", BUDGET_KEYS),
+            "flatmc" => ("flatmc", "playouts, iterations, time, depth, seed"),
+            "mcts" => ("mcts", "c, mast, epsilon, reuse, iterations, time, depth, seed"),
+            "alphabeta" => ("alphabeta", "tt, material, piece.NAME, iterations, time, depth, seed"),
+            _ => return Err(SpecError::UnknownAgent(name.to_string())),
+        };
+        let mut budget = Budget::default();
+        let mut seed = 0;
+        let mut flat = FlatMcConfig::default();
+        let mut mcts = MctsConfig::default();
+        let mut ab = AlphaBetaConfig::default();
+        let mut seen: Vec<&str> = Vec::new();
+        for item in options.into_iter().flat_map(|o| o.split(',')) {
+            let item = item.trim();
+            if item.is_empty() {
+                continue;
+            }
+            let (key, value) = match item.split_once('=') {
+                Some((k, v)) => (k.trim(), v.trim()),
+                None => return Err(SpecError::MissingValue { key: item.to_string() }),
+            };
+            if value.is_empty() {
+                return Err(SpecError::MissingValue { key: key.to_string() });
+            }
+            if seen.contains(&key) {
+                return Err(SpecError::DuplicateKey(key.to_string()));
+            }
+            seen.push(key);
+            match (agent, key) {
+                (_, "iterations") => budget.iterations = Some(parse_u64(key, value)?),
+                (_, "time") => budget.time = Some(parse_duration(key, value)?),
+                (_, "depth") => {
+                    budget.depth = Some(
+                        value.parse().map_err(|_| bad(key, value, "a non-negative integer below 2^32"))?,
+                    )
+                }
+                (_, "seed") => seed = parse_u64(key, value)?,
+                ("flatmc", "playouts") => flat.playouts_per_move = parse_u64(key, value)?,
+                ("mcts", "c") => {
+                    mcts.c = match value.parse::<f64>() {
+                        Ok(c) if c.is_finite() && c >= 0.0 => c,
+                        _ => return Err(bad(key, value, "a finite number ≥ 0")),
+                    }
+                }
+                ("mcts", "mast") => mcts.mast = parse_bool(key, value)?,
+                ("mcts", "epsilon") => mcts.mast_epsilon = parse_unit_interval(key, value)?,
+                ("mcts", "reuse") => mcts.reuse_tree = parse_bool(key, value)?,
+                ("alphabeta", "tt") => {
+                    ab.tt_bits = match value.parse::<u32>() {
+                        Ok(b) if b <= 30 => b,
+                        _ => return Err(bad(key, value, "an integer from 0 to 30")),
+                    }
+                }
+                ("alphabeta", "material") => ab.material = parse_i64(key, value)?,
+                ("alphabeta", k) if k.starts_with("piece.") && k.len() > "piece.".len() => {
+                    ab.piece_weights.push((k["piece.".len()..].to_string(), parse_i64(key, value)?))
+                }
+                _ => return Err(SpecError::UnknownKey { agent, key: key.to_string(), allowed }),
+            }
+        }
+        let kind = match agent {
+            "random" => AgentKind::Random,
+            "flatmc" => AgentKind::FlatMc(FlatMcConfig { budget, ..flat }),
+            "mcts" => AgentKind::Mcts(MctsConfig { budget, ..mcts }),
+            _ => AgentKind::AlphaBeta(AlphaBetaConfig { budget, ..ab }),
+        };
+        Ok(AgentSpec { kind, seed })
+    }
+}
+
+impl AgentSpec {
+    /// The agent for `game`.
+    pub fn build<'a, G: Game + 'a>(&self, game: &G) -> Result<Box<dyn Agent<G> + 'a>, BuildError> {
+        Ok(match &self.kind {
+            AgentKind::Random => Box::new(RandomAgent::new(game, self.seed)),
+            AgentKind::FlatMc(c) => Box::new(FlatMonteCarlo::new(game, c.clone(), self.seed)),
+            AgentKind::Mcts(c) => Box::new(Mcts::new(game, c.clone(), self.seed)),
+            AgentKind::AlphaBeta(c) => Box::new(AlphaBeta::new(game, c.clone())?),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(s: &str) -> Result<AgentSpec, SpecError> {
+        s.parse()
+    }
+
+    #[test]
+    fn accepts_the_documented_forms() {
+        assert_eq!(parse("random").unwrap().kind, AgentKind::Random);
+        let AgentKind::Mcts(m) = parse("mcts:c=0.4,iterations=2000").unwrap().kind else {
+            panic!("not mcts")
+        };
+        assert_eq!((m.c, m.budget.iterations, m.mast), (0.4, Some(2000), false));
+        let AgentKind::AlphaBeta(a) = parse("alphabeta:depth=3").unwrap().kind else {
+            panic!("not alphabeta")
+        };
+        assert_eq!(a.budget, Budget::depth(3));
+        let AgentKind::FlatMc(f) = parse("flatmc:playouts=100").unwrap().kind else { panic!("not flatmc") };
+        assert_eq!((f.playouts_per_move, f.budget), (100, Budget::default()));
+        let AgentKind::Mcts(m) = parse(" mcts : time=100ms, mast=true ").unwrap().kind else {
+            panic!("not mcts")
+        };
+        assert_eq!((m.budget.time, m.mast), (Some(Duration::from_millis(100)), true));
+        let AgentKind::AlphaBeta(a) = parse("alphabeta:time=1.5s,piece.wPawn=3,material=1").unwrap().kind
+        else {
+            panic!("not alphabeta")
+        };
+        assert_eq!(a.budget.time, Some(Duration::from_millis(1500)));
+        assert_eq!((a.material, a.piece_weights), (1, vec![("wPawn".to_string(), 3)]));
+        assert_eq!(parse("random:seed=9").unwrap().seed, 9);
+    }
+
+    #[test]
+    fn rejects_with_the_right_error() {
+        assert_eq!(parse(""), Err(SpecError::Empty));
+        assert_eq!(parse("minimax"), Err(SpecError::UnknownAgent("minimax".into())));
+        assert!(matches!(parse("mcts:depht=3"), Err(SpecError::UnknownKey { key, .. }) if key == "depht"));
+        assert!(matches!(parse("random:c=1"), Err(SpecError::UnknownKey { .. })));
+        assert!(matches!(parse("flatmc:c=1"), Err(SpecError::UnknownKey { .. })));
+        assert!(matches!(parse("mcts:c"), Err(SpecError::MissingValue { .. })));
+        assert!(matches!(parse("mcts:c="), Err(SpecError::MissingValue { .. })));
+        for bad_value in [
+            "mcts:c=-1",
+            "mcts:c=nan",
+            "mcts:c=inf",
+            "mcts:iterations=-5",
+            "mcts:time=5",
+            "mcts:time=-1s",
+            "mcts:time=1e300s",
+            "mcts:mast=yes",
+            "mcts:epsilon=2",
+            "alphabeta:tt=31",
+            "alphabeta:depth=99999999999",
+        ] {
+            assert!(matches!(parse(bad_value), Err(SpecError::BadValue { .. })), "{bad_value}");
+        }
+        assert_eq!(parse("mcts:c=1,c=2"), Err(SpecError::DuplicateKey("c".into())));
+        assert!(matches!(parse("alphabeta:piece.=3"), Err(SpecError::UnknownKey { .. })));
+        // Every error has a message that names what was wrong.
+        assert!(parse("mcts:depht=3").unwrap_err().to_string().contains("depht"));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn arbitrary_text_never_panics(text in "\\PC{0,40}") {
+            let _ = parse(&text);
+        }
+
+        #[test]
+        fn arbitrary_options_never_panic(name in "(random|flatmc|mcts|alphabeta|x)", options in "[a-z.=,0-9ms-]{0,30}") {
+            if let Err(e) = parse(&format!("{name}:{options}")) {
+                proptest::prop_assert!(!e.to_string().is_empty());
+            }
+        }
+    }
+}

@@ -1,0 +1,330 @@
+//! Agents playing real games on the interpreter: strength against known baselines, perfect play
+//! where it is known, reproducibility, and the tree-reuse and hashing machinery.
+//!
+//! Every game here runs with a fixed seed and iteration (never time) budgets, so results are
+//! deterministic. The 100-game matches of the issue are `#[ignore]`d (they take minutes of CPU);
+//! the default suite runs shorter versions of them.
+
+use rbg_agents::{
+    piece_owners, play_game, Agent, AgentError, AgentSpec, Budget, GameRecord, Mcts, MctsConfig, PlayLimits,
+    Zobrist,
+};
+use rbg_core::toy::Nim;
+use rbg_core::{Game, MoveList};
+use rbg_interp::{InterpOptions, Interpreter};
+
+fn interpreter(file: &str) -> Interpreter {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../games").join(file);
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let game = rbg_parser::parse(file, &bytes).game.unwrap_or_else(|| panic!("{file} does not parse"));
+    Interpreter::new(&game, file, InterpOptions::default()).unwrap_or_else(|e| panic!("{file}: {e:?}"))
+}
+
+fn agent<'a, G: Game + 'a>(game: &G, spec: &str) -> Box<dyn Agent<G> + 'a> {
+    spec.parse::<AgentSpec>().unwrap_or_else(|e| panic!("{spec}: {e}")).build(game).unwrap()
+}
+
+/// Result of a two-player match from the first agent's view.
+#[derive(Debug, Default)]
+struct Tally {
+    wins: u32,
+    draws: u32,
+    losses: u32,
+}
+
+/// Plays `games` games between specs `a` and `b`, alternating seats (a is player 1 in even
+/// games), with seed `seed + game number`.
+fn play_match<G: Game>(game: &G, a: &str, b: &str, games: u32, seed: u64) -> Tally {
+    let mut tally = Tally::default();
+    for i in 0..games {
+        let a_seat = (i % 2) as usize;
+        let mut agents = vec![agent(game, a), agent(game, b)];
+        if a_seat == 1 {
+            agents.swap(0, 1);
+        }
+        let record = play_game(game, &mut agents, seed + i as u64, &PlayLimits::default()).unwrap();
+        assert!(record.finished, "game {i} did not end");
+        let (mine, theirs) = (record.scores[a_seat], record.scores[1 - a_seat]);
+        match mine.cmp(&theirs) {
+            std::cmp::Ordering::Greater => tally.wins += 1,
+            std::cmp::Ordering::Equal => tally.draws += 1,
+            std::cmp::Ordering::Less => tally.losses += 1,
+        }
+    }
+    eprintln!("{a} vs {b} on {}: {tally:?}", game.info().name);
+    tally
+}
+
+#[test]
+fn alpha_beta_solves_nim_and_never_loses_a_won_position() {
+    // Nim with a pile of 7, take 1 or 2, last stone wins: positions with a pile divisible by 3
+    // are lost for the mover, so the first player wins by always leaving a multiple of 3.
+    let game = Nim::new(7);
+    for seed in 0..10 {
+        let mut agents = vec![agent(&game, "alphabeta:depth=10"), agent(&game, "random")];
+        let record = play_game(&game, &mut agents, seed, &PlayLimits::default()).unwrap();
+        assert_eq!(record.scores, vec![1, 0], "seed {seed}: {record:?}");
+        // The first move takes one stone (7 -> 6).
+        assert_eq!(record.moves[0].mv[0].index, 1);
+    }
+}
+
+#[test]
+fn every_agent_finishes_tic_tac_toe_with_legal_moves() {
+    let game = interpreter("ticTacToe.rbg");
+    for spec in [
+        "random",
+        "flatmc:playouts=5",
+        "mcts:iterations=50",
+        "mcts:iterations=50,mast=true",
+        "alphabeta:depth=2",
+    ] {
+        let mut agents = vec![agent(&game, spec), agent(&game, "random")];
+        let record = play_game(&game, &mut agents, 3, &PlayLimits::default()).unwrap();
+        assert!(record.finished && (5..=9).contains(&record.moves.len()), "{spec}: {record:?}");
+        // Scores are 100/0, 0/100 or 50/50.
+        assert_eq!(record.scores.iter().sum::<i64>(), 100, "{spec}");
+    }
+}
+
+#[test]
+fn the_same_seed_plays_the_same_game() {
+    let game = interpreter("connect4.rbg");
+    let play = |seed| -> GameRecord {
+        let mut agents =
+            vec![agent(&game, "mcts:iterations=100,mast=true"), agent(&game, "flatmc:playouts=3")];
+        play_game(&game, &mut agents, seed, &PlayLimits::default()).unwrap()
+    };
+    let (a, b, c) = (play(5), play(5), play(6));
+    assert_eq!(a.move_list(), b.move_list());
+    assert_eq!(a.scores, b.scores);
+    assert_ne!(a.move_list(), c.move_list(), "a different seed should play differently");
+    let stats: Vec<_> = a.moves.iter().map(|m| (m.stats.iterations, m.stats.nodes, m.stats.depth)).collect();
+    let stats_again: Vec<_> =
+        b.moves.iter().map(|m| (m.stats.iterations, m.stats.nodes, m.stats.depth)).collect();
+    assert_eq!(stats, stats_again);
+}
+
+#[test]
+fn mcts_reuses_its_tree_after_observing_a_move() {
+    let game = interpreter("connect4.rbg");
+    let mut sc = game.new_scratch();
+    let mut state = game.initial_state();
+    assert!(game.complete_keeper(&mut state, &mut sc, 1000).unwrap());
+    let mut mcts = Mcts::new(&game, MctsConfig::default(), 1);
+    let decision = mcts.select_move(&game, &state, &Budget::iterations(700)).unwrap();
+    assert_eq!(decision.stats.iterations, 700);
+    let full = mcts.tree_size();
+    // Every iteration adds at most one expansion (7 children in connect4) plus the root.
+    assert!(full > 100 && full <= 1 + 7 * 700, "{full}");
+    mcts.observe(&game, &state, &decision.mv).unwrap();
+    let kept = mcts.tree_size();
+    assert!(kept > 1 && kept < full, "kept {kept} of {full}");
+    // The next search starts from the kept subtree: with a budget of one iteration it already
+    // has visit counts to choose from, so its value estimate is based on earlier iterations.
+    let mut after = state.clone();
+    game.apply_move(&mut after, &decision.mv);
+    assert!(game.complete_keeper(&mut after, &mut sc, 1000).unwrap());
+    let next = mcts.select_move(&game, &after, &Budget::iterations(1)).unwrap();
+    assert!(mcts.tree_size() >= kept);
+    assert!(next.stats.value.is_some());
+    // A state the tree does not stand for drops it.
+    mcts.observe(&game, &state, &decision.mv).unwrap();
+    assert_eq!(mcts.tree_size(), 0);
+}
+
+#[test]
+fn zobrist_hashes_match_state_equality() {
+    // Random walks through tic-tac-toe: equal states hash equal; distinct states (a few
+    // thousand) get distinct hashes.
+    let game = interpreter("ticTacToe.rbg");
+    let zobrist = Zobrist::new(game.info());
+    let mut sc = game.new_scratch();
+    let mut seen: std::collections::HashMap<u64, <Interpreter as Game>::State> = Default::default();
+    let mut moves = MoveList::new();
+    let mut rng = 12345u64;
+    for _ in 0..300 {
+        let mut s = game.initial_state();
+        assert!(game.complete_keeper(&mut s, &mut sc, 1000).unwrap());
+        loop {
+            let h = zobrist.hash(&game, &s);
+            if let Some(previous) = seen.insert(h, s.clone()) {
+                assert_eq!(previous, s, "hash collision");
+            }
+            game.legal_moves(&mut s, &mut sc, &mut moves).unwrap();
+            if moves.is_empty() {
+                break;
+            }
+            rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            game.apply_move(&mut s, moves.get((rng >> 33) as usize % moves.len()));
+            if !game.complete_keeper(&mut s, &mut sc, 1000).unwrap() {
+                break;
+            }
+        }
+    }
+    assert!(seen.len() > 1000, "{}", seen.len());
+}
+
+#[test]
+fn piece_ownership_follows_the_naming_heuristic() {
+    let game = interpreter("breakthrough.rbg");
+    let owners: Vec<_> = game.info().pieces.iter().cloned().zip(piece_owners(game.info())).collect();
+    let owner = |name: &str| owners.iter().find(|(p, _)| p == name).unwrap().1;
+    assert_eq!((owner("wPawn"), owner("bPawn"), owner("none")), (Some(1), Some(2), None));
+    let game = interpreter("englishDraughts.rbg");
+    let info = game.info();
+    let owners = piece_owners(info);
+    let owner = |name: &str| owners[info.pieces.iter().position(|p| p == name).unwrap()];
+    // Players: black (1), white (2).
+    assert_eq!(
+        (owner("bMan"), owner("bKing"), owner("wMan"), owner("wKing")),
+        (Some(1), Some(1), Some(2), Some(2))
+    );
+    assert_eq!((owner("open"), owner("pale")), (None, None));
+    // Tic-tac-toe's X and O carry no player name: no owner, so no material.
+    let game = interpreter("ticTacToe.rbg");
+    assert!(piece_owners(game.info()).iter().all(Option::is_none));
+    // A weight for a piece the game lacks is an error.
+    let spec: AgentSpec = "alphabeta:piece.queen=9".parse().unwrap();
+    assert!(spec.build(&game).is_err());
+}
+
+#[test]
+fn alpha_beta_full_depth_never_loses_tic_tac_toe() {
+    let game = interpreter("ticTacToe.rbg");
+    let vs_random = play_match(&game, "alphabeta:depth=9", "random", 20, 100);
+    assert_eq!(vs_random.losses, 0);
+    // Against random play, perfect play also wins most games.
+    assert!(vs_random.wins >= 14, "{vs_random:?}");
+    let vs_mcts = play_match(&game, "alphabeta:depth=9", "mcts:iterations=1000", 10, 200);
+    assert_eq!(vs_mcts.losses, 0);
+}
+
+/// MCTS with 1000 iterations against random on tic-tac-toe, 100 games with seats rotated.
+/// Even perfect play does not win every game against a random player (the random player
+/// sometimes blocks every line by chance, and as second player perfect play cannot force a
+/// win), so the criterion is "not lost" in at least 95% of the games; measured: 96 wins,
+/// 4 draws, no loss.
+#[test]
+fn mcts_does_not_lose_tic_tac_toe_to_random() {
+    let game = interpreter("ticTacToe.rbg");
+    let t = play_match(&game, "mcts:iterations=1000", "random", 100, 300);
+    assert!(t.losses * 20 <= 100, "{t:?}");
+}
+
+fn mcts_beats_random(file: &str, games: u32) {
+    let game = interpreter(file);
+    let t = play_match(&game, "mcts:iterations=1000", "random", games, 400);
+    assert!(t.wins * 100 >= 95 * games, "{t:?}");
+}
+
+#[test]
+fn mcts_beats_random_at_connect4() {
+    mcts_beats_random("connect4.rbg", 40);
+}
+
+#[test]
+fn mcts_beats_random_at_breakthrough() {
+    mcts_beats_random("breakthrough.rbg", 6);
+}
+
+#[test]
+#[ignore = "100 games: about 10 s of CPU in release"]
+fn mcts_beats_random_at_connect4_100_games() {
+    mcts_beats_random("connect4.rbg", 100);
+}
+
+#[test]
+#[ignore = "100 games: about 2 minutes of CPU in release"]
+fn mcts_beats_random_at_breakthrough_100_games() {
+    mcts_beats_random("breakthrough.rbg", 100);
+}
+
+/// MCTS with 800 iterations against MCTS with 100 at connect4, seats rotated; draws count half.
+fn eight_times_the_iterations(games: u32) {
+    let game = interpreter("connect4.rbg");
+    let t = play_match(&game, "mcts:iterations=800", "mcts:iterations=100", games, 500);
+    assert!(100 * (2 * t.wins + t.draws) >= 2 * 65 * games, "{t:?}");
+}
+
+#[test]
+fn mcts_with_eight_times_the_iterations_beats_itself_at_connect4() {
+    eight_times_the_iterations(60);
+}
+
+#[test]
+#[ignore = "100 games of MCTS self-play: about 15 s of CPU in release"]
+fn mcts_with_eight_times_the_iterations_beats_itself_at_connect4_100_games() {
+    eight_times_the_iterations(100);
+}
+
+#[test]
+fn zero_budgets_still_give_a_legal_move_and_bad_states_give_errors() {
+    let game = interpreter("connect4.rbg");
+    let mut sc = game.new_scratch();
+    let initial = game.initial_state();
+    let mut root = initial.clone();
+    assert!(game.complete_keeper(&mut root, &mut sc, 1000).unwrap());
+    let mut legal = MoveList::new();
+    game.legal_moves(&mut root.clone(), &mut sc, &mut legal).unwrap();
+    for spec in ["random", "flatmc", "mcts", "mcts:mast=true", "alphabeta"] {
+        for budget in [Budget::iterations(0), Budget::time(std::time::Duration::ZERO), Budget::depth(0)] {
+            let mut a = agent(&game, spec);
+            let d = a.select_move(&game, &root, &budget).unwrap();
+            assert!(legal.iter().any(|m| m == d.mv.as_slice()), "{spec} {budget:?}");
+        }
+        // A depth the search cannot reach does not make the Monte Carlo agents search forever.
+        if spec != "alphabeta" {
+            let mut a = agent(&game, spec);
+            let d = a.select_move(&game, &root, &Budget::depth(100)).unwrap();
+            assert!(legal.iter().any(|m| m == d.mv.as_slice()), "{spec} depth 100");
+        }
+        // The initial state has the keeper to move: agents refuse it.
+        let mut a = agent(&game, spec);
+        assert_eq!(
+            a.select_move(&game, &initial, &Budget::iterations(5)),
+            Err(AgentError::KeeperToMove),
+            "{spec}"
+        );
+    }
+    // A finished game where the player to move has no legal move: a drawn tic-tac-toe (a won
+    // one ends with the keeper stuck instead). Random games are searched for a draw.
+    let ttt = interpreter("ticTacToe.rbg");
+    let mut sc = ttt.new_scratch();
+    let drawn = (0..200)
+        .find_map(|seed| {
+            let mut agents = vec![agent(&ttt, "random"), agent(&ttt, "random")];
+            let record = play_game(&ttt, &mut agents, seed, &PlayLimits::default()).unwrap();
+            let mut s = ttt.initial_state();
+            assert!(ttt.complete_keeper(&mut s, &mut sc, 1000).unwrap());
+            for m in &record.moves {
+                ttt.apply_move(&mut s, &m.mv);
+                ttt.complete_keeper(&mut s, &mut sc, 1000).unwrap();
+            }
+            (ttt.current_player(&s) != rbg_core::KEEPER).then_some(s)
+        })
+        .expect("a drawn game among 200 random ones");
+    for spec in ["random", "flatmc", "mcts", "alphabeta"] {
+        let mut a = agent(&ttt, spec);
+        assert_eq!(
+            a.select_move(&ttt, &drawn, &Budget::iterations(5)),
+            Err(AgentError::NoLegalMove),
+            "{spec}"
+        );
+    }
+}
+
+#[test]
+fn play_game_checks_its_arguments() {
+    let game = interpreter("ticTacToe.rbg");
+    let mut one = vec![agent(&game, "random")];
+    assert_eq!(
+        play_game(&game, &mut one, 0, &PlayLimits::default()),
+        Err(rbg_agents::PlayError::AgentCount { players: 2, agents: 1 })
+    );
+    // A move limit stops the game unfinished.
+    let mut two = vec![agent(&game, "random"), agent(&game, "random")];
+    let record =
+        play_game(&game, &mut two, 0, &PlayLimits { max_moves: 3, ..PlayLimits::default() }).unwrap();
+    assert_eq!((record.moves.len(), record.finished), (3, false));
+}
