@@ -131,16 +131,18 @@ impl Game for Nim {
     }
 
     fn apply_move(&self, s: &mut NimState, m: &[Action]) {
-        match m[0].index {
+        // Moves are trusted (see the trait), but an empty one is ignored rather than a panic.
+        let Some(first) = m.first() else { return };
+        match first.index {
             take @ (1 | 2) => {
-                s.pile -= take;
+                s.pile = s.pile.saturating_sub(take);
                 if s.pile == 0 {
                     s.scores[s.player as usize - 1] = 1;
                 }
                 s.last = s.player;
                 s.player = KEEPER;
             }
-            pass => s.player = pass - 2,
+            pass => s.player = pass.saturating_sub(2),
         }
     }
 }
