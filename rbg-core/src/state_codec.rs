@@ -431,6 +431,22 @@ mod tests {
         ));
     }
 
+    proptest::proptest! {
+        #[test]
+        fn arbitrary_bytes_never_panic(tail in proptest::collection::vec(proptest::num::u8::ANY, 0..64)) {
+            let info = info();
+            let _ = decode(&info, 7, &tail);
+            // Also behind a valid header, so the body reader sees them.
+            let mut bytes = Vec::new();
+            encode(&info, 7, &parts(), &mut bytes);
+            bytes.truncate(MAGIC.len() + 17);
+            bytes.extend_from_slice(&tail);
+            let _ = decode(&info, 7, &bytes);
+            let game = crate::toy::Nim::new(3);
+            let _ = crate::Game::decode_state(&game, &bytes);
+        }
+    }
+
     #[test]
     fn every_prefix_and_single_byte_change_is_an_error() {
         let (info, parts) = (info(), parts());
