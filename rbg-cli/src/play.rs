@@ -3,8 +3,8 @@
 use std::io::Write;
 use std::path::Path;
 
-use rbg_core::perft::root_state;
-use rbg_core::{Action, Game, MoveList, KEEPER};
+use rbg_core::notation::{self, VertexStyle};
+use rbg_core::{Game, MoveList, SearchError};
 use rbg_interp::{InterpOptions, Interpreter};
 use rbg_runner::{McArgs, PerftArgs};
 
@@ -113,28 +113,33 @@ pub fn run_failure(e: rbg_runner::RunError) -> Failure {
 }
 
 /// Lists the legal moves after playing `after` (moves separated by `;`, each a space-separated
-/// list of `index@vertex` pairs; vertices by name or number).
+/// list of `index@vertex` pairs; vertices by name or number). Every move given is read and
+/// checked: a malformed or illegal move, or one after the end of the game, is an error naming it.
 pub fn moves(path: &Path, after: Option<&str>) -> Result<(), Failure> {
     let game = interpreter(path, InterpOptions::default())?;
     let mut sc = game.new_scratch();
     let limit = rbg_core::perft::DEFAULT_KEEPER_LIMIT;
-    let mut state = root_state(&game, &mut sc, limit).map_err(|e| Failure::new(e.to_string()))?;
+    let search_failure = |e: SearchError| Failure::new(e.to_string());
+    let mut state = game.initial_state();
+    let mut ongoing = game.complete_keeper(&mut state, &mut sc, limit).map_err(search_failure)?;
     let mut legal = MoveList::new();
-    for (n, text) in after.unwrap_or("").split(';').map(str::trim).filter(|t| !t.is_empty()).enumerate() {
-        let wanted = parse_move(&game, text)?;
-        game.legal_moves(&mut state, &mut sc, &mut legal).map_err(|e| Failure::new(e.to_string()))?;
+    let texts = after.unwrap_or("").split(';').map(str::trim).filter(|t| !t.is_empty());
+    for (n, text) in texts.enumerate() {
+        let which = format!("move {} ('{text}')", n + 1);
+        if !ongoing {
+            return Err(Failure::new(format!("{which} comes after the end of the game")));
+        }
+        let wanted =
+            notation::parse_move(game.info(), text).map_err(|e| Failure::new(format!("{which}: {e}")))?;
+        game.legal_moves(&mut state, &mut sc, &mut legal).map_err(search_failure)?;
         if !legal.iter().any(|m| m == wanted.as_slice()) {
-            return Err(Failure::new(format!("move {} ('{text}') is not legal in that state", n + 1)));
+            return Err(Failure::new(format!("{which} is not legal in that state")));
         }
         game.apply_move(&mut state, &wanted);
-        let ongoing =
-            game.complete_keeper(&mut state, &mut sc, limit).map_err(|e| Failure::new(e.to_string()))?;
-        if !ongoing {
-            break;
-        }
+        ongoing = game.complete_keeper(&mut state, &mut sc, limit).map_err(search_failure)?;
     }
-    game.legal_moves(&mut state, &mut sc, &mut legal).map_err(|e| Failure::new(e.to_string()))?;
-    print_moves(&game, &state, &mut sc, &legal).map_err(|e| Failure::new(e.to_string()))
+    game.legal_moves(&mut state, &mut sc, &mut legal).map_err(search_failure)?;
+    print_moves(&game, &state, &mut sc, &legal, ongoing).map_err(|e| Failure::new(e.to_string()))
 }
 
 fn print_moves<G: Game>(
@@ -142,86 +147,26 @@ fn print_moves<G: Game>(
     state: &G::State,
     sc: &mut G::Scratch,
     legal: &MoveList,
+    ongoing: bool,
 ) -> std::io::Result<()> {
     let info = game.info();
     let mut out = std::io::stdout().lock();
-    let player = game.current_player(state);
-    let who = if player == KEEPER {
-        "keeper (stuck)".to_string()
-    } else {
-        info.players[player as usize - 1].clone()
-    };
     let scores: Vec<String> = (1..=info.num_players() as u32)
         .map(|p| format!("{}={}", info.players[p as usize - 1], game.score(state, p)))
         .collect();
-    writeln!(out, "to move: {who}; scores: {}", scores.join(" "))?;
+    let player = game.current_player(state);
+    match info.players.get((player as usize).wrapping_sub(1)) {
+        Some(who) if ongoing => writeln!(out, "to move: {who}; scores: {}", scores.join(" "))?,
+        _ => writeln!(out, "game over; scores: {}", scores.join(" "))?,
+    }
     writeln!(out, "{} legal moves", legal.len())?;
+    let keeper_limit = rbg_core::perft::DEFAULT_KEEPER_LIMIT;
     for m in legal.iter() {
-        writeln!(out, "{:<40} {}", format_move(info, m), describe_move(game, state, sc, m))?;
+        let text = notation::format_move(info, m, VertexStyle::Name);
+        match notation::describe_move(game, state, sc, m, keeper_limit) {
+            Ok(changes) => writeln!(out, "{text:<40} {}", changes.display(info))?,
+            Err(e) => writeln!(out, "{text:<40} (keeper fails: {e})")?,
+        }
     }
     out.flush()
-}
-
-/// `index@vertex` pairs separated by spaces.
-pub fn format_move(info: &rbg_core::GameInfo, m: &[Action]) -> String {
-    let pairs: Vec<String> = m
-        .iter()
-        .map(|a| format!("{}@{}", a.index, info.vertices.get(a.vertex as usize).map_or("?", |v| v.as_str())))
-        .collect();
-    pairs.join(" ")
-}
-
-/// What the move changes, keeper completion included: pieces on vertices and variable values.
-fn describe_move<G: Game>(game: &G, state: &G::State, sc: &mut G::Scratch, m: &[Action]) -> String {
-    let info = game.info();
-    let mut after = state.clone();
-    game.apply_move(&mut after, m);
-    let ended = match game.complete_keeper(&mut after, sc, rbg_core::perft::DEFAULT_KEEPER_LIMIT) {
-        Ok(ongoing) => !ongoing,
-        Err(e) => return format!("(keeper fails: {e})"),
-    };
-    let mut changes = Vec::new();
-    for v in 0..info.vertices.len() as u32 {
-        let (old, new) = (game.piece(state, v), game.piece(&after, v));
-        if old != new {
-            changes.push(format!(
-                "{}: {}→{}",
-                info.vertices[v as usize], info.pieces[old as usize], info.pieces[new as usize]
-            ));
-        }
-    }
-    for (i, name) in info.variables.iter().enumerate() {
-        let (old, new) = (game.variable(state, i), game.variable(&after, i));
-        if old != new {
-            changes.push(format!("{name}: {old}→{new}"));
-        }
-    }
-    if ended {
-        changes.push("game over".into());
-    }
-    if changes.is_empty() {
-        "(no piece or variable changes)".into()
-    } else {
-        changes.join(", ")
-    }
-}
-
-fn parse_move<G: Game>(game: &G, text: &str) -> Result<Vec<Action>, Failure> {
-    let info = game.info();
-    text.split_whitespace()
-        .map(|pair| {
-            let bad = || Failure::new(format!("'{pair}' is not an index@vertex pair"));
-            let (index, vertex) = pair.split_once('@').ok_or_else(bad)?;
-            let index: u32 = index.parse().map_err(|_| bad())?;
-            let vertex = match info.vertex_id(vertex) {
-                Some(v) => v,
-                None => vertex
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|&v| (v as usize) < info.vertices.len())
-                    .ok_or_else(|| Failure::new(format!("no vertex '{vertex}' in this game")))?,
-            };
-            Ok(Action::new(index, vertex))
-        })
-        .collect()
 }

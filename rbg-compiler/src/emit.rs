@@ -715,6 +715,14 @@ fn monotonic(c: &Ctx) -> TokenStream {
 
 fn game_impl(c: &Ctx) -> TokenStream {
     let monotonic = monotonic(c);
+    let label_names = c.g.board.labels.iter();
+    let board_edges = c.g.board.vertices.iter().enumerate().flat_map(|(v, vertex)| {
+        let v = v as u32;
+        vertex.edges.iter().map(move |e| {
+            let (label, target) = (e.label, e.target);
+            quote!((#v, #label, #target))
+        })
+    });
     let (reset_guard, check_guard) = if c.guard {
         (
             quote!(sc.mods = 0; sc.failed = false;),
@@ -751,6 +759,9 @@ fn game_impl(c: &Ctx) -> TokenStream {
                 vertices: VERTEX_NAMES.iter().map(|s| s.to_string()).collect(),
                 modifiers: MODIFIERS,
                 switches: SWITCHES.to_vec(),
+                labels: [#(#label_names),*].iter().map(|s: &&str| s.to_string()).collect(),
+                edges: vec![#(#board_edges),*],
+                positions: None,
             })
         }
 

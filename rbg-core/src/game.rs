@@ -4,6 +4,7 @@ use core::fmt;
 use core::ops::ControlFlow;
 
 use crate::moves::{Action, MoveList};
+use crate::state_codec::{self, StateCodecError, StateParts};
 
 /// A player number: 0 is the keeper, real players are 1, 2, … in declaration order.
 pub type Player = u32;
@@ -11,8 +12,18 @@ pub type Player = u32;
 /// The keeper, the pseudo-player that performs the game's bookkeeping moves.
 pub const KEEPER: Player = 0;
 
+/// Where a vertex is, for drawing boards and for coordinates in user interfaces.
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct VertexPosition {
+    /// Grid coordinates: `(x, y, 0)` on a rectangle, the generator's own axes on a hexagon,
+    /// `(x, y, z)` on a cuboid.
+    pub coords: [i32; 3],
+    /// A 2-D drawing position in cell units.
+    pub point: [f64; 2],
+}
+
 /// Names and sizes of a game, for display and for sizing tables. Everything here is static.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct GameInfo {
     /// The game's name (usually the file stem).
     pub name: String,
@@ -31,13 +42,23 @@ pub struct GameInfo {
     pub modifiers: u32,
     /// Indices of the modifiers that are switches (`->p` or `->>`), sorted.
     pub switches: Vec<u32>,
+    /// Edge label names, sorted by name; label ids index this vector.
+    pub labels: Vec<String>,
+    /// The board's edges as `(from vertex, label id, to vertex)`, by source vertex and then
+    /// label id.
+    pub edges: Vec<(u32, u32, u32)>,
+    /// Positions of the vertices (parallel to `vertices`) when the board was made by a
+    /// generator that gives them (rectangle, hexagon, cuboid); `None` otherwise.
+    pub positions: Option<Vec<VertexPosition>>,
 }
 
 impl GameInfo {
+    /// Number of real players (the keeper not counted).
     pub fn num_players(&self) -> usize {
         self.players.len()
     }
 
+    /// Whether the modifier with this action index is a switch.
     pub fn is_switch(&self, index: u32) -> bool {
         self.switches.binary_search(&index).is_ok()
     }
@@ -54,13 +75,31 @@ impl GameInfo {
 pub enum SearchError {
     /// A move under construction had more than `limit` modifiers: the description lets moves grow
     /// without bound (e.g. `([a][b])*` inside a move).
-    MoveTooLong { limit: usize },
+    MoveTooLong {
+        /// The bound that was exceeded.
+        limit: usize,
+    },
     /// One move generation (or one pattern evaluation) visited more than `limit` search nodes.
-    SearchTooLarge { limit: u64 },
+    SearchTooLarge {
+        /// The bound that was exceeded.
+        limit: u64,
+    },
     /// The keeper made more than `limit` moves in a row without giving the turn to a player.
-    KeeperLoop { limit: u64 },
+    KeeperLoop {
+        /// The bound that was exceeded.
+        limit: u64,
+    },
     /// A playout lasted more than `limit` player moves without reaching a terminal state.
-    PlayoutTooLong { limit: u64 },
+    PlayoutTooLong {
+        /// The bound that was exceeded.
+        limit: u64,
+    },
+    /// One move generation produced moves holding more than `limit` actions in all (see
+    /// [`MoveList::with_limit`]): the game has too many legal moves to list.
+    TooManyMoves {
+        /// The bound that was exceeded.
+        limit: usize,
+    },
     /// A checked keeper completion found two keeper moves that lead to different states
     /// (the description is not proper, spec section 12.1 condition 2).
     AmbiguousKeeper,
@@ -87,6 +126,11 @@ impl fmt::Display for SearchError {
             SearchError::PlayoutTooLong { limit } => {
                 write!(f, "a playout exceeded {limit} moves without ending")
             }
+            SearchError::TooManyMoves { limit } => write!(
+                f,
+                "the legal moves of one state hold more than {limit} actions in all; \
+                 the game has too many moves to list"
+            ),
             SearchError::AmbiguousKeeper => write!(
                 f,
                 "the keeper has two legal moves leading to different states; the description \
@@ -114,12 +158,16 @@ pub trait Game: Sync {
     /// Per-thread working memory of a search (visited sets, move-building buffers).
     type Scratch: Send;
 
+    /// Names and sizes of the game.
     fn info(&self) -> &GameInfo;
+    /// Fresh working memory for one thread's searches.
     fn new_scratch(&self) -> Self::Scratch;
     /// The initial state, *before* keeper completion (its current player is the keeper).
     fn initial_state(&self) -> Self::State;
 
+    /// The player to move (the keeper is [`KEEPER`]).
     fn current_player(&self, s: &Self::State) -> Player;
+    /// The current vertex (where the next move's search starts).
     fn current_vertex(&self, s: &Self::State) -> u32;
     /// The piece id on a vertex.
     fn piece(&self, s: &Self::State, vertex: u32) -> u32;
@@ -165,7 +213,13 @@ pub trait Game: Sync {
         }
     }
 
-    /// Replaces the contents of `out` with all legal moves.
+    /// Replaces the contents of `out` with all legal moves. Fails with
+    /// [`SearchError::TooManyMoves`] when they do not fit in `out`'s limit
+    /// ([`MoveList::with_limit`]); `out` then holds the moves that fitted.
+    ///
+    /// Implementations that override this method may keep enumerating past the limit (the list
+    /// itself drops the moves that do not fit); callers should rely on the result or on
+    /// [`MoveList::overflowed`], not on the enumeration stopping early.
     fn legal_moves(
         &self,
         s: &mut Self::State,
@@ -175,9 +229,13 @@ pub trait Game: Sync {
         out.clear();
         let _ = self.visit_moves(s, sc, |m| {
             out.push(m);
-            ControlFlow::Continue(())
+            if out.overflowed() {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
         })?;
-        Ok(())
+        out.check()
     }
 
     /// Whether the current player has at least one legal move.
@@ -225,5 +283,44 @@ pub trait Game: Sync {
     /// Number of monotonic classes (class ids are below this).
     fn monotonic_classes(&self) -> u32 {
         0
+    }
+
+    /// The parts of a state as the accessors give them (see [`StateParts`]).
+    fn state_parts(&self, s: &Self::State) -> StateParts {
+        let info = self.info();
+        StateParts {
+            pieces: (0..info.vertices.len() as u32).map(|v| self.piece(s, v)).collect(),
+            variables: (0..info.variables.len()).map(|v| self.variable(s, v)).collect(),
+            vertex: self.current_vertex(s),
+            player: self.current_player(s),
+            rules_state: self.rules_state(s),
+        }
+    }
+
+    /// A fingerprint of this reasoner's numbering of rules positions ([`Game::rules_state`]),
+    /// stored in encoded states so that a state is not loaded into a reasoner that numbers rules
+    /// positions differently. Default: 0 (one numbering only).
+    fn rules_fingerprint(&self) -> u64 {
+        0
+    }
+
+    /// Appends the encoding of `s` to `out` (format: [`crate::state_codec`]). A state encoded by
+    /// one run decodes in another run of the same reasoner for the same game.
+    fn encode_state(&self, s: &Self::State, out: &mut Vec<u8>) {
+        state_codec::encode(self.info(), self.rules_fingerprint(), &self.state_parts(s), out);
+    }
+
+    /// Reads a state written by [`Game::encode_state`]. Bytes of another game or reasoner,
+    /// truncated, corrupted or describing an impossible state give an error.
+    fn decode_state(&self, bytes: &[u8]) -> Result<Self::State, StateCodecError> {
+        let parts = state_codec::decode(self.info(), self.rules_fingerprint(), bytes)?;
+        self.state_from_parts(&parts)
+    }
+
+    /// Builds a state from its parts (already checked against [`GameInfo`]: sizes, piece ids,
+    /// variable bounds, vertex and player ranges). The reasoner checks the rest (the rules
+    /// state) and rebuilds any derived data. Default: [`StateCodecError::Unsupported`].
+    fn state_from_parts(&self, _parts: &StateParts) -> Result<Self::State, StateCodecError> {
+        Err(StateCodecError::Unsupported)
     }
 }

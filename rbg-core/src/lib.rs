@@ -26,7 +26,11 @@
 //! * **Keeper moves are completed, not branched**: [`Game::keeper_step`] applies the first keeper
 //!   move the search finds, as the reference tools do.
 //! * **Improper games fail, they do not hang**: every search entry point returns a
-//!   [`SearchError`] when a documented bound is exceeded.
+//!   [`SearchError`] when a documented bound is exceeded, and a [`MoveList`] holds a bounded
+//!   number of actions.
+//! * **Text and bytes.** [`notation`] writes and reads moves (pair notation of `rbg moves`, wire
+//!   notation of the game manager) and describes what a move changes; [`state_codec`] is the
+//!   byte format of [`Game::encode_state`] / [`Game::decode_state`].
 //!
 //! # Example
 //!
@@ -39,12 +43,17 @@
 //! assert_eq!((counts.leaves, counts.nodes), (4, 7));
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod moves;
+pub mod notation;
 pub mod perft;
 pub mod playout;
+pub mod state_codec;
 pub mod toy;
 
 mod game;
 
-pub use game::{Game, GameInfo, Player, SearchError, KEEPER};
+pub use game::{Game, GameInfo, Player, SearchError, VertexPosition, KEEPER};
 pub use moves::{Action, MoveList};
+pub use state_codec::{StateCodecError, StateParts};

@@ -2,6 +2,8 @@
 
 use core::fmt;
 
+use crate::game::SearchError;
+
 /// One modifier application of a move: the reference parser's index of the modifier (an off, an
 /// assignment or a switch) and the vertex that was current when it was applied.
 ///
@@ -9,11 +11,14 @@ use core::fmt;
 /// indices start at 1 (see the language reference, section 9.2).
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Action {
+    /// The modifier's action index (from 1).
     pub index: u32,
+    /// The vertex where the modifier was applied (from 0).
     pub vertex: u32,
 }
 
 impl Action {
+    /// The pair `(index, vertex)`.
     pub const fn new(index: u32, vertex: u32) -> Self {
         Action { index, vertex }
     }
@@ -30,37 +35,99 @@ impl fmt::Debug for Action {
 /// Clearing keeps the capacity, so a `MoveList` reused across calls stops allocating once it has
 /// grown to the largest move list seen. Moves of any length fit, so games whose moves have no
 /// static length bound need no special case.
-#[derive(Clone, Default, PartialEq, Eq)]
+///
+/// **Bounded memory.** A list holds at most [`MoveList::limit`] actions in all (default
+/// [`DEFAULT_MAX_ACTIONS`]); a move that does not fit is dropped and the list is marked
+/// [`overflowed`](MoveList::overflowed) until the next [`clear`](MoveList::clear). Some games
+/// have astronomically many legal moves in one state (a move may mark any set of cells in any
+/// order); the bound turns "out of memory" into [`SearchError::TooManyMoves`].
+#[derive(Clone, PartialEq, Eq)]
 pub struct MoveList {
     actions: Vec<Action>,
     /// `(start, end)` of each move in `actions`; removing a move only touches this vector.
     spans: Vec<(u32, u32)>,
+    /// Most actions `actions` may hold.
+    limit: usize,
+    /// A move was dropped because it did not fit in `limit`.
+    overflowed: bool,
+}
+
+/// Default bound on the actions one [`MoveList`] holds: 2^24 actions, 128 MiB of actions plus
+/// the moves' spans. The largest move lists of the corpus games are far below it.
+pub const DEFAULT_MAX_ACTIONS: usize = 1 << 24;
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::with_limit(DEFAULT_MAX_ACTIONS)
+    }
 }
 
 impl MoveList {
+    /// An empty list with the default limit.
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// An empty list that holds at most `max_actions` actions in all (clamped to `u32::MAX`,
+    /// the largest offset a list can store).
+    pub fn with_limit(max_actions: usize) -> Self {
+        MoveList {
+            actions: Vec::new(),
+            spans: Vec::new(),
+            limit: max_actions.min(u32::MAX as usize),
+            overflowed: false,
+        }
+    }
+
+    /// The most actions the list holds.
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+
+    /// Whether a move was dropped since the last [`clear`](MoveList::clear) because the list was
+    /// full.
+    pub fn overflowed(&self) -> bool {
+        self.overflowed
+    }
+
+    /// `Err(TooManyMoves)` if the list [`overflowed`](MoveList::overflowed).
+    pub fn check(&self) -> Result<(), SearchError> {
+        if self.overflowed {
+            Err(SearchError::TooManyMoves { limit: self.limit })
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Removes all moves (keeping the capacity) and resets the overflow mark.
     pub fn clear(&mut self) {
         self.actions.clear();
         self.spans.clear();
+        self.overflowed = false;
     }
 
     // Always inlined: a caller that knows the move's length (generated reasoners usually do)
     // then copies it with a few moves instead of a call (measured: half of the move generation
     // time of amazons went into an outlined `push`).
+    /// Appends a move; if it does not fit in the limit it is dropped and the list marked
+    /// [`overflowed`](MoveList::overflowed).
     #[inline(always)]
     pub fn push(&mut self, m: &[Action]) {
+        if self.actions.len() + m.len() > self.limit {
+            self.overflowed = true;
+            return;
+        }
         let start = self.actions.len() as u32;
         self.actions.extend_from_slice(m);
         self.spans.push((start, self.actions.len() as u32));
     }
 
+    /// Number of moves.
     pub fn len(&self) -> usize {
         self.spans.len()
     }
 
+    /// Whether the list has no moves.
     pub fn is_empty(&self) -> bool {
         self.spans.is_empty()
     }
@@ -71,6 +138,7 @@ impl MoveList {
         &self.actions[start as usize..end as usize]
     }
 
+    /// The moves in order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = &[Action]> + '_ {
         (0..self.len()).map(move |i| self.get(i))
     }
@@ -128,5 +196,23 @@ mod tests {
         list.clear();
         list.push(&moves[1]);
         assert_eq!(list.get(0), &moves[1][..]);
+    }
+
+    #[test]
+    fn a_full_list_drops_moves_and_reports_overflow_until_cleared() {
+        let mut list = MoveList::with_limit(3);
+        list.push(&m(&[(1, 0), (2, 0)]));
+        list.push(&m(&[(3, 0)]));
+        assert!(!list.overflowed());
+        assert_eq!(list.check(), Ok(()));
+        list.push(&m(&[(4, 0)]));
+        assert!(list.overflowed());
+        assert_eq!(list.len(), 2);
+        assert_eq!(list.check(), Err(SearchError::TooManyMoves { limit: 3 }));
+        list.clear();
+        assert!(!list.overflowed());
+        list.push(&m(&[(4, 0), (5, 0), (6, 0)]));
+        assert_eq!(list.len(), 1);
+        assert!(!list.overflowed());
     }
 }

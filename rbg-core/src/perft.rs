@@ -5,18 +5,24 @@
 //! keeper's first legal move, not branched, and are never counted themselves; a state whose
 //! current player (real, or a stuck keeper) has no legal move counts as a node, and as a leaf
 //! only at depth 0. `nodes` counts the root and every non-keeper state visited.
+//!
+//! Move lists are bounded ([`PerftOptions::max_move_actions`]); a state whose moves do not fit
+//! is counted by streaming its moves from [`Game::visit_moves`] instead, so the count stays exact
+//! in bounded memory (the search bounds of the reasoner still apply).
 
-use core::ops::{Add, AddAssign};
+use core::ops::{Add, AddAssign, ControlFlow};
 
 use rayon::prelude::*;
 
 use crate::game::{Game, SearchError};
-use crate::moves::MoveList;
+use crate::moves::{Action, MoveList, DEFAULT_MAX_ACTIONS};
 
 /// Leaves (nodes at exactly the requested depth) and all nodes visited.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct PerftCounts {
+    /// Nodes at exactly the requested depth.
     pub leaves: u64,
+    /// All nodes counted (the root included, keeper states excluded).
     pub nodes: u64,
 }
 
@@ -33,9 +39,11 @@ impl AddAssign for PerftCounts {
     }
 }
 
+/// How perft runs.
 #[derive(Clone, Debug)]
 pub struct PerftOptions {
     /// Worker threads; 1 runs on the calling thread. Parallel runs split the work at the root.
+    /// Clamped to [`MAX_THREADS`] and to the number of root moves.
     pub threads: usize,
     /// Count the moves at the last ply instead of applying them. Both counters stay exact (every
     /// move at depth 1 yields exactly one node and one leaf), but it is not what the reference
@@ -43,16 +51,28 @@ pub struct PerftOptions {
     pub bulk_last_ply: bool,
     /// Bound on consecutive keeper moves (see [`Game::complete_keeper`]).
     pub keeper_limit: u64,
+    /// Most actions one stored move list holds ([`MoveList::with_limit`]); states with more
+    /// are counted by streaming their moves.
+    pub max_move_actions: usize,
 }
 
 impl Default for PerftOptions {
     fn default() -> Self {
-        PerftOptions { threads: 1, bulk_last_ply: false, keeper_limit: DEFAULT_KEEPER_LIMIT }
+        PerftOptions {
+            threads: 1,
+            bulk_last_ply: false,
+            keeper_limit: DEFAULT_KEEPER_LIMIT,
+            max_move_actions: DEFAULT_MAX_ACTIONS,
+        }
     }
 }
 
 /// Default bound on consecutive keeper moves.
 pub const DEFAULT_KEEPER_LIMIT: u64 = 100_000;
+
+/// The most worker threads perft starts; larger requests are clamped (more threads than cores
+/// only cost memory).
+pub const MAX_THREADS: usize = 256;
 
 /// Why a driver stopped without a result.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,7 +80,10 @@ pub enum DriverError {
     /// The keeper has no legal move in the initial state: no player ever moves.
     /// (The reference drivers print nothing in this case.)
     GameOverAtStart,
+    /// A search exceeded a bound.
     Search(SearchError),
+    /// The worker threads could not be started (the operating system's message).
+    Threads(String),
 }
 
 impl From<SearchError> for DriverError {
@@ -76,6 +99,7 @@ impl core::fmt::Display for DriverError {
                 write!(f, "the keeper has no legal move in the initial state: the game is over before any player moves")
             }
             DriverError::Search(e) => e.fmt(f),
+            DriverError::Threads(e) => write!(f, "cannot start the worker threads: {e}"),
         }
     }
 }
@@ -113,8 +137,15 @@ pub fn perft_with_progress<G: Game>(
     if depth == 0 {
         return Ok(PerftCounts { leaves: 1, nodes: 1 });
     }
-    let mut moves = MoveList::new();
-    game.legal_moves(&mut root, &mut sc, &mut moves)?;
+    let mut moves = MoveList::with_limit(opts.max_move_actions);
+    match game.legal_moves(&mut root, &mut sc, &mut moves) {
+        Err(SearchError::TooManyMoves { .. }) => {
+            // Too many root moves to split between threads: count them one by one.
+            drop(moves);
+            return Ok(PerftCounts { leaves: 0, nodes: 1 } + count_streaming(game, &mut root, depth, opts)?);
+        }
+        other => other?,
+    }
     let root_node = PerftCounts { leaves: 0, nodes: 1 };
     let total = moves.len();
     let done = core::sync::atomic::AtomicUsize::new(0);
@@ -125,8 +156,9 @@ pub fn perft_with_progress<G: Game>(
         progress(done.fetch_add(1, core::sync::atomic::Ordering::Relaxed) + 1, total);
         c
     };
-    let counts = if opts.threads <= 1 {
-        let mut worker = Worker::new(game, depth);
+    let threads = opts.threads.min(MAX_THREADS).min(total);
+    let counts = if threads <= 1 {
+        let mut worker = Worker::new(game, depth, opts);
         let mut sum = root_node;
         for i in 0..total {
             sum += subtree(&mut worker, i)?;
@@ -134,13 +166,13 @@ pub fn perft_with_progress<G: Game>(
         sum
     } else {
         let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(opts.threads)
+            .num_threads(threads)
             .build()
-            .expect("cannot start perft worker threads");
+            .map_err(|e| DriverError::Threads(e.to_string()))?;
         pool.install(|| {
             (0..total)
                 .into_par_iter()
-                .map_init(|| Worker::new(game, depth), |w, i| subtree(w, i))
+                .map_init(|| Worker::new(game, depth, opts), |w, i| subtree(w, i))
                 .try_reduce(PerftCounts::default, |a, b| Ok(a + b))
         })? + root_node
     };
@@ -155,10 +187,10 @@ struct Worker<G: Game> {
 }
 
 impl<G: Game> Worker<G> {
-    fn new(game: &G, depth: u32) -> Self {
+    fn new(game: &G, depth: u32, opts: &PerftOptions) -> Self {
         Worker {
             scratch: game.new_scratch(),
-            lists: (0..=depth).map(|_| MoveList::new()).collect(),
+            lists: (0..=depth).map(|_| MoveList::with_limit(opts.max_move_actions)).collect(),
             children: (0..=depth).map(|_| None).collect(),
         }
     }
@@ -188,13 +220,23 @@ fn count_subtree<G: Game>(
     if !game.complete_keeper(s, sc, opts.keeper_limit)? || depth == 0 {
         return Ok(here);
     }
-    let (list, lists_below) = lists.split_first_mut().expect("perft buffers sized by depth");
-    game.legal_moves(s, sc, list)?;
+    let Some((list, lists_below)) = lists.split_first_mut() else {
+        return Ok(here + count_streaming(game, s, depth, opts)?);
+    };
+    match game.legal_moves(s, sc, list) {
+        Err(SearchError::TooManyMoves { .. }) => {
+            list.clear();
+            return Ok(here + count_streaming(game, s, depth, opts)?);
+        }
+        other => other?,
+    }
     if opts.bulk_last_ply && depth == 1 {
         let n = list.len() as u64;
         return Ok(here + PerftCounts { leaves: n, nodes: n });
     }
-    let (child_slot, children_below) = children.split_first_mut().expect("perft buffers sized by depth");
+    let Some((child_slot, children_below)) = children.split_first_mut() else {
+        return Ok(here + count_streaming(game, s, depth, opts)?);
+    };
     let child = child_slot.get_or_insert_with(|| s.clone());
     let mut sum = here;
     for i in 0..list.len() {
@@ -211,6 +253,48 @@ fn count_subtree<G: Game>(
         };
     }
     Ok(sum)
+}
+
+/// Counts the subtrees of the moves of `s` (a keeper-completed state with `depth >= 1` plies to
+/// go; `s` itself is counted by the caller) without storing its move list: each move is applied and counted as the
+/// search reports it. Used when the list would exceed the bound, so speed matters less than
+/// memory; buffers are allocated here.
+fn count_streaming<G: Game>(
+    game: &G,
+    s: &mut G::State,
+    depth: u32,
+    opts: &PerftOptions,
+) -> Result<PerftCounts, SearchError> {
+    let base = s.clone();
+    let mut child = s.clone();
+    let mut visit_scratch = game.new_scratch();
+    let mut worker = Worker::new(game, depth.saturating_sub(1), opts);
+    let mut sum = PerftCounts::default();
+    let mut failure = None;
+    let mut count_move = |m: &[Action]| -> Result<PerftCounts, SearchError> {
+        child.clone_from(&base);
+        game.apply_move(&mut child, m);
+        if depth == 1 {
+            game.complete_keeper(&mut child, &mut worker.scratch, opts.keeper_limit)?;
+            Ok(PerftCounts { leaves: 1, nodes: 1 })
+        } else {
+            worker.count(game, &mut child, depth - 1, opts)
+        }
+    };
+    let _ = game.visit_moves(s, &mut visit_scratch, |m| match count_move(m) {
+        Ok(c) => {
+            sum += c;
+            ControlFlow::Continue(())
+        }
+        Err(e) => {
+            failure = Some(e);
+            ControlFlow::Break(())
+        }
+    })?;
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(sum),
+    }
 }
 
 #[cfg(test)]
@@ -244,6 +328,36 @@ mod tests {
             assert_eq!(parallel, expected, "depth {depth}");
             assert_eq!(bulk, expected, "depth {depth}");
         }
+    }
+
+    #[test]
+    fn move_lists_past_the_bound_are_counted_by_streaming() {
+        let game = Nim::new(7);
+        for limit in [0, 1, 2] {
+            for depth in 0..7 {
+                let opts = PerftOptions { max_move_actions: limit, ..Default::default() };
+                assert_eq!(
+                    perft(&game, depth, &opts).unwrap(),
+                    nim_counts(7, depth),
+                    "limit {limit} depth {depth}"
+                );
+                let opts = PerftOptions { threads: 2, ..opts };
+                assert_eq!(
+                    perft(&game, depth, &opts).unwrap(),
+                    nim_counts(7, depth),
+                    "limit {limit} depth {depth}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn absurd_thread_counts_are_clamped() {
+        let game = Nim::new(7);
+        let opts = PerftOptions { threads: 10_000, ..Default::default() };
+        assert_eq!(perft(&game, 5, &opts).unwrap(), nim_counts(7, 5));
+        let opts = PerftOptions { threads: usize::MAX, ..Default::default() };
+        assert_eq!(perft(&game, 5, &opts).unwrap(), nim_counts(7, 5));
     }
 
     #[test]

@@ -8,7 +8,13 @@
 //! The random generator is xoshiro256++ seeded with [`McOptions::seed`]; moves are drawn with
 //! `rand`'s unbiased bounded sampling of `u32`, so a seed gives the same playouts on every
 //! platform for a given reasoner and move order.
+//!
+//! Move lists are bounded ([`McOptions::max_move_actions`]). In a state whose moves do not fit,
+//! the move is drawn by reservoir sampling over the streamed moves instead (uniform too, but
+//! another random sequence); states within the bound (every corpus game's) keep the reference
+//! sequence.
 
+use core::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use rand::Rng;
@@ -16,19 +22,24 @@ use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::game::{Game, SearchError};
-use crate::moves::MoveList;
+use crate::moves::{Action, MoveList, DEFAULT_MAX_ACTIONS};
 use crate::perft::{root_state, DriverError, DEFAULT_KEEPER_LIMIT};
 
 /// When to stop playing.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum McLimit {
+    /// After this many playouts.
     Playouts(u64),
+    /// When a playout ends after this much time.
     Time(Duration),
 }
 
+/// How the Monte Carlo driver runs.
 #[derive(Clone, Debug)]
 pub struct McOptions {
+    /// Seed of the random generator.
     pub seed: u64,
+    /// When to stop.
     pub limit: McLimit,
     /// Bound on the number of player moves in one playout.
     pub max_plies: u64,
@@ -36,6 +47,9 @@ pub struct McOptions {
     pub keeper_limit: u64,
     /// Use the reasoner's monotonic classes (cached move lists) when it has them.
     pub monotonic: bool,
+    /// Most actions one stored move list holds ([`MoveList::with_limit`]); past it a move is
+    /// drawn from the streamed moves (see the module documentation).
+    pub max_move_actions: usize,
 }
 
 impl Default for McOptions {
@@ -46,6 +60,7 @@ impl Default for McOptions {
             max_plies: 1_000_000,
             keeper_limit: DEFAULT_KEEPER_LIMIT,
             monotonic: true,
+            max_move_actions: DEFAULT_MAX_ACTIONS,
         }
     }
 }
@@ -53,6 +68,7 @@ impl Default for McOptions {
 /// Statistics of a Monte Carlo run.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct McStats {
+    /// Playouts finished.
     pub playouts: u64,
     /// Player moves applied, summed over playouts (the reference's "states").
     pub plies: u64,
@@ -61,24 +77,32 @@ pub struct McStats {
     pub moves: u64,
     /// Whether `moves` counts every ply (no ply was played from a monotonic cache).
     pub moves_exact: bool,
+    /// Fewest player moves in one playout.
     pub min_plies: u64,
+    /// Most player moves in one playout.
     pub max_plies: u64,
     /// Per real player (index 0 = player 1): sum, minimum and maximum of the final score.
     pub score_sum: Vec<i64>,
+    /// Per real player: the lowest final score.
     pub score_min: Vec<i64>,
+    /// Per real player: the highest final score.
     pub score_max: Vec<i64>,
+    /// Time spent so far.
     pub elapsed: Duration,
 }
 
 impl McStats {
+    /// Mean number of player moves per playout.
     pub fn mean_plies(&self) -> f64 {
         self.plies as f64 / self.playouts.max(1) as f64
     }
 
+    /// Mean final score of a player (index 0 = player 1).
     pub fn mean_score(&self, player_index: usize) -> f64 {
         self.score_sum[player_index] as f64 / self.playouts.max(1) as f64
     }
 
+    /// Playouts per second of elapsed time.
     pub fn playouts_per_second(&self) -> f64 {
         self.playouts as f64 / self.elapsed.as_secs_f64().max(1e-9)
     }
@@ -118,7 +142,7 @@ pub fn flat_monte_carlo<G: Game>(
         ..Default::default()
     };
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(opts.seed);
-    let mut playout = Playout::new(game);
+    let mut playout = Playout::new(game, opts.max_move_actions);
     let mut state = root.clone();
     loop {
         // One clock read per playout (it shows in the profile of short playouts); `progress`
@@ -143,6 +167,8 @@ pub fn flat_monte_carlo<G: Game>(
 /// Buffers reused across playouts.
 struct Playout {
     moves: MoveList,
+    /// The move drawn by reservoir sampling when `moves` overflowed.
+    streamed: Vec<Action>,
     /// Set when a ply was played from a cached list, whose number of legal moves is unknown.
     inexact_moves: bool,
     /// Cached move list per monotonic class, valid for the current playout when `fresh[c]`.
@@ -151,12 +177,13 @@ struct Playout {
 }
 
 impl Playout {
-    fn new<G: Game>(game: &G) -> Self {
+    fn new<G: Game>(game: &G, max_actions: usize) -> Self {
         let classes = game.monotonic_classes() as usize;
         Playout {
-            moves: MoveList::new(),
+            moves: MoveList::with_limit(max_actions),
+            streamed: Vec::new(),
             inexact_moves: false,
-            class_moves: (0..classes).map(|_| MoveList::new()).collect(),
+            class_moves: (0..classes).map(|_| MoveList::with_limit(max_actions)).collect(),
             fresh: vec![false; classes],
         }
     }
@@ -175,28 +202,62 @@ impl Playout {
         let mut plies = 0u64;
         loop {
             let class = if opts.monotonic { game.monotonic_class(s) } else { None };
+            let mut streamed = false;
             let picked = match class {
                 Some(c) => self.pick_monotonic(game, s, sc, rng, c as usize, moves_seen)?,
-                None => {
-                    game.legal_moves(s, sc, &mut self.moves)?;
-                    *moves_seen += self.moves.len() as u64;
-                    (!self.moves.is_empty()).then(|| rng.gen_range(0..self.moves.len() as u32) as usize)
-                }
+                None => match game.legal_moves(s, sc, &mut self.moves) {
+                    Err(SearchError::TooManyMoves { .. }) => {
+                        self.moves.clear();
+                        streamed = true;
+                        let (picked, seen) = self.pick_streaming(game, s, sc, rng)?;
+                        *moves_seen += seen;
+                        picked
+                    }
+                    other => {
+                        other?;
+                        *moves_seen += self.moves.len() as u64;
+                        (!self.moves.is_empty()).then(|| rng.gen_range(0..self.moves.len() as u32) as usize)
+                    }
+                },
             };
             let Some(i) = picked else { return Ok(plies) };
             if plies == opts.max_plies {
                 return Err(SearchError::PlayoutTooLong { limit: opts.max_plies });
             }
             plies += 1;
-            let list = match class {
-                Some(c) => &self.class_moves[c as usize],
-                None => &self.moves,
+            let chosen = match class {
+                _ if streamed => &self.streamed[..],
+                Some(c) => self.class_moves[c as usize].get(i),
+                None => self.moves.get(i),
             };
-            game.apply_move(s, list.get(i));
+            game.apply_move(s, chosen);
             if !game.complete_keeper(s, sc, opts.keeper_limit)? {
                 return Ok(plies);
             }
         }
+    }
+
+    /// Draws a uniformly random legal move into `self.streamed` without storing the move list
+    /// (reservoir sampling: the `k`-th move replaces the kept one with probability `1/k`).
+    /// Returns `Some(0)` if there is a move, and the number of legal moves.
+    fn pick_streaming<G: Game>(
+        &mut self,
+        game: &G,
+        s: &mut G::State,
+        sc: &mut G::Scratch,
+        rng: &mut Xoshiro256PlusPlus,
+    ) -> Result<(Option<usize>, u64), SearchError> {
+        let mut seen = 0u64;
+        let kept = &mut self.streamed;
+        let _ = game.visit_moves(s, sc, |m| {
+            seen += 1;
+            if rng.gen_range(0..seen) == 0 {
+                kept.clear();
+                kept.extend_from_slice(m);
+            }
+            ControlFlow::Continue(())
+        })?;
+        Ok(((seen > 0).then_some(0), seen))
     }
 
     /// Picks a uniformly random legal move from the class cache by rejection: a drawn entry that
@@ -248,5 +309,23 @@ mod tests {
         assert!(a.min_plies >= 5 && a.max_plies <= 10);
         // Exactly one player wins each playout with score 1.
         assert_eq!(a.score_sum.iter().sum::<i64>(), 500);
+    }
+
+    #[test]
+    fn overflowing_move_lists_fall_back_to_streamed_sampling() {
+        let game = Nim::new(10);
+        let opts =
+            McOptions { limit: McLimit::Playouts(500), seed: 7, max_move_actions: 0, ..Default::default() };
+        let a = flat_monte_carlo(&game, &opts, |_| {}).unwrap();
+        assert_eq!(a.playouts, 500);
+        assert!(a.min_plies >= 5 && a.max_plies <= 10);
+        assert_eq!(a.score_sum.iter().sum::<i64>(), 500);
+        // Every ply saw 2 moves except those with one stone left (exactly one per playout whose
+        // last move took a single stone, at most one per playout).
+        assert!(a.moves_exact);
+        assert!(a.moves <= 2 * a.plies && a.moves >= 2 * a.plies - 500);
+        // Both first moves are drawn (uniform over {1, 2}: 500 draws never all agree in practice
+        // with this seed).
+        assert!(a.min_plies < a.max_plies);
     }
 }

@@ -4,34 +4,43 @@
 //! scores 1. The keeper hands the turn over after every move and is stuck once the pile is
 //! empty, which ends the game, mirroring the `->>` bookkeeping of RBG descriptions.
 //! Action indices: 1 = take one, 2 = take two, 3 = keeper passes to player 1,
-//! 4 = keeper passes to player 2.
+//! 4 = keeper passes to player 2. Variables: the two scores, then `pile` (the stones left).
+//! Rules states: 1 and 2 = that player is to move; 3 and 4 = the keeper is to move after
+//! player 1 and 2 respectively.
 
 use core::ops::ControlFlow;
 
 use crate::game::{Game, GameInfo, Player, SearchError, KEEPER};
 use crate::moves::Action;
+use crate::state_codec::{StateCodecError, StateParts};
 
+/// Nim with a pile of a given size (see the module documentation).
 pub struct Nim {
     pile: u32,
     info: GameInfo,
 }
 
 impl Nim {
+    /// Nim starting with `pile` stones.
     pub fn new(pile: u32) -> Self {
         let info = GameInfo {
             name: "nim".into(),
             players: vec!["first".into(), "second".into()],
             pieces: vec!["stone".into()],
-            variables: vec!["first".into(), "second".into()],
-            bounds: vec![1, 1],
+            variables: vec!["first".into(), "second".into(), "pile".into()],
+            bounds: vec![1, 1, i64::from(pile)],
             vertices: vec!["pile".into()],
             modifiers: 4,
             switches: vec![1, 2, 3, 4],
+            labels: Vec::new(),
+            edges: Vec::new(),
+            positions: None,
         };
         Nim { pile, info }
     }
 }
 
+/// A state of [`Nim`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NimState {
     pile: u32,
@@ -68,11 +77,33 @@ impl Game for Nim {
     }
 
     fn variable(&self, s: &NimState, var: usize) -> i64 {
-        s.scores[var]
+        match var {
+            0 | 1 => s.scores[var],
+            _ => i64::from(s.pile),
+        }
     }
 
     fn rules_state(&self, s: &NimState) -> u32 {
-        s.player
+        if s.player == KEEPER {
+            2 + s.last
+        } else {
+            s.player
+        }
+    }
+
+    fn state_from_parts(&self, parts: &StateParts) -> Result<NimState, StateCodecError> {
+        let (player, last) = match (parts.player, parts.rules_state) {
+            (KEEPER, r @ (3 | 4)) => (KEEPER, r - 2),
+            (p @ (1 | 2), r) if r == p => (p, 3 - p),
+            (_, r) => return Err(StateCodecError::OutOfRange { what: "rules state", value: i128::from(r) }),
+        };
+        let &[first, second, pile] = parts.variables.as_slice() else {
+            return Err(StateCodecError::OutOfRange {
+                what: "variable count",
+                value: parts.variables.len() as i128,
+            });
+        };
+        Ok(NimState { pile: pile as u32, player, last, scores: [first, second] })
     }
 
     fn visit_moves<F>(
@@ -100,16 +131,59 @@ impl Game for Nim {
     }
 
     fn apply_move(&self, s: &mut NimState, m: &[Action]) {
-        match m[0].index {
+        // Moves are trusted (see the trait), but an empty one is ignored rather than a panic.
+        let Some(first) = m.first() else { return };
+        match first.index {
             take @ (1 | 2) => {
-                s.pile -= take;
+                s.pile = s.pile.saturating_sub(take);
                 if s.pile == 0 {
                     s.scores[s.player as usize - 1] = 1;
                 }
                 s.last = s.player;
                 s.player = KEEPER;
             }
-            pass => s.player = pass - 2,
+            pass => s.player = pass.saturating_sub(2),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::moves::MoveList;
+
+    #[test]
+    fn every_state_round_trips_through_bytes() {
+        let game = Nim::new(5);
+        let mut sc = ();
+        // Walk the whole game tree, keeper states included.
+        let mut todo = vec![game.initial_state()];
+        let mut seen = 0;
+        while let Some(mut s) = todo.pop() {
+            let mut bytes = Vec::new();
+            game.encode_state(&s, &mut bytes);
+            assert_eq!(game.decode_state(&bytes), Ok(s.clone()));
+            seen += 1;
+            let mut list = MoveList::new();
+            game.legal_moves(&mut s, &mut sc, &mut list).unwrap();
+            for m in list.iter() {
+                let mut child = s.clone();
+                game.apply_move(&mut child, m);
+                todo.push(child);
+            }
+        }
+        assert!(seen > 20);
+    }
+
+    #[test]
+    fn impossible_parts_are_rejected() {
+        let game = Nim::new(5);
+        let mut parts = game.state_parts(&game.initial_state());
+        parts.rules_state = 1; // the keeper cannot be at a player's position
+        assert!(game.state_from_parts(&parts).is_err());
+        parts.player = 1;
+        assert!(game.state_from_parts(&parts).is_ok());
+        parts.variables.pop();
+        assert!(game.state_from_parts(&parts).is_err());
     }
 }

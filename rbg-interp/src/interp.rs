@@ -15,9 +15,13 @@
 //!   modifications instead of undoing them. A checked mode ([`InterpOptions::checked_keeper`])
 //!   instead generates every keeper move and fails with [`SearchError::AmbiguousKeeper`] when two
 //!   of them lead to different states.
+//! * States are encoded with the core's format ([`Game::encode_state`]); decoding checks that
+//!   the (player, rules position) pair is one a state can have (the start, or a switch's) and
+//!   rebuilds the derived data (piece counts, piece bitsets).
 
 use core::ops::ControlFlow;
 
+use rbg_core::state_codec::{Fnv1a, StateCodecError, StateParts};
 use rbg_core::{Action, Game, GameInfo, MoveList, Player, SearchError, KEEPER};
 use rbg_parser::ir;
 
@@ -145,9 +149,37 @@ pub struct Interpreter {
     info: GameInfo,
     /// For switch indices of monotonic classes: the accepted pieces.
     class_masks: Vec<Vec<bool>>,
+    /// The (player, rules position) pairs a state can have between moves, sorted: the
+    /// keeper at the start, and each switch's player and target.
+    positions: Vec<(Player, u32)>,
+    /// See [`Game::rules_fingerprint`].
+    rules_fingerprint: u64,
 }
 
 impl Interpreter {
+    /// A state with these parts and its derived data (piece counts, piece bitsets) built.
+    fn state_with(&self, pieces: Vec<u8>, vars: Vec<i32>, vertex: u32, player: Player, node: u32) -> State {
+        let p = &self.program;
+        let counts = if p.counts_pieces {
+            let mut c = vec![0i32; p.num_pieces as usize];
+            pieces.iter().for_each(|&x| c[x as usize] += 1);
+            c
+        } else {
+            Vec::new()
+        };
+        let occ_words = (p.board.vertices as usize).div_ceil(64);
+        let occ = if self.piece_bitsets {
+            let mut occ = vec![0u64; p.num_pieces as usize * occ_words];
+            for (v, &x) in pieces.iter().enumerate() {
+                occ[x as usize * occ_words + v / 64] |= 1 << (v % 64);
+            }
+            occ
+        } else {
+            Vec::new()
+        };
+        State { pieces, vars, counts, occ, occ_words, vertex, player, node }
+    }
+
     /// Compiles `game`; `name` is reported in [`GameInfo::name`].
     pub fn new(game: &ir::Game, name: &str, options: InterpOptions) -> Result<Self, BuildError> {
         let program = Program::build(game, &options.program)?;
@@ -167,7 +199,20 @@ impl Interpreter {
             && program.nodes.iter().any(|n| {
                 n.is_fan() && n.filter != u64::MAX && program.fan_tables[n.fan as usize].all_vertices
             });
+        let mut positions: Vec<(Player, u32)> = program
+            .modifiers
+            .iter()
+            .filter_map(|m| match *m {
+                Modifier::Switch { player, target } => Some((player, target)),
+                _ => None,
+            })
+            .chain([(KEEPER, program.start())])
+            .collect();
+        positions.sort_unstable();
+        positions.dedup();
         Ok(Interpreter {
+            rules_fingerprint: rules_fingerprint(&program),
+            positions,
             piece_bitsets,
             pure_patterns,
             edges,
@@ -209,7 +254,32 @@ impl Interpreter {
     }
 }
 
+/// A fingerprint of the program's numbering of rules positions: its size, its start and where
+/// each switch leads. Programs built with other analyses number nodes differently.
+fn rules_fingerprint(program: &Program) -> u64 {
+    let mut h = Fnv1a::default();
+    h.write(b"rbg-interp nodes");
+    h.write_u64(program.nodes.len() as u64);
+    h.write_u64(program.edges.len() as u64);
+    h.write_u64(u64::from(program.start()));
+    for (index, m) in program.modifiers.iter().enumerate() {
+        if let Modifier::Switch { player, target } = *m {
+            h.write_u64(index as u64);
+            h.write_u64(u64::from(player));
+            h.write_u64(u64::from(target));
+        }
+    }
+    h.finish()
+}
+
 fn game_info(game: &ir::Game, name: &str) -> GameInfo {
+    let edges = game
+        .board
+        .vertices
+        .iter()
+        .enumerate()
+        .flat_map(|(v, vertex)| vertex.edges.iter().map(move |e| (v as u32, e.label, e.target)))
+        .collect();
     GameInfo {
         name: name.to_string(),
         players: game.players.iter().map(|p| p.name.clone()).collect(),
@@ -219,6 +289,10 @@ fn game_info(game: &ir::Game, name: &str) -> GameInfo {
         vertices: game.board.vertices.iter().map(|v| v.name.clone()).collect(),
         modifiers: game.modifiers,
         switches: game.switch_indices(),
+        labels: game.board.labels.clone(),
+        edges,
+        // TODO(merge): from ir positions
+        positions: None,
     }
 }
 
@@ -260,34 +334,42 @@ impl Game for Interpreter {
 
     fn initial_state(&self) -> State {
         let p = &self.program;
-        let counts = if p.counts_pieces {
-            let mut c = vec![0i32; p.num_pieces as usize];
-            p.initial_pieces.iter().for_each(|&x| c[x as usize] += 1);
-            c
-        } else {
-            Vec::new()
-        };
-        let occ_words = (p.board.vertices as usize).div_ceil(64);
-        let occ = if self.piece_bitsets {
-            let words = occ_words;
-            let mut occ = vec![0u64; p.num_pieces as usize * words];
-            for (v, &x) in p.initial_pieces.iter().enumerate() {
-                occ[x as usize * words + v / 64] |= 1 << (v % 64);
-            }
-            occ
-        } else {
-            Vec::new()
-        };
-        State {
-            pieces: p.initial_pieces.clone(),
-            vars: vec![0; p.bounds.len()],
-            counts,
-            occ,
-            occ_words,
-            vertex: 0,
-            player: KEEPER,
-            node: p.start(),
+        self.state_with(p.initial_pieces.clone(), vec![0; p.bounds.len()], 0, KEEPER, p.start())
+    }
+
+    fn rules_fingerprint(&self) -> u64 {
+        self.rules_fingerprint
+    }
+
+    fn state_from_parts(&self, parts: &StateParts) -> Result<State, StateCodecError> {
+        let p = &self.program;
+        let out_of_range = |what, value: i128| StateCodecError::OutOfRange { what, value };
+        if self.positions.binary_search(&(parts.player, parts.rules_state)).is_err() {
+            return Err(out_of_range("rules state", i128::from(parts.rules_state)));
         }
+        if parts.pieces.len() != p.board.vertices as usize {
+            return Err(out_of_range("vertex count", parts.pieces.len() as i128));
+        }
+        if parts.variables.len() != p.bounds.len() {
+            return Err(out_of_range("variable count", parts.variables.len() as i128));
+        }
+        if parts.vertex >= p.board.vertices {
+            return Err(out_of_range("current vertex", i128::from(parts.vertex)));
+        }
+        let pieces = parts
+            .pieces
+            .iter()
+            .map(|&x| u8::try_from(x).ok().filter(|&x| u32::from(x) < p.num_pieces))
+            .collect::<Option<Vec<u8>>>()
+            .ok_or(StateCodecError::OutOfRange { what: "piece id", value: -1 })?;
+        let vars = parts
+            .variables
+            .iter()
+            .zip(&p.bounds)
+            .map(|(&v, &bound)| i32::try_from(v).ok().filter(|&x| x >= 0 && i64::from(x) <= bound))
+            .collect::<Option<Vec<i32>>>()
+            .ok_or(StateCodecError::OutOfRange { what: "variable value", value: -1 })?;
+        Ok(self.state_with(pieces, vars, parts.vertex, parts.player, parts.rules_state))
     }
 
     fn current_player(&self, s: &State) -> Player {

@@ -1,0 +1,479 @@
+//! Move notation: moves as text and back, and what a move changes.
+//!
+//! Two text forms of a move (a list of [`Action`]s) are supported:
+//!
+//! * **Pair notation**, the one `rbg moves` prints and reads: `index@vertex` pairs separated by
+//!   white space, e.g. `3@c2 7@c3`. The vertex is written by name ([`VertexStyle::Name`]) or
+//!   by number from 0 in board order ([`VertexStyle::Number`]); parsing accepts either (a
+//!   vertex name takes precedence over a number that spells the same text).
+//! * **Wire notation** of the RBG game manager: `v1 m1 v2 m2 ...`, white-space separated
+//!   numbers, each pair being the vertex numbered **from 1** and then the modifier index.
+//!
+//! Parsing never panics: a malformed text gives a [`NotationError`] naming the offending token,
+//! its position and the reason.
+//!
+//! [`describe_move`] computes what a move does to a state (pieces, variables, the end of the
+//! game) as data, a [`MoveChanges`], which can be printed with names.
+
+use core::fmt;
+
+use crate::game::{Game, GameInfo, SearchError};
+use crate::moves::Action;
+
+/// How pair notation writes vertices.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum VertexStyle {
+    /// By the vertex's name in the board (`3@c2`).
+    #[default]
+    Name,
+    /// By the vertex's number from 0 in board order (`3@17`).
+    Number,
+}
+
+/// Writes a move in pair notation: `index@vertex` pairs separated by single spaces. A vertex
+/// outside the board (which no legal move contains) is written by number in either style.
+pub fn format_move(info: &GameInfo, m: &[Action], style: VertexStyle) -> String {
+    let mut out = String::new();
+    for (i, a) in m.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        match (style, info.vertices.get(a.vertex as usize)) {
+            (VertexStyle::Name, Some(name)) => out.push_str(&format!("{}@{}", a.index, name)),
+            _ => out.push_str(&format!("{}@{}", a.index, a.vertex)),
+        }
+    }
+    out
+}
+
+/// Reads a move in pair notation (vertices by name or by number from 0). Indices must be
+/// modifier indices of the game (1 to [`GameInfo::modifiers`]); whether the move is legal is
+/// not checked here.
+pub fn parse_move(info: &GameInfo, text: &str) -> Result<Vec<Action>, NotationError> {
+    let tokens = tokens(text);
+    if tokens.is_empty() {
+        return Err(NotationError::new(NotationErrorKind::Empty, "", 0, 0));
+    }
+    tokens
+        .iter()
+        .enumerate()
+        .map(|(n, &(offset, token))| {
+            let error = |kind| NotationError::new(kind, token, n, offset);
+            let (index, vertex) = token.split_once('@').ok_or_else(|| error(NotationErrorKind::NotAPair))?;
+            let index = parse_index(info, index).ok_or_else(|| error(NotationErrorKind::BadIndex))?;
+            let vertex = match info.vertex_id(vertex) {
+                Some(v) => v,
+                None => match parse_number(vertex) {
+                    Some(v) if v < info.vertices.len() as u64 => v as u32,
+                    Some(_) => return Err(error(out_of_range(info, 0))),
+                    None => return Err(error(NotationErrorKind::UnknownVertex)),
+                },
+            };
+            Ok(Action::new(index, vertex))
+        })
+        .collect()
+}
+
+/// Writes a move in the game manager's wire notation: `v1 m1 v2 m2 ...` with vertices numbered
+/// from 1.
+pub fn format_wire(m: &[Action]) -> String {
+    let pairs: Vec<String> = m.iter().map(|a| format!("{} {}", u64::from(a.vertex) + 1, a.index)).collect();
+    pairs.join(" ")
+}
+
+/// Reads a move in the game manager's wire notation (`v1 m1 v2 m2 ...`, vertices from 1).
+pub fn parse_wire(info: &GameInfo, text: &str) -> Result<Vec<Action>, NotationError> {
+    let tokens = tokens(text);
+    if tokens.is_empty() {
+        return Err(NotationError::new(NotationErrorKind::Empty, "", 0, 0));
+    }
+    if tokens.len() % 2 == 1 {
+        let n = tokens.len() - 1;
+        let (offset, token) = tokens[n];
+        return Err(NotationError::new(
+            NotationErrorKind::OddTokenCount { count: tokens.len() },
+            token,
+            n,
+            offset,
+        ));
+    }
+    tokens
+        .chunks_exact(2)
+        .enumerate()
+        .map(|(pair, chunk)| {
+            let [(v_offset, v_token), (i_offset, i_token)] = [chunk[0], chunk[1]];
+            let vertex = match parse_number(v_token) {
+                Some(v) if v >= 1 && v <= info.vertices.len() as u64 => (v - 1) as u32,
+                Some(_) => {
+                    return Err(NotationError::new(out_of_range(info, 1), v_token, 2 * pair, v_offset))
+                }
+                None => {
+                    return Err(NotationError::new(
+                        NotationErrorKind::UnknownVertex,
+                        v_token,
+                        2 * pair,
+                        v_offset,
+                    ))
+                }
+            };
+            let index = parse_index(info, i_token).ok_or_else(|| {
+                NotationError::new(NotationErrorKind::BadIndex, i_token, 2 * pair + 1, i_offset)
+            })?;
+            Ok(Action::new(index, vertex))
+        })
+        .collect()
+}
+
+/// White-space separated tokens with their byte offsets.
+fn tokens(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices() {
+        match (c.is_whitespace(), start) {
+            (true, Some(s)) => {
+                out.push((s, &text[s..i]));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, &text[s..]));
+    }
+    out
+}
+
+/// A decimal number made of ASCII digits only (no sign, no `+`), if it fits in `u64`.
+fn parse_number(text: &str) -> Option<u64> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
+/// A modifier index of the game: 1 to `info.modifiers`.
+fn parse_index(info: &GameInfo, text: &str) -> Option<u32> {
+    parse_number(text).filter(|&i| i >= 1 && i <= u64::from(info.modifiers)).map(|i| i as u32)
+}
+
+fn out_of_range(info: &GameInfo, first: u64) -> NotationErrorKind {
+    NotationErrorKind::VertexOutOfRange { first, count: info.vertices.len() as u64 }
+}
+
+/// Why a move text could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotationErrorKind {
+    /// The text has no tokens.
+    Empty,
+    /// A pair-notation token has no `@`.
+    NotAPair,
+    /// The index is not a number from 1 to the game's number of modifiers.
+    BadIndex,
+    /// The vertex is neither a vertex name nor a number.
+    UnknownVertex,
+    /// The vertex number is not one of the board's `count` vertex numbers, which start at
+    /// `first`.
+    VertexOutOfRange {
+        /// The first vertex number (0 in pair notation, 1 in wire notation).
+        first: u64,
+        /// Number of vertices.
+        count: u64,
+    },
+    /// Wire notation needs an even number of tokens (vertex, index pairs).
+    OddTokenCount {
+        /// Number of tokens in the text.
+        count: usize,
+    },
+}
+
+/// A move text that could not be read: which token, where, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotationError {
+    /// Why the token was rejected.
+    pub kind: NotationErrorKind,
+    /// The offending token (empty for [`NotationErrorKind::Empty`]).
+    pub token: String,
+    /// The token's number in the text, from 0.
+    pub token_index: usize,
+    /// The token's byte offset in the text.
+    pub offset: usize,
+}
+
+impl NotationError {
+    fn new(kind: NotationErrorKind, token: &str, token_index: usize, offset: usize) -> Self {
+        NotationError { kind, token: token.to_string(), token_index, offset }
+    }
+}
+
+impl fmt::Display for NotationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (n, token) = (self.token_index + 1, &self.token);
+        match &self.kind {
+            NotationErrorKind::Empty => write!(f, "empty move"),
+            NotationErrorKind::NotAPair => write!(f, "token {n} '{token}' is not an index@vertex pair"),
+            NotationErrorKind::BadIndex => {
+                write!(
+                    f,
+                    "token {n} '{token}': the modifier index is not a number from 1 to the game's modifiers"
+                )
+            }
+            NotationErrorKind::UnknownVertex => write!(f, "token {n} '{token}': no such vertex in this game"),
+            NotationErrorKind::VertexOutOfRange { count: 0, .. } => {
+                write!(f, "token {n} '{token}': the board has no vertices")
+            }
+            NotationErrorKind::VertexOutOfRange { first, count } => {
+                let last = first + count - 1;
+                write!(f, "token {n} '{token}': vertex number out of range {first}..={last}")
+            }
+            NotationErrorKind::OddTokenCount { count } => {
+                write!(f, "{count} tokens: a wire move needs vertex-index pairs (an even count)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for NotationError {}
+
+/// One effect of a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// The piece on `vertex` went from `from` to `to` (piece ids).
+    Piece {
+        /// The vertex.
+        vertex: u32,
+        /// The piece before the move.
+        from: u32,
+        /// The piece after the move.
+        to: u32,
+    },
+    /// Variable `var` (see [`GameInfo::variables`]) went from `from` to `to`.
+    Variable {
+        /// The variable's id.
+        var: usize,
+        /// The value before the move.
+        from: i64,
+        /// The value after the move.
+        to: i64,
+    },
+    /// After the move (and keeper completion) no player can move: the game is over.
+    GameOver,
+}
+
+/// What a move changes, keeper completion included: pieces by vertex order, then variables in
+/// their numbering, then the end of the game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveChanges {
+    /// The changes; empty when the move changes no piece or variable and the game goes on.
+    pub changes: Vec<Change>,
+}
+
+impl MoveChanges {
+    /// Displays the changes with the names in `info`, e.g. `c2: e→x, score: 0→1, game over`.
+    pub fn display<'a>(&'a self, info: &'a GameInfo) -> impl fmt::Display + 'a {
+        ChangesDisplay { changes: self, info }
+    }
+}
+
+struct ChangesDisplay<'a> {
+    changes: &'a MoveChanges,
+    info: &'a GameInfo,
+}
+
+impl fmt::Display for ChangesDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.changes.changes.is_empty() {
+            return write!(f, "(no piece or variable changes)");
+        }
+        fn name(names: &[String], i: usize) -> String {
+            names.get(i).cloned().unwrap_or_else(|| format!("#{i}"))
+        }
+        for (i, change) in self.changes.changes.iter().enumerate() {
+            if i > 0 {
+                write!(f, ", ")?;
+            }
+            match *change {
+                Change::Piece { vertex, from, to } => write!(
+                    f,
+                    "{}: {}→{}",
+                    name(&self.info.vertices, vertex as usize),
+                    name(&self.info.pieces, from as usize),
+                    name(&self.info.pieces, to as usize)
+                )?,
+                Change::Variable { var, from, to } => {
+                    write!(f, "{}: {from}→{to}", name(&self.info.variables, var))?
+                }
+                Change::GameOver => write!(f, "game over")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What playing `m` in `state` changes, keeper completion (at most `keeper_limit` keeper moves)
+/// included. `m` must be a legal move of `state` (see [`Game::apply_move`]).
+pub fn describe_move<G: Game>(
+    game: &G,
+    state: &G::State,
+    sc: &mut G::Scratch,
+    m: &[Action],
+    keeper_limit: u64,
+) -> Result<MoveChanges, SearchError> {
+    let info = game.info();
+    let mut after = state.clone();
+    game.apply_move(&mut after, m);
+    let ongoing = game.complete_keeper(&mut after, sc, keeper_limit)?;
+    let mut changes = Vec::new();
+    for v in 0..info.vertices.len() as u32 {
+        let (from, to) = (game.piece(state, v), game.piece(&after, v));
+        if from != to {
+            changes.push(Change::Piece { vertex: v, from, to });
+        }
+    }
+    for var in 0..info.variables.len() {
+        let (from, to) = (game.variable(state, var), game.variable(&after, var));
+        if from != to {
+            changes.push(Change::Variable { var, from, to });
+        }
+    }
+    if !ongoing {
+        changes.push(Change::GameOver);
+    }
+    Ok(MoveChanges { changes })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn info() -> GameInfo {
+        GameInfo {
+            name: "t".into(),
+            vertices: vec!["a1".into(), "b1".into(), "7".into(), "c1".into()],
+            pieces: vec!["e".into(), "x".into()],
+            variables: vec!["p".into()],
+            modifiers: 9,
+            ..Default::default()
+        }
+    }
+
+    fn m(pairs: &[(u32, u32)]) -> Vec<Action> {
+        pairs.iter().map(|&(i, v)| Action::new(i, v)).collect()
+    }
+
+    #[test]
+    fn pair_notation_by_name_and_number() {
+        let info = info();
+        let mv = m(&[(3, 1), (9, 3)]);
+        assert_eq!(format_move(&info, &mv, VertexStyle::Name), "3@b1 9@c1");
+        assert_eq!(format_move(&info, &mv, VertexStyle::Number), "3@1 9@3");
+        assert_eq!(parse_move(&info, "3@b1 9@c1"), Ok(mv.clone()));
+        assert_eq!(parse_move(&info, "  3@1\t9@3\n"), Ok(mv.clone()));
+        // A vertex named "7" is that vertex (number 2), not vertex number 7.
+        assert_eq!(parse_move(&info, "1@7"), Ok(m(&[(1, 2)])));
+    }
+
+    #[test]
+    fn wire_notation_counts_vertices_from_one_vertex_first() {
+        let info = info();
+        let mv = m(&[(3, 0), (9, 3)]);
+        assert_eq!(format_wire(&mv), "1 3 4 9");
+        assert_eq!(parse_wire(&info, "1 3 4 9"), Ok(mv));
+    }
+
+    fn kind(r: Result<Vec<Action>, NotationError>) -> (NotationErrorKind, String, usize, usize) {
+        let e = r.unwrap_err();
+        (e.kind, e.token, e.token_index, e.offset)
+    }
+
+    #[test]
+    fn pair_errors_name_the_token_its_position_and_the_reason() {
+        let info = info();
+        assert_eq!(kind(parse_move(&info, "   ")).0, NotationErrorKind::Empty);
+        assert_eq!(kind(parse_move(&info, "1@a1 2b1")), (NotationErrorKind::NotAPair, "2b1".into(), 1, 5));
+        assert_eq!(kind(parse_move(&info, "0@a1")).0, NotationErrorKind::BadIndex);
+        assert_eq!(kind(parse_move(&info, "10@a1")).0, NotationErrorKind::BadIndex);
+        assert_eq!(kind(parse_move(&info, "-1@a1")).0, NotationErrorKind::BadIndex);
+        assert_eq!(kind(parse_move(&info, "1@zz")).0, NotationErrorKind::UnknownVertex);
+        assert_eq!(
+            kind(parse_move(&info, "1@4")).0,
+            NotationErrorKind::VertexOutOfRange { first: 0, count: 4 }
+        );
+        assert_eq!(kind(parse_move(&info, "1@99999999999999999999999")).0, NotationErrorKind::UnknownVertex);
+    }
+
+    #[test]
+    fn wire_errors_name_the_token_its_position_and_the_reason() {
+        let info = info();
+        assert_eq!(kind(parse_wire(&info, "")).0, NotationErrorKind::Empty);
+        assert_eq!(
+            kind(parse_wire(&info, "1 3 4")),
+            (NotationErrorKind::OddTokenCount { count: 3 }, "4".into(), 2, 4)
+        );
+        assert_eq!(
+            kind(parse_wire(&info, "0 3")),
+            (NotationErrorKind::VertexOutOfRange { first: 1, count: 4 }, "0".into(), 0, 0)
+        );
+        assert_eq!(
+            kind(parse_wire(&info, "5 3")).0,
+            NotationErrorKind::VertexOutOfRange { first: 1, count: 4 }
+        );
+        assert_eq!(kind(parse_wire(&info, "a1 3")).0, NotationErrorKind::UnknownVertex);
+        assert_eq!(kind(parse_wire(&info, "1 3 2 0")), (NotationErrorKind::BadIndex, "0".into(), 3, 6));
+        // Every error prints a message that names the token.
+        let e = parse_wire(&info, "1 3 2 0").unwrap_err();
+        assert!(e.to_string().contains("token 4 '0'"), "{e}");
+    }
+
+    #[test]
+    fn describe_move_lists_variable_changes_and_game_over() {
+        use crate::toy::Nim;
+        let game = Nim::new(1);
+        let mut sc = ();
+        let mut s = game.initial_state();
+        assert!(game.complete_keeper(&mut s, &mut sc, 10).unwrap());
+        // Taking the only stone: pile 1→0, first player's score 0→1, game over.
+        let changes = describe_move(&game, &s, &mut sc, &m(&[(1, 0)]), 10).unwrap();
+        let pile = game.info().variables.iter().position(|v| v == "pile").unwrap();
+        assert_eq!(
+            changes.changes,
+            vec![
+                Change::Variable { var: 0, from: 0, to: 1 },
+                Change::Variable { var: pile, from: 1, to: 0 },
+                Change::GameOver
+            ]
+        );
+        assert_eq!(changes.display(game.info()).to_string(), "first: 0→1, pile: 1→0, game over");
+    }
+
+    fn arbitrary_move(vertices: u32, modifiers: u32) -> impl Strategy<Value = Vec<Action>> {
+        proptest::collection::vec((1..=modifiers, 0..vertices).prop_map(|(i, v)| Action::new(i, v)), 1..8)
+    }
+
+    proptest! {
+        #[test]
+        fn notations_round_trip(mv in arbitrary_move(4, 9)) {
+            let info = info();
+            for style in [VertexStyle::Name, VertexStyle::Number] {
+                prop_assert_eq!(parse_move(&info, &format_move(&info, &mv, style)), Ok(mv.clone()));
+            }
+            prop_assert_eq!(parse_wire(&info, &format_wire(&mv)), Ok(mv.clone()));
+        }
+
+        #[test]
+        fn arbitrary_text_never_panics(text in "\\PC*", ascii in "[0-9@ a-c\t-]{0,24}") {
+            let info = info();
+            for t in [&text, &ascii] {
+                if let Ok(mv) = parse_move(&info, t) {
+                    prop_assert!(mv.iter().all(|a| a.index >= 1 && a.index <= 9 && a.vertex < 4));
+                }
+                if let Ok(mv) = parse_wire(&info, t) {
+                    prop_assert!(mv.iter().all(|a| a.index >= 1 && a.index <= 9 && a.vertex < 4));
+                }
+                let _ = parse_move(&GameInfo::default(), t).map_err(|e| e.to_string());
+                let _ = parse_wire(&GameInfo::default(), t).map_err(|e| e.to_string());
+            }
+        }
+    }
+}
