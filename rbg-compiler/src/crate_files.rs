@@ -49,7 +49,8 @@ pub fn write_crate(
     suffix: &str,
 ) -> Result<WrittenCrate, CompileError> {
     let module = generate_module(game, name, options)?;
-    let lib_rs = format_file(module)?;
+    // The C ABI makes the library's cdylib loadable at run time (crate `rbg-dynlib`).
+    let lib_rs = format_file(quote! { #module ::rbg_core::export_c_abi!(Reasoner); })?;
     let mut package = format!("rbg-game-{}", snake(name).replace('_', "-"));
     if !suffix.is_empty() {
         package.push('-');
@@ -100,6 +101,9 @@ name = "{package}"
 version = "0.1.0"
 edition = "2021"
 publish = false
+
+[lib]
+crate-type = ["rlib", "cdylib"]
 
 [dependencies]
 rbg-core = {{ path = {core} }}

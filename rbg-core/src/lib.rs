@@ -44,7 +44,10 @@
 //! ```
 
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
+pub mod abi;
+pub mod dynamic;
 pub mod moves;
 pub mod notation;
 pub mod perft;

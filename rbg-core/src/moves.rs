@@ -9,6 +9,10 @@ use crate::game::SearchError;
 ///
 /// Vertices are numbered from 0 in board order (the order of the reference's printed board);
 /// indices start at 1 (see the language reference, section 9.2).
+///
+/// `#[repr(C)]`: moves cross the C ABI of compiled reasoner libraries ([`crate::abi`]) as
+/// arrays of this type.
+#[repr(C)]
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Action {
     /// The modifier's action index (from 1).
