@@ -170,20 +170,28 @@ impl<G: Game> AbiScratch<G> {
 }
 
 /// Copies `list` into the caller's buffers if they are large enough; returns the sizes needed
-/// (actions, moves) and whether the copy was made.
+/// (actions, moves) and whether the copy was made (a partial copy may have been written when
+/// it was not).
 pub fn copy_moves(list: &MoveList, actions: &mut [Action], ends: &mut [u32]) -> (usize, usize, bool) {
-    let total: usize = list.iter().map(<[Action]>::len).sum();
     let count = list.len();
-    if total > actions.len() || count > ends.len() || u32::try_from(total).is_err() {
-        return (total, count, false);
+    let mut fits = count <= ends.len();
+    let mut at = 0usize;
+    // One pass that copies while the buffers last and only counts afterwards. Moves are short
+    // (a few actions), so a plain loop beats a `memcpy` call per move (measured with
+    // callgrind: the copy was a fifth of a compiled playout's instructions with `memcpy`).
+    for (i, m) in list.iter().enumerate() {
+        let end = at + m.len();
+        if fits && end <= actions.len() {
+            for (slot, a) in actions[at..end].iter_mut().zip(m) {
+                *slot = *a;
+            }
+            ends[i] = end as u32;
+        } else {
+            fits = false;
+        }
+        at = end;
     }
-    let mut at = 0;
-    for (m, end) in list.iter().zip(ends.iter_mut()) {
-        actions[at..at + m.len()].copy_from_slice(m);
-        at += m.len();
-        *end = at as u32;
-    }
-    (total, count, true)
+    (at, count, fits && u32::try_from(at).is_ok())
 }
 
 /// The encoding of [`GameInfo`] that crosses the ABI: little-endian `u32` counts and

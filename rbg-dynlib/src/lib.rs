@@ -238,6 +238,44 @@ impl LibGame {
         Ok(LibGame { api: Arc::new(api), path })
     }
 
+    /// Like [`Game::legal_moves`], through the library's caller-buffer export
+    /// (`rbg_legal_moves`, then `rbg_last_moves` when the buffers were too small), the path
+    /// that callers in other languages use. [`Game::legal_moves`] takes the faster visitor
+    /// path; both give the same list.
+    pub fn legal_moves_buffered(
+        &self,
+        s: &mut LibState,
+        sc: &mut LibScratch,
+        out: &mut MoveList,
+    ) -> Result<(), SearchError> {
+        out.clear();
+        let Some((state, _)) = self.parts(s, sc) else { return Ok(()) };
+        let mut buf = moves_buffer(sc);
+        // SAFETY: state and scratch of this library; the buffers have the stated capacities.
+        let mut status = unsafe { (self.api.legal_moves)(state, sc.ptr.as_ptr(), &mut buf) };
+        if status.code == AbiStatus::BUFFER_TOO_SMALL {
+            // Grow to the sizes the library reported and fetch the list it kept, without a
+            // second search.
+            sc.actions.resize(buf.actions_len.max(sc.actions.len()), Action::default());
+            sc.ends.resize(buf.moves_len.max(sc.ends.len()), 0);
+            buf = moves_buffer(sc);
+            // SAFETY: as above.
+            status = unsafe { (self.api.last_moves)(sc.ptr.as_ptr(), &mut buf) };
+        }
+        search_status(status)?;
+        let mut start = 0;
+        for &end in &sc.ends[..buf.moves_len.min(sc.ends.len())] {
+            let end = end as usize;
+            match sc.actions.get(start..end) {
+                Some(m) => out.push(m),
+                // Inconsistent ends would be a bug of the library; list no further.
+                None => break,
+            }
+            start = end;
+        }
+        Ok(())
+    }
+
     /// The file the library was loaded from.
     pub fn path(&self) -> &Path {
         &self.path
@@ -371,6 +409,21 @@ unsafe extern "C" fn visit_trampoline(ctx: *mut c_void, actions: *const Action, 
     }
 }
 
+unsafe extern "C" fn push_trampoline(ctx: *mut c_void, actions: *const Action, len: usize) -> u32 {
+    // SAFETY: `ctx` is the `MoveList` passed by `legal_moves` below, alive and not otherwise
+    // borrowed during the call; the library passes a valid move of `len` actions.
+    let out = unsafe { &mut *(ctx as *mut MoveList) };
+    let m = if len == 0 || actions.is_null() {
+        &[][..]
+    } else {
+        unsafe { core::slice::from_raw_parts(actions, len) }
+    };
+    // Pushing only allocates; an allocation failure aborts rather than unwinds, so nothing
+    // here can unwind into the library.
+    out.push(m);
+    0
+}
+
 impl Game for LibGame {
     type State = LibState;
     type Scratch = LibScratch;
@@ -474,31 +527,17 @@ impl Game for LibGame {
         out: &mut MoveList,
     ) -> Result<(), SearchError> {
         out.clear();
-        let Some((state, _)) = self.parts(s, sc) else { return Ok(()) };
-        let mut buf = moves_buffer(sc);
-        // SAFETY: state and scratch of this library; the buffers have the stated capacities.
-        let mut status = unsafe { (self.api.legal_moves)(state, sc.ptr.as_ptr(), &mut buf) };
-        if status.code == AbiStatus::BUFFER_TOO_SMALL {
-            // Grow to the sizes the library reported and fetch the list it kept, without a
-            // second search. The buffers only grow, so this happens a few times per scratch.
-            sc.actions.resize(buf.actions_len.max(sc.actions.len()), Action::default());
-            sc.ends.resize(buf.moves_len.max(sc.ends.len()), 0);
-            buf = moves_buffer(sc);
-            // SAFETY: as above.
-            status = unsafe { (self.api.last_moves)(sc.ptr.as_ptr(), &mut buf) };
-        }
-        search_status(status)?;
-        let mut start = 0;
-        for &end in &sc.ends[..buf.moves_len.min(sc.ends.len())] {
-            let end = end as usize;
-            match sc.actions.get(start..end) {
-                Some(m) => out.push(m),
-                // Inconsistent ends would be a bug of the library; list no further.
-                None => break,
-            }
-            start = end;
-        }
-        Ok(())
+        let Some((s, sc)) = self.parts(s, sc) else { return Ok(()) };
+        let mut stopped = 0u32;
+        // The library pushes each move straight into `out` through `push_trampoline`: one
+        // indirect call per move costs fewer instructions than copying the list into a buffer
+        // and from there into `out` (callgrind, compiled breakthrough playouts).
+        // SAFETY: state and scratch of this library; `out` outlives the call and is what
+        // `push_trampoline` expects.
+        let status = unsafe {
+            (self.api.visit_moves)(s, sc, push_trampoline, out as *mut MoveList as *mut c_void, &mut stopped)
+        };
+        search_status(status)
     }
 
     fn has_legal_move(&self, s: &mut LibState, sc: &mut LibScratch) -> Result<bool, SearchError> {

@@ -187,6 +187,18 @@ fn compiled_tic_tac_toe_loaded_at_run_time_gives_the_reference_perft() {
     for v in 0..9 {
         assert_eq!(game.piece(&s, v), interp.piece(&t, v), "vertex {v}");
     }
+    // The caller-buffer export lists the same moves as the visitor path, growing its buffers
+    // from empty on the first call.
+    let lib = LibGame::open(tic_tac_toe_library()).unwrap();
+    let (mut u, mut uc) = (lib.initial_state(), lib.new_scratch());
+    lib.complete_keeper(&mut u, &mut uc, 10).unwrap();
+    let (mut visited, mut buffered) = (MoveList::new(), MoveList::new());
+    for _ in 0..2 {
+        lib.legal_moves(&mut u, &mut uc, &mut visited).unwrap();
+        lib.legal_moves_buffered(&mut u, &mut uc, &mut buffered).unwrap();
+        assert_eq!(buffered.len(), 9);
+        assert_eq!(visited, buffered);
+    }
     let bytes = game.try_encode_state(&s).unwrap();
     assert!(!bytes.is_empty());
     // Compiled reasoners may not decode yet; when they do, the state must come back equal.
