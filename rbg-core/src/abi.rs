@@ -28,7 +28,7 @@
 //! # Safety
 //!
 //! The unsafe code (raw pointers, `#[no_mangle]`) lives only in the expansion of
-//! [`export_c_abi!`], in the exporting crate; this module holds the safe halves the expansion
+//! [`export_c_abi!`](crate::export_c_abi), in the exporting crate; this module holds the safe halves the expansion
 //! calls. The caller of the exported functions must pass pointers made by the same library and
 //! not yet freed, and buffers of at least the capacity it states.
 
