@@ -32,8 +32,9 @@
 //! calls. The caller of the exported functions must pass pointers made by the same library and
 //! not yet freed, and buffers of at least the capacity it states.
 
-use crate::game::{Game, GameInfo, SearchError, StateCodecError};
+use crate::game::{Game, GameInfo, SearchError};
 use crate::moves::{Action, MoveList};
+use crate::state_codec::StateCodecError;
 
 /// Version of the exported interface. See the module documentation for when it changes.
 pub const ABI_VERSION: u32 = 1;
@@ -61,13 +62,15 @@ impl AbiStatus {
     pub const PLAYOUT_TOO_LONG: u32 = 4;
     /// [`SearchError::AmbiguousKeeper`].
     pub const AMBIGUOUS_KEEPER: u32 = 5;
+    /// [`SearchError::TooManyMoves`].
+    pub const TOO_MANY_MOVES: u32 = 6;
     /// The library panicked; the state passed in may be partly updated.
     pub const PANIC: u32 = 100;
     /// An output buffer is too small; `detail` is the size needed. Nothing was written.
     pub const BUFFER_TOO_SMALL: u32 = 101;
     /// A required pointer was null.
     pub const NULL_ARGUMENT: u32 = 102;
-    /// The bytes are not a state of this game ([`StateCodecError::Invalid`]).
+    /// The bytes are not a state of this game (the message says why).
     pub const DECODE_INVALID: u32 = 103;
     /// The reasoner cannot decode states ([`StateCodecError::Unsupported`]).
     pub const DECODE_UNSUPPORTED: u32 = 104;
@@ -91,6 +94,7 @@ impl AbiStatus {
             Err(SearchError::KeeperLoop { limit }) => (Self::KEEPER_LOOP, limit),
             Err(SearchError::PlayoutTooLong { limit }) => (Self::PLAYOUT_TOO_LONG, limit),
             Err(SearchError::AmbiguousKeeper) => (Self::AMBIGUOUS_KEEPER, 0),
+            Err(SearchError::TooManyMoves { limit }) => (Self::TOO_MANY_MOVES, limit as u64),
         };
         AbiStatus { code, detail }
     }
@@ -106,6 +110,9 @@ impl AbiStatus {
             Self::KEEPER_LOOP => SearchError::KeeperLoop { limit },
             Self::PLAYOUT_TOO_LONG => SearchError::PlayoutTooLong { limit },
             Self::AMBIGUOUS_KEEPER => SearchError::AmbiguousKeeper,
+            Self::TOO_MANY_MOVES => {
+                SearchError::TooManyMoves { limit: usize::try_from(limit).unwrap_or(usize::MAX) }
+            }
             _ => return None,
         })
     }
@@ -118,12 +125,12 @@ impl AbiStatus {
         }
     }
 
-    /// The decode error this status reports, if it reports one. The library's message (see
-    /// `rbg_state_decode`) says more.
-    pub fn codec_error(self) -> Option<StateCodecError> {
+    /// The decode error this status reports, if it reports one, with the library's message
+    /// (see `rbg_state_decode`).
+    pub fn codec_error(self, message: String) -> Option<StateCodecError> {
         match self.code {
             Self::DECODE_UNSUPPORTED => Some(StateCodecError::Unsupported),
-            Self::DECODE_INVALID => Some(StateCodecError::Invalid),
+            Self::DECODE_INVALID => Some(StateCodecError::Rejected { message }),
             _ => None,
         }
     }

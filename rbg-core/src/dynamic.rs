@@ -49,8 +49,9 @@ use core::ops::ControlFlow;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use crate::game::{Game, GameInfo, Player, SearchError, StateCodecError, KEEPER};
+use crate::game::{Game, GameInfo, Player, SearchError, KEEPER};
 use crate::moves::{Action, MoveList};
+use crate::state_codec::StateCodecError;
 
 /// Why an operation of the dynamic layer failed.
 #[derive(Clone, Debug, PartialEq, Eq)]

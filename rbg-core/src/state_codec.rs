@@ -84,6 +84,12 @@ pub enum StateCodecError {
     },
     /// This reasoner cannot build states from their parts.
     Unsupported,
+    /// A reasoner behind a library boundary (see [`crate::abi`]) refused the bytes; `message`
+    /// is its explanation.
+    Rejected {
+        /// The library's description of the error.
+        message: String,
+    },
 }
 
 impl fmt::Display for StateCodecError {
@@ -112,6 +118,7 @@ impl fmt::Display for StateCodecError {
                 write!(f, "the encoded state has an impossible {what}: {value}")
             }
             StateCodecError::Unsupported => write!(f, "decoding states is unsupported by this reasoner"),
+            StateCodecError::Rejected { message } => write!(f, "{message}"),
         }
     }
 }

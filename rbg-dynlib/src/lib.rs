@@ -606,21 +606,29 @@ impl Game for LibGame {
 
     fn decode_state(&self, bytes: &[u8]) -> Result<LibState, StateCodecError> {
         let mut state: *mut c_void = core::ptr::null_mut();
-        // SAFETY: `bytes` is valid for its length; no message buffer is passed (the status code
-        // says which error it is).
+        // Room for the library's error message; a longer one is cut (its full length is
+        // reported but not needed).
+        let mut message = [0u8; 256];
+        let mut message_len = 0usize;
+        // SAFETY: `bytes` is valid for its length; `message` has room for its length.
         let status = unsafe {
             (self.api.state_decode)(
                 bytes.as_ptr(),
                 bytes.len(),
                 &mut state,
-                core::ptr::null_mut(),
-                0,
-                core::ptr::null_mut(),
+                message.as_mut_ptr(),
+                message.len(),
+                &mut message_len,
             )
         };
         match (status.code, NonNull::new(state)) {
             (AbiStatus::OK, Some(ptr)) => Ok(LibState { ptr, api: self.api.clone() }),
-            _ => Err(status.codec_error().unwrap_or(StateCodecError::Invalid)),
+            _ => {
+                let text = String::from_utf8_lossy(&message[..message_len.min(message.len())]).into_owned();
+                Err(status
+                    .codec_error(text.clone())
+                    .unwrap_or(StateCodecError::Rejected { message: format!("decoding failed: {text}") }))
+            }
         }
     }
 }
