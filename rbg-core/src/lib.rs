@@ -42,6 +42,7 @@
 pub mod moves;
 pub mod perft;
 pub mod playout;
+pub mod stack;
 pub mod toy;
 
 mod game;
