@@ -478,7 +478,8 @@ fn piece_sets(c: &Ctx) -> PieceSets {
 }
 
 fn scratch(c: &Ctx) -> TokenStream {
-    let guard_fields = if c.guard { quote!(mods: u32, failed: bool,) } else { TokenStream::new() };
+    let mut guard_fields = if c.guard { quote!(mods: u32, failed: bool,) } else { TokenStream::new() };
+    guard_fields.extend(search::stack_scratch_field(c));
     if !c.has_layers {
         return quote! {
             /// Working memory of a search: the move being built.
@@ -723,6 +724,7 @@ fn game_impl(c: &Ctx) -> TokenStream {
             quote!((#v, #label, #target))
         })
     });
+    let stack_prologue = search::stack_prologue(c);
     let (reset_guard, check_guard) = if c.guard {
         (
             quote!(sc.mods = 0; sc.failed = false;),
@@ -742,6 +744,7 @@ fn game_impl(c: &Ctx) -> TokenStream {
         fn run<K: Sink>(st: &mut State, sc: &mut Scratch, k: &mut K) -> Result<bool, SearchError> {
             sc.path.clear();
             #reset_guard
+            #stack_prologue
             let stop = dispatch(st, sc, k);
             #check_guard
             Ok(stop)

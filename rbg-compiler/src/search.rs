@@ -30,8 +30,9 @@ use crate::tables::{fan_row, lit};
 
 /// Generates the node functions, the pattern entry points and the rules dispatch.
 pub(crate) fn functions(c: &Ctx) -> TokenStream {
-    let mut g = SearchGen { c, next_id: 0 };
-    let mut out = TokenStream::new();
+    let stack = stack_checks(c);
+    let mut g = SearchGen { c, next_id: 0, stack_checked: stack.checked.clone() };
+    let mut out = stack_helpers(&stack);
     for n in 0..c.p.nodes.len() {
         if c.owner[n] != NONE {
             out.extend(g.node_fn(n as u32));
@@ -58,6 +59,8 @@ struct SearchGen<'a> {
     c: &'a Ctx<'a>,
     /// Counter for unique labels and locals.
     next_id: usize,
+    /// The nodes whose function checks the stack (see [`stack_checks`]).
+    stack_checked: Vec<bool>,
 }
 
 /// What an edge's code needs to know besides its ops.
@@ -68,6 +71,9 @@ struct EdgeCx {
     move_len: Option<u32>,
     /// The edge ends in a switch: its target is not entered by this search.
     ends_in_switch: bool,
+    /// The edge is the last of a node that it re-enters (see [`loops_to_itself`]): entering
+    /// the target is the next iteration of the node's loop.
+    tail_loop: bool,
 }
 
 impl SearchGen<'_> {
@@ -116,6 +122,40 @@ impl SearchGen<'_> {
             };
         }
         let mut body = TokenStream::new();
+        let mut extra = TokenStream::new();
+        if self.stack_checked[n as usize] {
+            // Continue on a fresh stack segment when this thread's stack is nearly used up: the
+            // node is on a cycle of calls, so its depth grows with the board (module docs of
+            // `rbg_core::stack`).
+            // The move is a separate function so that this one lends no local to a closure:
+            // that would stop the compiler from turning a tail call to itself into a loop.
+            let again = self.call_node(n, &quote!(v), &quote!(d));
+            let twin = format_ident!("node_{}_on_new_stack", n);
+            let twin_header = if pattern {
+                quote!(fn #twin(st: &mut State, sc: &mut Scratch, v: Cell #dparam) -> bool)
+            } else {
+                quote!(fn #twin<K: Sink>(st: &mut State, sc: &mut Scratch, k: &mut K, v: Cell #dparam) -> bool)
+            };
+            let twin_call = match (pattern, c.has_layers) {
+                (true, true) => quote!(#twin(st, sc, v, d)),
+                (true, false) => quote!(#twin(st, sc, v)),
+                (false, true) => quote!(#twin(st, sc, k, v, d)),
+                (false, false) => quote!(#twin(st, sc, k, v)),
+            };
+            extra = quote! {
+                #[doc = "Node function on a fresh stack segment."]
+                #[cold]
+                #[inline(never)]
+                #twin_header {
+                    grow_stack(sc, move |sc| #again)
+                }
+            };
+            body.extend(quote! {
+                if ::rbg_core::stack::approximate_stack_pointer() < sc.stack_low {
+                    return #twin_call;
+                }
+            });
+        }
         if node.slot != NONE {
             let slot = lit(node.slot as u64);
             body.extend(quote!(if !visit(sc, #slot, v, d) { return false; }));
@@ -123,18 +163,15 @@ impl SearchGen<'_> {
         if node.is_fan() {
             body.extend(self.fan_body(n));
         } else {
-            let mut edges = c.p.node_edges(n).to_vec();
-            if pattern && c.o.pattern_order {
-                // A pattern only asks whether an accepting node is reachable, so the order of
-                // its alternatives is free: try the ones closest to acceptance first.
-                edges.sort_by_key(|e| c.accept_distance[e.target as usize]);
-            }
+            let edges = ordered_edges(c, n);
+            let looping = loops_to_itself(c, n);
             for (i, e) in edges.iter().enumerate() {
                 let label = Lifetime::new(&format!("'edge{i}"), Span::call_site());
                 let modifiers = c.p.edge_ops(e).iter().filter(|op| op.is_modifier()).count() as u32;
                 let move_len = c.path_len[n as usize].map(|base| base + modifiers);
                 let ends_in_switch = c.p.ends_move(e);
-                let cx = EdgeCx { pattern, target: e.target, move_len, ends_in_switch };
+                let tail_loop = looping && i + 1 == edges.len();
+                let cx = EdgeCx { pattern, target: e.target, move_len, ends_in_switch, tail_loop };
                 let ops = self.ops(c.p.edge_ops(e), &cx, &label, false, false);
                 let block = quote!(#label: { let mut w = v; #ops });
                 if i + 1 == edges.len() {
@@ -147,9 +184,20 @@ impl SearchGen<'_> {
                 body.extend(quote!(false));
             }
         }
+        if loops_to_itself(c, n) {
+            // The last edge re-enters this node as its very last step: a loop rather than a
+            // call, so walking such a chain needs no stack at all.
+            body = quote! {
+                let mut v = v;
+                'node: loop {
+                    return { #body };
+                }
+            };
+        }
         quote! {
             #doc
             #header { #body }
+            #extra
         }
     }
 
@@ -292,6 +340,12 @@ impl SearchGen<'_> {
         let c = self.c;
         if cx.pattern && c.p.nodes[cx.target as usize].accepting {
             return quote!(true);
+        }
+        if cx.tail_loop && !modified {
+            return quote!({
+                v = w;
+                continue 'node;
+            });
         }
         if modified && c.has_layers {
             let call = self.call_node(cx.target, &quote!(w), &quote!(d + 1));
@@ -514,4 +568,179 @@ fn optional(v: Value) -> TokenStream {
         Value::Partial(x) => x,
         Value::Invalid => quote!(None::<i64>),
     }
+}
+
+/// Where the generated search checks its stack, and how much stack one stretch between two
+/// checks may need.
+pub(crate) struct StackChecks {
+    /// Per node: its function checks the stack on entry.
+    pub checked: Vec<bool>,
+    /// Bytes kept in reserve below the last check: enough for the longest chain of calls that
+    /// passes no checked node.
+    pub red_zone: usize,
+}
+
+/// Stack reserve besides the node frames (the sink, the caller's frames inlined into ours).
+const RED_ZONE_BASE: usize = 64 << 10;
+/// A generous bound on one node function's frame: its locals are a few saved values and cells.
+const FRAME_BYTES: usize = 512;
+
+/// The stack checks of a game: recursion deeper than the program is long comes only from
+/// cycles of the call graph (node functions calling the functions of their edges' targets, of
+/// their fans' continuations and of the patterns they evaluate), and every such cycle contains
+/// the target of a back edge of a depth-first search, so those targets are checked. What
+/// remains without checks is acyclic: its longest path bounds the stack used between checks.
+pub(crate) fn stack_checks(c: &Ctx) -> StackChecks {
+    let p = c.p;
+    let calls = |n: u32| -> Vec<u32> {
+        let node = p.nodes[n as usize];
+        let pattern = c.is_pattern(n);
+        if pattern && node.accepting {
+            return Vec::new();
+        }
+        if node.is_fan() {
+            return vec![node.next];
+        }
+        let mut out = Vec::new();
+        let edges = ordered_edges(c, n);
+        let looping = loops_to_itself(c, n);
+        for (i, e) in edges.iter().enumerate() {
+            if looping && i + 1 == edges.len() {
+                // A loop, not a call (see `loops_to_itself`); its ops may still call patterns.
+                for op in p.edge_ops(e) {
+                    if let Op::Pattern { automaton, .. } = *op {
+                        out.push(p.automata[automaton as usize].start);
+                    }
+                }
+                continue;
+            }
+            for op in p.edge_ops(e) {
+                if let Op::Pattern { automaton, .. } = *op {
+                    out.push(p.automata[automaton as usize].start);
+                }
+            }
+            // A switch ends a search of the rules; patterns ignore switches and go on.
+            if e.target != NONE && (pattern || !p.ends_move(e)) {
+                out.push(e.target);
+            }
+        }
+        out
+    };
+    #[derive(Copy, Clone, PartialEq)]
+    enum Mark {
+        New,
+        OnPath,
+        Done,
+    }
+    let count = p.nodes.len();
+    let mut mark = vec![Mark::New; count];
+    let mut checked = vec![false; count];
+    // Frames on the longest unchecked chain of calls starting at each finished node.
+    let mut chain = vec![0usize; count];
+    let mut longest = 0;
+    for root in 0..count as u32 {
+        if c.owner[root as usize] == NONE || mark[root as usize] != Mark::New {
+            continue;
+        }
+        // Depth-first search with an explicit stack (programs can be large): each entry is a
+        // node and its call targets not yet looked at.
+        mark[root as usize] = Mark::OnPath;
+        let mut path: Vec<(u32, Vec<u32>)> = vec![(root, calls(root))];
+        while let Some((n, pending)) = path.last_mut() {
+            let n = *n;
+            match pending.pop() {
+                Some(m) => match mark[m as usize] {
+                    Mark::New => {
+                        mark[m as usize] = Mark::OnPath;
+                        path.push((m, calls(m)));
+                    }
+                    Mark::OnPath => checked[m as usize] = true,
+                    Mark::Done => chain[n as usize] = chain[n as usize].max(chain[m as usize]),
+                },
+                None => {
+                    mark[n as usize] = Mark::Done;
+                    // A checked node starts a fresh stretch for its callers.
+                    let own = if checked[n as usize] { 1 } else { chain[n as usize] + 1 };
+                    longest = longest.max(chain[n as usize] + 1);
+                    chain[n as usize] = own;
+                    path.pop();
+                    if let Some((parent, _)) = path.last() {
+                        let parent = *parent as usize;
+                        chain[parent] = chain[parent].max(own);
+                    }
+                }
+            }
+        }
+    }
+    StackChecks { checked, red_zone: RED_ZONE_BASE + longest * FRAME_BYTES }
+}
+
+/// The red zone constant and the out-of-line move to a new stack segment, if any node checks.
+fn stack_helpers(stack: &StackChecks) -> TokenStream {
+    if !stack.checked.contains(&true) {
+        return TokenStream::new();
+    }
+    let red_zone = lit(stack.red_zone as u64);
+    quote! {
+        /// Bytes of stack a search keeps in reserve: the longest chain of node calls without a
+        /// stack check, at a generous frame size.
+        const STACK_RED_ZONE: usize = #red_zone;
+
+        /// Runs `f` on a fresh stack segment, with the scratch's stack mark set for it.
+        #[cold]
+        #[inline(never)]
+        fn grow_stack(sc: &mut Scratch, f: impl FnOnce(&mut Scratch) -> bool) -> bool {
+            ::rbg_core::stack::on_new_segment(4 * STACK_RED_ZONE, move || {
+                let saved = sc.stack_low;
+                sc.stack_low = ::rbg_core::stack::low_water_mark(STACK_RED_ZONE);
+                let stop = f(sc);
+                sc.stack_low = saved;
+                stop
+            })
+        }
+    }
+}
+
+/// The `Scratch` field holding the lowest stack address the search may reach before it moves
+/// to a new segment (empty when no node checks).
+pub(crate) fn stack_scratch_field(c: &Ctx) -> TokenStream {
+    if stack_checks(c).checked.contains(&true) {
+        quote!(stack_low: usize,)
+    } else {
+        TokenStream::new()
+    }
+}
+
+/// Sets the stack mark at the start of a search, for the stack it runs on.
+pub(crate) fn stack_prologue(c: &Ctx) -> TokenStream {
+    if stack_checks(c).checked.contains(&true) {
+        quote!(sc.stack_low = ::rbg_core::stack::low_water_mark(STACK_RED_ZONE);)
+    } else {
+        TokenStream::new()
+    }
+}
+
+/// A node's edges in the order its function tries them.
+fn ordered_edges(c: &Ctx, n: u32) -> Vec<rbg_interp::program::Edge> {
+    let mut edges = c.p.node_edges(n).to_vec();
+    if c.is_pattern(n) && c.o.pattern_order {
+        // A pattern only asks whether an accepting node is reachable, so the order of its
+        // alternatives is free: try the ones closest to acceptance first.
+        edges.sort_by_key(|e| c.accept_distance[e.target as usize]);
+    }
+    edges
+}
+
+/// Whether node `n`'s function ends by entering `n` again with nothing left to do afterwards:
+/// its last edge leads back to `n` and applies no modifier (whose undo would follow the call)
+/// and no switch. The function is then a loop over the cells of the chain, not a recursion.
+fn loops_to_itself(c: &Ctx, n: u32) -> bool {
+    let node = c.p.nodes[n as usize];
+    if node.is_fan() || (c.is_pattern(n) && node.accepting) {
+        return false;
+    }
+    let edges = ordered_edges(c, n);
+    let Some(last) = edges.last() else { return false };
+    let ops = c.p.edge_ops(last);
+    last.target == n && !ops.iter().any(|op| op.is_modifier() || matches!(op, Op::Switch { .. } | Op::Fail))
 }

@@ -52,6 +52,7 @@ pub mod moves;
 pub mod notation;
 pub mod perft;
 pub mod playout;
+pub mod stack;
 pub mod state_codec;
 pub mod toy;
 

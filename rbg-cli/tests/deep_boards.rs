@@ -1,0 +1,98 @@
+//! Searches whose depth grows with the board: a rule `(right {e})*` on a 1×N board walks a
+//! chain of N cells. The interpreter keeps its own stack; the compiled engine recurses natively
+//! and used to abort with a stack overflow around N = 30,000 on worker threads and N = 200,000
+//! on the main thread. Both engines must give the counts derived below, on the main thread and
+//! on worker threads, never an abort.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use assert_cmd::Command;
+
+fn rbg(args: &[&str]) -> Output {
+    Command::cargo_bin("rbg").expect("the rbg binary is built").args(args).output().expect("rbg runs")
+}
+
+/// A 1×`cells` board of empty cells `e` with the given rules, written to a temporary file.
+fn line_game(name: &str, cells: usize, rules: &str) -> PathBuf {
+    let row = vec!["e"; cells].join(",");
+    let text = format!(
+        "#players = x(1), o(1)\n#pieces = e, p\n#variables =\n\
+         #board = rectangle(up, down, left, right, [{row}])\n#rules = {rules}\n"
+    );
+    let dir = std::env::temp_dir().join(format!("rbg-deep-boards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(format!("{name}.rbg"));
+    std::fs::write(&path, text).expect("temp file");
+    path
+}
+
+/// `(depth, leaves, nodes)` rows of `rbg perft`; a failure (exit code not 0) fails the test.
+fn perft(path: &Path, depth: u32, extra: &[&str]) -> Vec<(u64, u64, u64)> {
+    let depth = depth.to_string();
+    let mut args = vec!["perft", path.to_str().unwrap(), "--depth", &depth];
+    args.extend_from_slice(extra);
+    let out = rbg(&args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // An abort shows as a signal (no exit code) and "stack overflow" on stderr.
+    assert_eq!(out.status.code(), Some(0), "{extra:?}: {}", stderr.chars().take(2000).collect::<String>());
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<u64> = l.split_whitespace().take(3).map(|x| x.parse().expect("a count")).collect();
+            (f[0], f[1], f[2])
+        })
+        .collect()
+}
+
+/// The rules of the issue, with a pattern walking the row added to x's move:
+///
+/// * the keeper's first move is the switch `->x` (not counted by perft);
+/// * x's only move: the pattern `{? (right {e})* {! right}}` holds (from the first cell,
+///   every cell is `e` up to the last, which has no right neighbour), then `->o`: one move;
+/// * o's moves: walk right over `e` cells 0 to N-1 times, then put `p` there: N moves, one per
+///   cell; then `->>` and the rules end, so the keeper has no move and the game is over.
+///
+/// So depth 1 has 1 leaf (nodes: root + 1 = 2), depth 2 has N leaves (nodes: 2 + N). Searching
+/// o's moves walks a chain of N cells, and so does the pattern.
+const WALK_RULES: &str = "->x {? (right {e})* {! right}} ->o (right {e})* [p] ->>";
+
+const CELLS: usize = 200_000;
+
+fn expected_walk_counts(cells: u64) -> Vec<(u64, u64, u64)> {
+    vec![(1, 1, 2), (2, cells, cells + 2)]
+}
+
+#[test]
+fn interpreter_walks_a_200k_chain_on_the_main_and_worker_threads() {
+    let path = line_game("walk-interp", CELLS, WALK_RULES);
+    let expected = expected_walk_counts(CELLS as u64);
+    assert_eq!(perft(&path, 2, &[]), expected);
+    assert_eq!(perft(&path, 2, &["--threads", "2"]), expected);
+}
+
+#[test]
+fn compiled_engine_walks_a_200k_chain_on_the_main_and_worker_threads() {
+    // One compile (the crate is cached for the second run).
+    let path = line_game("walk-compiled", CELLS, WALK_RULES);
+    let expected = expected_walk_counts(CELLS as u64);
+    assert_eq!(perft(&path, 2, &["--engine", "compiled"]), expected);
+    assert_eq!(perft(&path, 2, &["--engine", "compiled", "--threads", "2"]), expected);
+}
+
+/// A million cells, for the interpreter only: the compiled crate of a million-cell board takes
+/// many minutes to build (its tables hold every cell), and copying its million-byte state for
+/// each of a million moves would dominate perft depth 2, so o has a single move here: after
+/// the keeper's `->x` and x's only move `->o`, o walks right over `e` cells as far as the
+/// pattern `{! right}` allows, i.e. to the last cell only, and puts `p` there. Depth 1: 1 leaf,
+/// 2 nodes; depth 2: 1 leaf, 3 nodes. o's search runs on a worker thread with `--threads 2`
+/// (the work is split at the root).
+#[test]
+fn interpreter_walks_a_million_cell_chain() {
+    let path = line_game("walk-million", 1_000_000, "->x ->o (right {e})* {! right} [p] ->>");
+    let expected = vec![(1, 1, 2), (2, 1, 3)];
+    // Loading a million-cell board takes most of the time, so one run: on a worker thread,
+    // whose stack is the smaller (the main thread is covered by the 200k tests).
+    assert_eq!(perft(&path, 2, &["--threads", "2"]), expected);
+}

@@ -1,0 +1,42 @@
+//! Where generated searches guard their stack: chains walked by a node's last edge become
+//! loops, other cycles of calls check the stack (see `rbg_core::stack`), and code without
+//! cycles is left alone. Whether the code runs right on long boards is tested end to end in
+//! `rbg-cli/tests/deep_boards.rs`.
+
+use rbg_compiler::{generate_source, CompileOptions};
+
+fn source(rules: &str) -> String {
+    let text = format!(
+        "#players = x(1), o(1)\n#pieces = e, p\n#variables =\n\
+         #board = rectangle(up, down, left, right, [e, e, e, e])\n#rules = {rules}\n"
+    );
+    let out = rbg_parser::parse("test.rbg", text.as_bytes());
+    let game = out.game.unwrap_or_else(|| panic!("{:?}", out.diagnostics));
+    generate_source(&game, "test", &CompileOptions::default()).expect("generates")
+}
+
+#[test]
+fn a_rules_loop_tried_before_its_exit_checks_the_stack() {
+    // `(right {e})*` then a modifier: the node tries "one more step" first, so the call to
+    // itself is followed by the exit edge and cannot be a loop.
+    let code = source("->x (right {e})* [p] ->>");
+    assert!(code.contains("approximate_stack_pointer() < sc.stack_low"), "{code}");
+    assert!(code.contains("_on_new_stack("), "{code}");
+    assert!(code.contains("sc.stack_low = ::rbg_core::stack::low_water_mark(STACK_RED_ZONE)"), "{code}");
+}
+
+#[test]
+fn a_pattern_walk_ending_in_itself_is_a_loop_without_checks() {
+    // The pattern tries its exit `{! right}` first (closest to acceptance) and the step right
+    // last: the step is the loop's next iteration.
+    let code = source("->x {? (right {e})* {! right}} [p] ->>");
+    assert!(code.contains("'node: loop"), "{code}");
+    assert!(!code.contains("approximate_stack_pointer"), "{code}");
+    assert!(!code.contains("stack_low"), "{code}");
+}
+
+#[test]
+fn acyclic_rules_have_no_checks() {
+    let code = source("->x right right [p] ->>");
+    assert!(!code.contains("stack_low") && !code.contains("'node: loop"), "{code}");
+}
