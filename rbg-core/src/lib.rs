@@ -44,7 +44,9 @@
 //! ```
 
 #![warn(missing_docs)]
-#![forbid(unsafe_code)]
+// Unsafe code only where a module opts in: `stack` reads the stack pointer with one instruction.
+// (The C ABI's unsafe code is in the expansion of `export_c_abi!`, in the exporting crate.)
+#![deny(unsafe_code)]
 
 pub mod abi;
 pub mod dynamic;
@@ -52,6 +54,7 @@ pub mod moves;
 pub mod notation;
 pub mod perft;
 pub mod playout;
+#[allow(unsafe_code)]
 pub mod stack;
 pub mod state_codec;
 pub mod toy;
