@@ -1,9 +1,10 @@
 //! Compiles every corpus game into a module of this crate.
 //!
 //! The corpus is found by rbg-testdata (`$RBG_CORPUS`, else `../shared/corpus`). When it is
-//! missing the crate has no games (the tests then skip with a note), except under CI
-//! (`CI=true`), where a missing corpus fails the build. A game the compiler rejects also fails
-//! the build: every corpus game must compile.
+//! missing the crate has no games, and the tests fail or skip by rbg-testdata's policy
+//! (`RBG_SKIP_CONFORMANCE`, `CI`). The build itself reads no other variable, so setting `CI` does
+//! not rebuild this (large) crate. A game the compiler rejects fails the build: every corpus game
+//! must compile.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -38,15 +39,10 @@ fn baseline_options() -> CompileOptions {
 
 fn main() {
     println!("cargo:rerun-if-env-changed=RBG_CORPUS");
-    println!("cargo:rerun-if-env-changed=CI");
-    println!("cargo:rerun-if-env-changed=RBG_CONFORMANCE");
     let dir = rbg_testdata::corpus_dir();
     println!("cargo:rerun-if-changed={}", dir.display());
     let games: Vec<(String, PathBuf)> =
         rbg_testdata::corpus_games(&dir).into_iter().map(|g| (g.name, g.path)).collect();
-    if games.is_empty() && rbg_testdata::under_ci() {
-        panic!("the corpus is missing under CI: no games in {}", dir.display());
-    }
     let mut modules = String::new();
     let mut arms = String::new();
     let mut baseline_arms = String::new();

@@ -14,8 +14,16 @@ use rbg_runner::{McArgs, PerftArgs};
 use serde_json::Value;
 
 use crate::compile::{build_engine, CompileFlags, Engine};
-use crate::play::{interpreter, mc_argv, perft_argv, run_failure};
+use crate::play::{interpreter, mc_argv, perft_argv};
 use crate::Failure;
+
+/// `println!` that reports a failed write (a closed pipe) as a [`Failure`] instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*).map_err(Failure::output)
+    }};
+}
 
 #[derive(clap::Args, Clone, Debug)]
 #[command(group(clap::ArgGroup::new("bench_limit").required(true).args(["depth", "seconds"])))]
@@ -32,13 +40,27 @@ pub struct BenchLimit {
 const CHECK_PLAYOUTS: u64 = 1000;
 
 pub fn run(path: &Path, limit: &BenchLimit, flags: &CompileFlags) -> Result<(), Failure> {
+    // The arguments are checked before the (long) build, so a typo fails at once.
+    if let Some(seconds) = limit.seconds {
+        rbg_runner::seconds_limit(seconds).map_err(Failure::from_run)?;
+    }
     // Build first, so compilation time never mixes with the measurements.
     let engine = build_engine(path, flags)?;
     let interp = interpreter(path, InterpOptions { program: flags.program_options(), ..Default::default() })?;
     match (limit.depth, limit.seconds) {
         (Some(depth), _) => bench_perft(&interp, &engine, depth),
-        (None, Some(seconds)) if seconds.is_finite() && seconds >= 0.0 => bench_mc(&interp, &engine, seconds),
-        _ => Err(Failure::new("give --depth N or --seconds S (S >= 0)")),
+        (None, Some(seconds)) => bench_mc(&interp, &engine, seconds),
+        (None, None) => Err(Failure::new("give --depth N or --seconds S")),
+    }
+}
+
+/// `compiled / interpreted` as `1.23x`, or `n/a` when either rate is not measurable (no
+/// playouts in the time given, or a run too short for the clock).
+fn ratio(compiled: f64, interpreted: f64) -> String {
+    if compiled > 0.0 && interpreted > 0.0 && compiled.is_finite() && interpreted.is_finite() {
+        format!("{:.2}x", compiled / interpreted)
+    } else {
+        "n/a (too short to measure)".into()
     }
 }
 
@@ -52,9 +74,9 @@ struct PerftFigures {
 
 fn bench_perft(interp: &rbg_interp::Interpreter, engine: &Engine, depth: u32) -> Result<(), Failure> {
     let args = PerftArgs { depth, threads: 1, json: true, bulk: false, only_last: true };
-    println!("bench {}: perft depth {depth}, single thread", engine.name);
+    out!("bench {}: perft depth {depth}, single thread", engine.name)?;
     let mut sink = Vec::new();
-    let rows = rbg_runner::run_perft(interp, &args, &mut sink).map_err(run_failure)?;
+    let rows = rbg_runner::run_perft(interp, &args, &mut sink).map_err(Failure::from_run)?;
     let row = rows.last().ok_or_else(|| Failure::new("the interpreter printed no perft row"))?;
     let interpreted = PerftFigures {
         leaves: row.counts.leaves,
@@ -69,40 +91,39 @@ fn bench_perft(interp: &rbg_interp::Interpreter, engine: &Engine, depth: u32) ->
         ms: field(&line, "ms")?,
         nodes_per_second: field(&line, "nodes_per_s")?,
     };
-    println!("{:<12} {:>16} {:>16} {:>10} {:>14}", "engine", "leaves", "nodes", "ms", "nodes/s");
+    out!("{:<12} {:>16} {:>16} {:>10} {:>14}", "engine", "leaves", "nodes", "ms", "nodes/s")?;
     for (label, f) in [("interpreted", &interpreted), ("compiled", &compiled)] {
-        println!("{label:<12} {:>16} {:>16} {:>10.0} {:>14.0}", f.leaves, f.nodes, f.ms, f.nodes_per_second);
+        out!("{label:<12} {:>16} {:>16} {:>10.0} {:>14.0}", f.leaves, f.nodes, f.ms, f.nodes_per_second)?;
     }
-    println!(
-        "ratio        {:.2}x (compiled / interpreted nodes/s)",
-        compiled.nodes_per_second / interpreted.nodes_per_second.max(1e-9)
-    );
+    out!(
+        "ratio        {} (compiled / interpreted nodes/s)",
+        ratio(compiled.nodes_per_second, interpreted.nodes_per_second)
+    )?;
     if (interpreted.leaves, interpreted.nodes) == (compiled.leaves, compiled.nodes) {
-        println!("counts       agree");
+        out!("counts       agree")?;
         Ok(())
     } else {
-        println!("counts       DIFFER");
+        out!("counts       DIFFER")?;
         Err(Failure::new("the engines' perft counts differ"))
     }
 }
 
 fn bench_mc(interp: &rbg_interp::Interpreter, engine: &Engine, seconds: f64) -> Result<(), Failure> {
-    println!("bench {}: flat Monte Carlo, {seconds} s per engine, seed 1", engine.name);
+    out!("bench {}: flat Monte Carlo, {seconds} s per engine, seed 1", engine.name)?;
     let timed = McArgs { seconds: Some(seconds), playouts: None, seed: 1, json: true, no_monotonic: false };
     let interpreted = interp_mc(interp, &timed)?;
     let compiled = run_json(engine, "mc", &mc_argv(&timed))?;
-    println!("{:<12} {:>12} {:>10} {:>14}", "engine", "playouts", "seconds", "playouts/s");
+    out!("{:<12} {:>12} {:>10} {:>14}", "engine", "playouts", "seconds", "playouts/s")?;
     for (label, v) in [("interpreted", &interpreted), ("compiled", &compiled)] {
-        println!(
+        out!(
             "{label:<12} {:>12} {:>10.3} {:>14.1}",
             field::<u64>(v, "playouts")?,
             field::<f64>(v, "seconds")?,
             field::<f64>(v, "playouts_per_s")?
-        );
+        )?;
     }
-    let ratio =
-        field::<f64>(&compiled, "playouts_per_s")? / field::<f64>(&interpreted, "playouts_per_s")?.max(1e-9);
-    println!("ratio        {ratio:.2}x (compiled / interpreted playouts/s)");
+    let ratio = ratio(field(&compiled, "playouts_per_s")?, field(&interpreted, "playouts_per_s")?);
+    out!("ratio        {ratio} (compiled / interpreted playouts/s)")?;
     // Same playouts from the same seed: the statistics must be identical.
     let n =
         field::<u64>(&interpreted, "playouts")?.min(field(&compiled, "playouts")?).clamp(1, CHECK_PLAYOUTS);
@@ -110,17 +131,17 @@ fn bench_mc(interp: &rbg_interp::Interpreter, engine: &Engine, seconds: f64) -> 
     let a = without_timing(interp_mc(interp, &fixed)?);
     let b = without_timing(run_json(engine, "mc", &mc_argv(&fixed))?);
     if a == b {
-        println!("statistics   agree on {n} playouts from seed 1");
+        out!("statistics   agree on {n} playouts from seed 1")?;
         Ok(())
     } else {
-        println!("statistics   DIFFER on {n} playouts from seed 1\n  interpreted: {a}\n  compiled:    {b}");
+        out!("statistics   DIFFER on {n} playouts from seed 1\n  interpreted: {a}\n  compiled:    {b}")?;
         Err(Failure::new("the engines' Monte Carlo statistics differ"))
     }
 }
 
 fn interp_mc(interp: &rbg_interp::Interpreter, args: &McArgs) -> Result<Value, Failure> {
     let mut sink = Vec::new();
-    rbg_runner::run_mc(interp, args, &mut sink).map_err(run_failure)?;
+    rbg_runner::run_mc(interp, args, &mut sink).map_err(Failure::from_run)?;
     last_json(&sink, "the interpreter")
 }
 
@@ -160,4 +181,17 @@ fn field<T: serde::de::DeserializeOwned>(v: &Value, name: &str) -> Result<T, Fai
         .cloned()
         .and_then(|x| serde_json::from_value(x).ok())
         .ok_or_else(|| Failure::new(format!("missing or malformed field '{name}' in {v}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ratio;
+
+    #[test]
+    fn a_ratio_needs_two_measured_rates() {
+        assert_eq!(ratio(3.0, 2.0), "1.50x");
+        assert!(ratio(0.0, 2.0).starts_with("n/a"));
+        assert!(ratio(3.0, 0.0).starts_with("n/a"));
+        assert!(ratio(f64::NAN, 1.0).starts_with("n/a"));
+    }
 }

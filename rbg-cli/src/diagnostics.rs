@@ -1,4 +1,9 @@
 //! Rendering parser diagnostics on a terminal (codespan-reporting) or in the reference format.
+//!
+//! Junk input must not turn into junk on the terminal: control characters of the source and of
+//! messages are replaced before printing (a snippet could otherwise move the cursor or ring the
+//! bell), at most [`MAX_SHOWN`] diagnostics are rendered (then a line counts the rest), and the
+//! whole report is written to stderr at once.
 
 use codespan_reporting::diagnostic::{Diagnostic as Report, Label};
 use codespan_reporting::files::SimpleFile;
@@ -17,28 +22,67 @@ pub enum Format {
     Reference,
 }
 
-/// Prints diagnostics to stderr.
+/// Most diagnostics rendered for one file; the rest are counted in one line.
+pub const MAX_SHOWN: usize = 20;
+
+/// Prints diagnostics to stderr (write errors are ignored: stderr may be closed).
 pub fn emit(file: &SourceFile, diagnostics: &[Diagnostic], format: Format) {
+    use std::io::Write as _;
+    let shown = &diagnostics[..diagnostics.len().min(MAX_SHOWN)];
+    let rest = omitted_line(&file.name, &diagnostics[shown.len()..]);
     match format {
         Format::Reference => {
-            for d in diagnostics {
-                eprintln!("{}", d.reference_text(file));
+            let mut text = String::new();
+            for d in shown {
+                text.push_str(&escape_controls(&d.reference_text(file)));
+                text.push('\n');
             }
+            if let Some(rest) = rest {
+                text.push_str(&rest);
+                text.push('\n');
+            }
+            let _ = std::io::stderr().lock().write_all(text.as_bytes());
         }
-        Format::Human => emit_human(file, diagnostics),
+        Format::Human => emit_human(file, shown, rest.as_deref()),
     }
 }
 
-fn emit_human(file: &SourceFile, diagnostics: &[Diagnostic]) {
+/// `... and N more (E errors, W warnings) in FILE`, when some were not shown.
+fn omitted_line(file_name: &str, omitted: &[Diagnostic]) -> Option<String> {
+    if omitted.is_empty() {
+        return None;
+    }
+    let errors = omitted.iter().filter(|d| d.is_error()).count();
+    Some(format!(
+        "... and {} more diagnostics in {} ({errors} errors, {} warnings) not shown",
+        omitted.len(),
+        escape_controls(file_name),
+        omitted.len() - errors
+    ))
+}
+
+fn emit_human(file: &SourceFile, diagnostics: &[Diagnostic], rest: Option<&str>) {
+    use std::io::Write as _;
+    if diagnostics.is_empty() && rest.is_none() {
+        return;
+    }
+    let name = escape_controls(&file.name);
     let text = display_text(&file.bytes);
-    let files = SimpleFile::new(file.name.as_str(), text.as_str());
-    let writer = termcolor::StandardStream::stderr(color_choice());
+    let files = SimpleFile::new(name.as_str(), text.as_str());
+    let writer = termcolor::BufferWriter::stderr(color_choice());
+    let mut buffer = writer.buffer();
     let config = term::Config::default();
     for d in diagnostics {
-        let report = to_report(d);
-        // A failed write to stderr leaves nothing better to do than to go on.
-        let _ = term::emit(&mut writer.lock(), &config, &files, &report);
+        let report = to_report(d, &name);
+        // A report that cannot be rendered (a span past the end) still gets its message out.
+        if term::emit(&mut buffer, &config, &files, &report).is_err() {
+            let _ = writeln!(buffer, "{}: {}", name, escape_controls(&d.message));
+        }
     }
+    if let Some(rest) = rest {
+        let _ = writeln!(buffer, "{rest}");
+    }
+    let _ = writer.print(&buffer);
 }
 
 fn color_choice() -> termcolor::ColorChoice {
@@ -50,16 +94,47 @@ fn color_choice() -> termcolor::ColorChoice {
     }
 }
 
-/// The source as UTF-8 with the same byte offsets: valid UTF-8 is kept; otherwise every
-/// non-ASCII byte is shown as `?` so spans still point at the right characters.
+/// The source as UTF-8 with the same byte offsets, safe to print: invalid UTF-8 bytes and
+/// control characters become `?` (one per byte, so spans still point at the right characters),
+/// carriage returns become spaces (CRLF files look as LF files), tabs and newlines stay.
 fn display_text(bytes: &[u8]) -> String {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => s.to_owned(),
-        Err(_) => bytes.iter().map(|&b| if b < 0x80 { b as char } else { '?' }).collect(),
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        for ch in chunk.valid().chars() {
+            match ch {
+                '\n' | '\t' => out.push(ch),
+                '\r' => out.push(' '),
+                c if c.is_control() || is_bidi_control(c) => {
+                    out.extend(std::iter::repeat_n('?', c.len_utf8()))
+                }
+                c => out.push(c),
+            }
+        }
+        out.extend(std::iter::repeat_n('?', chunk.invalid().len()));
     }
+    out
 }
 
-fn to_report(d: &Diagnostic) -> Report<()> {
+/// Unicode's bidirectional overrides and isolates, which reorder the rest of a terminal line.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}')
+}
+
+/// A message with its control characters (which may come from the game file's tokens) written
+/// as `\u{..}` escapes.
+pub fn escape_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        if (ch.is_control() && ch != '\n' && ch != '\t') || is_bidi_control(ch) {
+            out.push_str(&format!("\\u{{{:x}}}", ch as u32));
+        } else {
+            out.push(ch);
+        }
+    }
+    out
+}
+
+fn to_report(d: &Diagnostic, file_name: &str) -> Report<()> {
     let report = match d.severity {
         Severity::Error => Report::error(),
         Severity::Warning => Report::warning(),
@@ -71,8 +146,33 @@ fn to_report(d: &Diagnostic) -> Report<()> {
     for frame in &d.trail {
         let span = frame.span();
         labels.push(
-            Label::secondary((), span.start as usize..span.end as usize).with_message(frame.reference_text()),
+            Label::secondary((), span.start as usize..span.end as usize)
+                .with_message(escape_controls(&frame.reference_text())),
         );
     }
-    report.with_message(&d.message).with_labels(labels)
+    let message = escape_controls(&d.message);
+    // Without a label codespan prints no location, so the message names the file itself.
+    let message = if labels.is_empty() { format!("{file_name}: {message}") } else { message };
+    report.with_message(message).with_labels(labels)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snippets_keep_offsets_and_lose_control_bytes() {
+        let shown = display_text(b"ab\x07c\r\n\x1b[2Jd\xffe\t\xe2\x80\xaef");
+        assert_eq!(shown, "ab?c \n?[2Jd?e\t???f");
+        assert_eq!(shown.len(), b"ab\x07c\r\n\x1b[2Jd\xffe\t\xe2\x80\xaef".len());
+    }
+
+    #[test]
+    fn messages_escape_control_characters() {
+        assert_eq!(
+            escape_controls("Identifier 'a\u{1b}b' not declared"),
+            "Identifier 'a\\u{1b}b' not declared"
+        );
+        assert_eq!(escape_controls("plain\ttext"), "plain\ttext");
+    }
 }

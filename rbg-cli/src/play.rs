@@ -109,7 +109,7 @@ pub fn mc_argv(args: &McArgs) -> Vec<String> {
 }
 
 pub fn run_failure(e: rbg_runner::RunError) -> Failure {
-    Failure::new(e.to_string())
+    Failure::from_run(e)
 }
 
 /// Lists the legal moves after playing `after` (moves separated by `;`, each a space-separated

@@ -172,3 +172,171 @@ fn moves_lists_pairs_and_effects_and_checks_after() {
     assert_eq!(illegal.status.code(), Some(1));
     assert!(stderr(&illegal).contains("not legal"));
 }
+
+#[test]
+fn absurd_seconds_and_threads_are_errors_not_panics() {
+    let path = temp_file("tiny-limits.rbg", TINY);
+    let file = path.to_str().unwrap();
+    for seconds in ["1e300", "nan", "inf", "-1"] {
+        let flag = format!("--seconds={seconds}");
+        let out = rbg(&["mc", file, &flag]);
+        assert_eq!(out.status.code(), Some(1), "mc --seconds {seconds}: {}", stderr(&out));
+        assert!(stderr(&out).contains("--seconds"), "{}", stderr(&out));
+        assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+        // bench rejects it before building anything (no cargo output, no cache written).
+        let out = rbg(&["bench", file, &flag]);
+        assert_eq!(out.status.code(), Some(1), "bench --seconds {seconds}: {}", stderr(&out));
+        assert!(!stderr(&out).contains("building"), "{}", stderr(&out));
+    }
+    let out = rbg(&["perft", file, "--depth", "1", "--threads", "10000"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("--threads 10000 is too many") && err.contains("at most"), "{err}");
+    // The message names the file, and no table header precedes the error.
+    assert!(err.contains("tiny-limits.rbg"), "{err}");
+    assert_eq!(stdout(&out), "");
+    let out = rbg(&["perft", file, "--depth", "1", "--threads", "2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly_with_141() {
+    use std::process::Stdio;
+    // A game whose perft rows keep coming: close our end after the first line.
+    let path = temp_file("tiny-pipe.rbg", TINY);
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("rbg"))
+        .args(["perft", path.to_str().unwrap(), "--depth", "200000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("rbg starts");
+    let mut first = [0u8; 5];
+    std::io::Read::read_exact(child.stdout.as_mut().unwrap(), &mut first).expect("a header");
+    drop(child.stdout.take());
+    let status = child.wait().expect("rbg ends");
+    // With stderr closed too, a panic would give 101.
+    assert_eq!(status.code(), Some(141));
+}
+
+#[test]
+fn perft_prints_no_header_when_the_first_depth_fails() {
+    // The keeper loops forever: the root state cannot be completed.
+    let looping = "#players = a(1)\n#pieces = e\n#variables =\n\
+                   #board = rectangle(up, down, left, right, [e])\n#rules = (->> {})* ->a\n";
+    let path = temp_file("loop.rbg", looping);
+    let out = rbg(&["perft", path.to_str().unwrap(), "--depth", "1"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "", "no table header before the error");
+    assert!(stderr(&out).contains("loop.rbg"), "the error names the file: {}", stderr(&out));
+}
+
+#[test]
+fn junk_input_is_rendered_without_control_bytes_and_capped() {
+    // 200 stray control characters: each one a warning.
+    let junk = format!("{TINY}{}", "\u{1b}[2J\u{7}".repeat(100));
+    let path = temp_file("junk.rbg", &junk);
+    let out = rbg(&["check", path.to_str().unwrap()]);
+    let err = stderr(&out);
+    assert!(!err.bytes().any(|b| b == 0x1b || b == 0x07), "raw control bytes in the output");
+    assert!(err.contains("more diagnostics in") && err.contains("not shown"), "{err}");
+    let rendered = err.matches("warning").count() + err.matches("error").count();
+    assert!(rendered <= 25, "{rendered} diagnostics rendered");
+}
+
+#[test]
+fn check_warns_about_games_that_cannot_be_played() {
+    let no_players = "#players =\n#pieces = e\n#variables =\n\
+                      #board = rectangle(up, down, left, right, [e])\n#rules = {e}\n";
+    let path = temp_file("noplayers.rbg", no_players);
+    let out = rbg(&["check", path.to_str().unwrap()]);
+    assert!(stderr(&out).contains("declares no players"), "{}", stderr(&out));
+    assert_eq!(rbg(&["check", "--deny-warnings", path.to_str().unwrap()]).status.code(), Some(1));
+    // Unbounded moves: a note only, the game stays valid even with --deny-warnings.
+    let unbounded = "#players = a(1)\n#pieces = e, x\n#variables =\n\
+                     #board = rectangle(up, down, left, right, [e, e])\n#rules = ->a (left* [x])* ->> {}\n";
+    let path = temp_file("unbounded.rbg", unbounded);
+    let out = rbg(&["check", "--deny-warnings", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("move straightness unbounded"), "{}", stderr(&out));
+    assert!(!stderr(&rbg(&["check", "-q", path.to_str().unwrap()])).contains("note"));
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rbg-cli-test-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn compile_refuses_a_foreign_directory_without_force() {
+    let game = temp_file("tiny-compile.rbg", TINY);
+    let dir = temp_dir("foreign");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("Cargo.toml"), "[package]\nname = \"mine\"\n").unwrap();
+    let out = rbg(&["compile", game.to_str().unwrap(), "-o", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("--force"), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(dir.join("Cargo.toml")).unwrap(), "[package]\nname = \"mine\"\n");
+    let forced = rbg(&["compile", game.to_str().unwrap(), "-o", dir.to_str().unwrap(), "--force"]);
+    assert_eq!(forced.status.code(), Some(0), "{}", stderr(&forced));
+    // Now it is ours: writing again needs no --force.
+    let again = rbg(&["compile", game.to_str().unwrap(), "-o", dir.to_str().unwrap()]);
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+    // A file is not a directory.
+    let file = temp_file("not-a-dir", "x");
+    assert_eq!(
+        rbg(&["compile", game.to_str().unwrap(), "-o", file.to_str().unwrap()]).status.code(),
+        Some(1)
+    );
+}
+
+/// A crate from `rbg compile` names nothing in this checkout, is portable unless asked, carries
+/// a lock file, and builds offline; its binary counts the game as the reference semantics say.
+#[test]
+fn a_compiled_crate_travels_and_builds_offline() {
+    let game = temp_file("tiny-travel.rbg", TINY);
+    let dir = temp_dir("travel");
+    let out = rbg(&["compile", game.to_str().unwrap(), "-o", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+    let checkout = rbg_testdata::workspace_root().canonicalize().unwrap();
+    assert!(!manifest.contains(checkout.to_str().unwrap()), "a path into the checkout:\n{manifest}");
+    assert!(manifest.contains(r#"path = "vendor/rbg-core""#), "{manifest}");
+    for file in ["vendor/rbg-core/Cargo.toml", "vendor/rbg-core/src/lib.rs", "vendor/rbg-runner/src/lib.rs"] {
+        assert!(dir.join(file).is_file(), "{file} missing");
+    }
+    let vendored = std::fs::read_to_string(dir.join("vendor/rbg-runner/Cargo.toml")).unwrap();
+    assert!(!vendored.contains(".workspace"), "{vendored}");
+    assert!(dir.join("Cargo.lock").is_file());
+    assert!(!dir.join(".cargo/config.toml").exists(), "portable unless --native");
+
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    // A target directory of its own inside ours, kept between runs so the dependencies build once.
+    let target = rbg_testdata::workspace_root().join("target").join("rbg-cli-travel-test");
+    let build = std::process::Command::new(&cargo)
+        .args(["build", "--offline", "--quiet", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", &target)
+        .env_remove("RUSTFLAGS")
+        .current_dir(&dir)
+        .output()
+        .expect("cargo runs");
+    assert!(build.status.success(), "offline build failed:\n{}", String::from_utf8_lossy(&build.stderr));
+    let binary = target.join("debug").join(format!("rbg-game-tiny-travel{}", std::env::consts::EXE_SUFFIX));
+    let run =
+        std::process::Command::new(&binary).args(["perft", "--depth", "2"]).output().expect("binary runs");
+    let text = String::from_utf8_lossy(&run.stdout);
+    let rows: Vec<Vec<&str>> = text.lines().skip(1).map(|l| l.split_whitespace().collect()).collect();
+    // As in `perft_text_has_one_row_per_depth`: 2 leaves and 3 nodes, then 2 and 5.
+    assert_eq!(rows.len(), 2, "{text}");
+    assert_eq!(rows[0][..3], ["1", "2", "3"]);
+    assert_eq!(rows[1][..3], ["2", "2", "5"]);
+
+    let native = rbg(&["compile", game.to_str().unwrap(), "-o", dir.to_str().unwrap(), "--native"]);
+    assert_eq!(native.status.code(), Some(0));
+    let config = std::fs::read_to_string(dir.join(".cargo/config.toml")).unwrap();
+    assert!(config.contains("target-cpu=native"), "{config}");
+    // And a later portable compile removes it again.
+    assert_eq!(rbg(&["compile", game.to_str().unwrap(), "-o", dir.to_str().unwrap()]).status.code(), Some(0));
+    assert!(!dir.join(".cargo/config.toml").exists());
+}

@@ -49,7 +49,7 @@ use proc_macro2::TokenStream;
 use rbg_interp::{BuildError, Program, ProgramOptions};
 use rbg_parser::ir;
 
-pub use crate_files::{write_crate, CrateDeps, WrittenCrate};
+pub use crate_files::{write_crate, CrateDeps, WrittenCrate, GENERATED_MARKER};
 
 /// The version of the generator, part of every cache key: bump it when the generated code
 /// changes in a way that cargo's own change detection would not notice.

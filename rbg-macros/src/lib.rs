@@ -88,7 +88,7 @@ fn expand_file(base: &Path, relative: &str, name: Option<Ident>) -> Result<Token
     let module =
         generate_module(&game, &stem, &CompileOptions::default()).map_err(|e| format!("{relative}: {e}"))?;
     let module_name = format_ident!("{}", names::snake(&stem));
-    let type_name = name.unwrap_or_else(|| Ident::new(&names::upper_camel(&stem), Span::call_site()));
+    let type_name = name.unwrap_or_else(|| Ident::new(&type_name_for(&stem), Span::call_site()));
     let absolute = path.to_string_lossy().into_owned();
     let doc = format!("The compiled reasoner of `{relative}` (see module [`{module_name}`]).");
     Ok(quote! {
@@ -100,6 +100,16 @@ fn expand_file(base: &Path, relative: &str, name: Option<Ident>) -> Result<Token
         #[doc = #doc]
         pub use #module_name::Reasoner as #type_name;
     })
+}
+
+/// The type name for a game file's stem: `UpperCamelCase`, with a trailing `_` if that is a
+/// keyword (`Self.rbg` gives `Self_`), as module names get one.
+fn type_name_for(stem: &str) -> String {
+    let mut name = names::upper_camel(stem);
+    if syn::parse_str::<Ident>(&name).is_err() {
+        name.push('_');
+    }
+    name
 }
 
 #[cfg(test)]
@@ -127,6 +137,18 @@ mod tests {
         let named =
             expand_file(&dir, "strip.rbg", Some(Ident::new("Line", Span::call_site()))).expect("expands");
         assert!(named.to_string().contains("Reasoner as Line"));
+    }
+
+    #[test]
+    fn a_keyword_file_name_still_gives_valid_names() {
+        assert_eq!(type_name_for("Self"), "Self_");
+        assert_eq!(type_name_for("ticTacToe"), "TicTacToe");
+        let dir = scratch_dir("keyword");
+        std::fs::write(dir.join("Self.rbg"), STRIP).expect("write");
+        let tokens = expand_file(&dir, "Self.rbg", None).expect("expands");
+        // The expansion must parse as items (a keyword as a name would not).
+        let file: syn::File = syn::parse2(tokens).expect("valid Rust items");
+        assert_eq!(file.items.len(), 2);
     }
 
     #[test]

@@ -1,6 +1,12 @@
 //! `mc`: flat Monte Carlo playouts with statistics per player.
+//!
+//! Ctrl-C during a run prints the statistics of the playouts finished so far (marked as
+//! interrupted) and exits with 130; the driver's progress callback polls a flag that the
+//! signal handler sets, so the playout loop itself is unchanged.
 
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Once;
 use std::time::Duration;
 
 use rbg_core::playout::{flat_monte_carlo, McLimit, McOptions, McStats};
@@ -41,11 +47,66 @@ impl McReport {
     }
 }
 
+/// The longest `--seconds` accepted: a year; longer is surely a typo (and `1e300` does not fit
+/// in a `Duration`).
+pub const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+
+/// The duration of `--seconds S`, or why `S` is not one.
+pub fn seconds_limit(seconds: f64) -> Result<Duration, RunError> {
+    if !(0.0..=MAX_SECONDS).contains(&seconds) {
+        return Err(RunError::Usage(format!(
+            "--seconds {seconds:?}: give a number of seconds from 0 to {MAX_SECONDS} (a year)"
+        )));
+    }
+    Duration::try_from_secs_f64(seconds).map_err(|e| RunError::Usage(format!("--seconds {seconds:?}: {e}")))
+}
+
+/// Set by the Ctrl-C handler while a run is active; polled after every playout.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+/// Whether a Monte Carlo run is in progress (Ctrl-C outside one exits at once).
+static RUNNING: AtomicBool = AtomicBool::new(false);
+
+/// Installs (once per process) the Ctrl-C handler: during a run it asks the run to stop and
+/// report, otherwise it exits as an unhandled Ctrl-C would.
+fn install_interrupt_handler() {
+    static INSTALL: Once = Once::new();
+    INSTALL.call_once(|| {
+        // Another handler installed by the embedding program wins; then Ctrl-C keeps its meaning.
+        let _ = ctrlc::set_handler(|| {
+            if RUNNING.load(Ordering::SeqCst) && !INTERRUPTED.swap(true, Ordering::SeqCst) {
+                return;
+            }
+            std::process::exit(INTERRUPTED_EXIT_CODE);
+        });
+    });
+}
+
+/// The exit code after Ctrl-C (128 + SIGINT, as shells report it).
+pub const INTERRUPTED_EXIT_CODE: i32 = 130;
+
+/// Marks a run as active for the Ctrl-C handler until dropped.
+struct RunningGuard;
+
+impl RunningGuard {
+    fn start() -> Self {
+        install_interrupt_handler();
+        INTERRUPTED.store(false, Ordering::SeqCst);
+        RUNNING.store(true, Ordering::SeqCst);
+        RunningGuard
+    }
+}
+
+impl Drop for RunningGuard {
+    fn drop(&mut self) {
+        RUNNING.store(false, Ordering::SeqCst);
+    }
+}
+
 pub fn run_mc<G: Game>(game: &G, args: &McArgs, out: &mut dyn Write) -> Result<McReport, RunError> {
     let limit = match (args.seconds, args.playouts) {
-        (Some(s), None) if s.is_finite() && s >= 0.0 => McLimit::Time(Duration::from_secs_f64(s)),
+        (Some(s), None) => McLimit::Time(seconds_limit(s)?),
         (None, Some(n)) => McLimit::Playouts(n),
-        _ => return Err(RunError::Usage("give exactly one of --seconds S (S >= 0) or --playouts N".into())),
+        _ => return Err(RunError::Usage("give exactly one of --seconds S or --playouts N".into())),
     };
     let opts = McOptions { seed: args.seed, limit, monotonic: !args.no_monotonic, ..Default::default() };
     let bar = match limit {
@@ -55,7 +116,24 @@ pub fn run_mc<G: Game>(game: &G, args: &McArgs, out: &mut dyn Write) -> Result<M
     // Redrawing is throttled by indicatif, but even a hidden bar's update costs about 1% of a
     // short playout (connect4), so a piped run skips it.
     let shown = !bar.is_hidden();
+    // Without monotonic classes every ply's moves are counted, so the branching factor of an
+    // interrupted run (whose `moves_exact` the driver has not set yet) is still exact.
+    let moves_exact_so_far = !opts.monotonic || game.monotonic_classes() == 0;
+    let _running = RunningGuard::start();
     let stats = flat_monte_carlo(game, &opts, |s| {
+        if INTERRUPTED.load(Ordering::Relaxed) {
+            bar.finish_and_clear();
+            let stats = McStats { moves_exact: moves_exact_so_far, ..s.clone() };
+            let report = McReport { stats };
+            let printed = if args.json {
+                print_json(game, &report, &mut *out, true)
+            } else {
+                print_text(game, &report, &mut *out, true)
+            };
+            // Nothing is left to report a failed write to: the run ends either way.
+            let _ = printed;
+            std::process::exit(INTERRUPTED_EXIT_CODE);
+        }
         if shown {
             bar.set_position(match limit {
                 McLimit::Playouts(_) => s.playouts,
@@ -66,15 +144,23 @@ pub fn run_mc<G: Game>(game: &G, args: &McArgs, out: &mut dyn Write) -> Result<M
     bar.finish_and_clear();
     let report = McReport { stats };
     if args.json {
-        print_json(game, &report, out)?;
+        print_json(game, &report, out, false)?;
     } else {
-        print_text(game, &report, out)?;
+        print_text(game, &report, out, false)?;
     }
     Ok(report)
 }
 
-fn print_text<G: Game>(game: &G, r: &McReport, out: &mut dyn Write) -> Result<(), RunError> {
+fn print_text<G: Game>(
+    game: &G,
+    r: &McReport,
+    out: &mut dyn Write,
+    interrupted: bool,
+) -> Result<(), RunError> {
     let s = &r.stats;
+    if interrupted {
+        writeln!(out, "interrupted    statistics of the playouts finished before Ctrl-C")?;
+    }
     writeln!(out, "playouts       {}", s.playouts)?;
     writeln!(out, "seconds        {:.3}", s.elapsed.as_secs_f64())?;
     writeln!(out, "playouts/s     {:.1}", r.playouts_per_second())?;
@@ -97,7 +183,12 @@ fn print_text<G: Game>(game: &G, r: &McReport, out: &mut dyn Write) -> Result<()
     Ok(())
 }
 
-fn print_json<G: Game>(game: &G, r: &McReport, out: &mut dyn Write) -> Result<(), RunError> {
+fn print_json<G: Game>(
+    game: &G,
+    r: &McReport,
+    out: &mut dyn Write,
+    interrupted: bool,
+) -> Result<(), RunError> {
     let s = &r.stats;
     let scores: Vec<serde_json::Value> = game
         .info()
@@ -108,7 +199,7 @@ fn print_json<G: Game>(game: &G, r: &McReport, out: &mut dyn Write) -> Result<()
             json!({ "player": name, "mean": s.mean_score(i), "min": s.score_min[i], "max": s.score_max[i] })
         })
         .collect();
-    let line = json!({
+    let mut line = json!({
         "game": game.info().name,
         "playouts": s.playouts,
         "seconds": s.elapsed.as_secs_f64(),
@@ -119,7 +210,25 @@ fn print_json<G: Game>(game: &G, r: &McReport, out: &mut dyn Write) -> Result<()
         "branching_mean": s.moves_exact.then(|| s.moves as f64 / s.plies.max(1) as f64),
         "scores": scores,
     });
+    if interrupted {
+        line["interrupted"] = json!(true);
+    }
     writeln!(out, "{line}")?;
     out.flush()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seconds_must_fit_a_duration_and_be_sensible() {
+        assert_eq!(seconds_limit(1.5).expect("valid"), Duration::from_millis(1500));
+        assert_eq!(seconds_limit(0.0).expect("valid"), Duration::ZERO);
+        for bad in [1e300, f64::NAN, f64::INFINITY, -1.0, MAX_SECONDS * 2.0] {
+            let err = seconds_limit(bad).expect_err("rejected").to_string();
+            assert!(err.starts_with("--seconds"), "{err}");
+        }
+    }
 }

@@ -49,14 +49,9 @@ pub fn run_perft<G: Game>(
     args: &PerftArgs,
     out: &mut dyn Write,
 ) -> Result<Vec<PerftRow>, RunError> {
-    if args.threads == 0 {
-        return Err(RunError::Usage("--threads must be at least 1".into()));
-    }
+    check_threads(args.threads, available_cores())?;
     let opts = PerftOptions { threads: args.threads, bulk_last_ply: args.bulk, ..Default::default() };
     let first = if args.only_last { args.depth } else { 1.min(args.depth) };
-    if !args.json {
-        writeln!(out, "{:>5} {:>16} {:>16} {:>10} {:>14}", "depth", "leaves", "nodes", "ms", "nodes/s")?;
-    }
     let mut rows = Vec::new();
     for depth in first..=args.depth {
         let bar = progress_bar(0, format!("depth {depth}"));
@@ -68,10 +63,38 @@ pub fn run_perft<G: Game>(
         let counts = perft_with_progress(game, depth, &opts, &progress)?;
         let row = PerftRow { depth, counts, seconds: start.elapsed().as_secs_f64() };
         bar.finish_and_clear();
+        // The header comes with the first row, so a run that fails at once prints no table.
+        if rows.is_empty() && !args.json {
+            writeln!(out, "{:>5} {:>16} {:>16} {:>10} {:>14}", "depth", "leaves", "nodes", "ms", "nodes/s")?;
+        }
         print_row(game, &row, args.json, out)?;
         rows.push(row);
     }
     Ok(rows)
+}
+
+/// Most worker threads per core: more only adds scheduling overhead, and thousands of threads
+/// can exhaust the process's limits instead of counting anything.
+pub const MAX_THREADS_PER_CORE: usize = 4;
+
+/// The cores this process may use (1 if unknown).
+fn available_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// `--threads` must be between 1 and [`MAX_THREADS_PER_CORE`] times the cores.
+fn check_threads(threads: usize, cores: usize) -> Result<(), RunError> {
+    let most = MAX_THREADS_PER_CORE.saturating_mul(cores.max(1));
+    if threads == 0 {
+        return Err(RunError::Usage("--threads must be at least 1".into()));
+    }
+    if threads > most {
+        return Err(RunError::Usage(format!(
+            "--threads {threads} is too many: this machine has {cores} core(s), so at most {most} \
+             ({MAX_THREADS_PER_CORE} per core) are allowed"
+        )));
+    }
+    Ok(())
 }
 
 fn print_row<G: Game>(game: &G, row: &PerftRow, as_json: bool, out: &mut dyn Write) -> Result<(), RunError> {
@@ -99,4 +122,20 @@ fn print_row<G: Game>(game: &G, row: &PerftRow, as_json: bool, out: &mut dyn Wri
     }
     out.flush()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn threads_are_bounded_by_the_cores() {
+        assert!(check_threads(1, 2).is_ok());
+        assert!(check_threads(8, 2).is_ok());
+        let err = check_threads(9, 2).expect_err("9 > 4 * 2").to_string();
+        assert!(err.contains("at most 8"), "{err}");
+        assert!(check_threads(0, 2).is_err());
+        assert!(check_threads(usize::MAX, 2).is_err());
+        assert!(check_threads(1_000, usize::MAX).is_ok(), "no overflow in the bound");
+    }
 }

@@ -3,9 +3,12 @@
 //!
 //! The conformance corpus (75 real games) and the reference tools' results are never copied into
 //! the project. They are read from `$RBG_CORPUS` and `$RBG_CONFORMANCE`, else from
-//! `../shared/corpus` and `../shared/conformance` beside the workspace. A test that finds its data
-//! missing is skipped with a note, except under `CI=true`, where it fails: CI always has the data,
-//! so there a missing corpus is a broken setup, not a reason to pass.
+//! `../shared/corpus` and `../shared/conformance` beside the workspace.
+//!
+//! Skips are never silent: a test that finds its data missing fails with instructions, unless
+//! the run says explicitly that it does without the data (`RBG_SKIP_CONFORMANCE=1`); then it
+//! prints a note and returns. Under `CI=true` a missing corpus always fails: CI always has the
+//! data, so there it is a broken setup, not a reason to pass.
 
 use std::path::{Path, PathBuf};
 
@@ -37,16 +40,50 @@ pub fn under_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true")
 }
 
-/// Whether all `paths` exist. If not: panics under CI, otherwise prints a note and returns false
-/// (the caller then skips its test).
+/// Whether the run asked to skip tests whose reference data is missing
+/// (`RBG_SKIP_CONFORMANCE=1`).
+pub fn skip_requested() -> bool {
+    std::env::var("RBG_SKIP_CONFORMANCE").is_ok_and(|v| v == "1")
+}
+
+/// What to do when reference data is missing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MissingData {
+    /// Fail the test with instructions.
+    Fail,
+    /// Skip it with a note (explicitly requested).
+    Skip,
+}
+
+/// The policy for missing data, given whether CI runs and whether a skip was requested.
+pub fn missing_data_policy(ci: bool, skip: bool) -> MissingData {
+    if skip && !ci {
+        MissingData::Skip
+    } else {
+        MissingData::Fail
+    }
+}
+
+/// Whether all `paths` exist. If not, the test fails with instructions, unless a skip was
+/// requested outside CI: then it prints a note and returns false (the caller skips its test).
 pub fn available<P: AsRef<Path>>(paths: &[P]) -> bool {
     let missing: Vec<&Path> = paths.iter().map(AsRef::as_ref).filter(|p| !p.exists()).collect();
     if missing.is_empty() {
         return true;
     }
-    assert!(!under_ci(), "reference data missing under CI: {missing:?} (set RBG_CORPUS / RBG_CONFORMANCE)");
-    eprintln!("note: reference data not found, test skipped: {missing:?}");
-    false
+    match missing_data_policy(under_ci(), skip_requested()) {
+        MissingData::Fail => panic!(
+            "reference data missing: {missing:?}. The corpus is the rbgGames collection \
+             (github.com/marekesz/rbgGames, commit 3ae4fb75c2cc) and the reference results of the \
+             rbg-rs project; put them in ../shared/corpus and ../shared/conformance or point \
+             RBG_CORPUS / RBG_CONFORMANCE at them. To run without them, set RBG_SKIP_CONFORMANCE=1 \
+             (not under CI)."
+        ),
+        MissingData::Skip => {
+            eprintln!("note: reference data not found, test SKIPPED (RBG_SKIP_CONFORMANCE=1): {missing:?}");
+            false
+        }
+    }
 }
 
 /// The corpus directory if present (see [`available`]).
@@ -200,4 +237,34 @@ pub fn check_reference_perft<E>(
         games.len()
     );
     PerftCoverage { rows: rows.len(), games }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_data_fails_unless_a_skip_is_requested_outside_ci() {
+        assert_eq!(missing_data_policy(false, false), MissingData::Fail);
+        assert_eq!(missing_data_policy(false, true), MissingData::Skip);
+        assert_eq!(missing_data_policy(true, true), MissingData::Fail);
+        assert_eq!(missing_data_policy(true, false), MissingData::Fail);
+    }
+
+    #[test]
+    fn present_paths_are_available() {
+        assert!(available(&[workspace_root()]));
+    }
+
+    /// The visible line of every run: whether the conformance data is there, and what was
+    /// skipped otherwise.
+    #[test]
+    fn conformance_data_is_present_or_its_absence_is_declared() {
+        let (corpus, conformance) = (corpus_dir(), conformance_dir());
+        if available(&[&corpus, &conformance]) {
+            let games = corpus_games(&corpus).len();
+            println!("conformance data: {games} corpus games in {}", corpus.display());
+            assert_eq!(games, 75, "the corpus has 75 games (70 + 5 under nsplit/)");
+        }
+    }
 }
