@@ -6,9 +6,9 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use rbg_interp::program::{Expr, ExprOp};
+use rbg_automaton::{Expr, ExprOp};
 
-use crate::emit::Ctx;
+use crate::ctx::Ctx;
 use crate::CompileError;
 
 /// How an expression reads in generated code.

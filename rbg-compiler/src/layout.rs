@@ -8,7 +8,7 @@
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use rbg_interp::Program;
+use rbg_automaton::Program;
 
 use crate::CompileError;
 

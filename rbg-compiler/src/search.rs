@@ -20,11 +20,11 @@
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
-use rbg_interp::program::{Op, NONE};
+use rbg_automaton::{Op, NONE};
 use rbg_parser::ir::RelOp;
 use syn::Lifetime;
 
-use crate::emit::Ctx;
+use crate::ctx::Ctx;
 use crate::exprs::{self, Value};
 use crate::tables::{fan_row, lit};
 
@@ -33,7 +33,7 @@ pub(crate) fn functions(c: &Ctx) -> TokenStream {
     let mut g = SearchGen { c, next_id: 0 };
     let mut out = TokenStream::new();
     for n in 0..c.p.nodes.len() {
-        if c.owner[n] != NONE {
+        if c.a.owner(n as u32).is_some() {
             out.extend(g.node_fn(n as u32));
         }
     }
@@ -127,12 +127,12 @@ impl SearchGen<'_> {
             if pattern && c.o.pattern_order {
                 // A pattern only asks whether an accepting node is reachable, so the order of
                 // its alternatives is free: try the ones closest to acceptance first.
-                edges.sort_by_key(|e| c.accept_distance[e.target as usize]);
+                edges.sort_by_key(|e| c.a.accept_distance(e.target).unwrap_or(u32::MAX));
             }
             for (i, e) in edges.iter().enumerate() {
                 let label = Lifetime::new(&format!("'edge{i}"), Span::call_site());
                 let modifiers = c.p.edge_ops(e).iter().filter(|op| op.is_modifier()).count() as u32;
-                let move_len = c.path_len[n as usize].map(|base| base + modifiers);
+                let move_len = c.a.path_len(n).map(|base| base + modifiers);
                 let ends_in_switch = c.p.ends_move(e);
                 let cx = EdgeCx { pattern, target: e.target, move_len, ends_in_switch };
                 let ops = self.ops(c.p.edge_ops(e), &cx, &label, false, false);
@@ -248,7 +248,7 @@ impl SearchGen<'_> {
                     } else {
                         quote!(if #call { #fail })
                     });
-                    if c.guard {
+                    if c.a.needs_guard() {
                         code.extend(quote!(if sc.failed { break #label true; }));
                     }
                 }
@@ -340,7 +340,7 @@ impl SearchGen<'_> {
                 // Piece counts and piece-location sets must follow the board only if something
                 // reads them before this off is undone, or if it is kept (keeper moves).
                 let later =
-                    c.ops_read_derived(rest) || (!cx.ends_in_switch && c.reads_derived[cx.target as usize]);
+                    c.ops_read_derived(rest) || (!cx.ends_in_switch && c.a.reads_derived(cx.target));
                 let put = |value: &TokenStream| {
                     let full = quote!(set_piece(st, #at, #value););
                     let plain = quote!(st.pieces[#at as usize] = #value;);
@@ -390,7 +390,7 @@ impl SearchGen<'_> {
                 }),
             )
         };
-        let (count, uncount) = if c.guard {
+        let (count, uncount) = if c.a.needs_guard() {
             (
                 quote! {
                     if sc.mods >= MAX_MODIFIERS { sc.failed = true; break #label true; }
@@ -404,7 +404,7 @@ impl SearchGen<'_> {
         let rest_code = self.ops(rest, cx, &inner, false, true);
         let keep = if cx.pattern {
             quote!(true)
-        } else if c.guard {
+        } else if c.a.needs_guard() {
             quote!(!(K::KEEP && stop && !sc.failed))
         } else {
             quote!(!(K::KEEP && stop))

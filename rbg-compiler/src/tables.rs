@@ -8,9 +8,9 @@
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
-use rbg_interp::program::NONE;
+use rbg_automaton::NONE;
 
-use crate::emit::Ctx;
+use crate::ctx::Ctx;
 use crate::layout::Uint;
 
 pub(crate) fn lit(v: u64) -> Literal {

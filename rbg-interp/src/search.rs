@@ -347,78 +347,51 @@ impl Interpreter {
     /// Evaluates a *pure* pattern automaton (see [`crate::code::pure_patterns`]) from `node` at
     /// `v` by plain recursion: no frames, trail, layers or budget are needed because nothing is
     /// written and the static analysis proved that no (node, vertex) pair repeats. Past a fixed
-    /// depth the native recursion stops growing and the rest is left to the general search.
-    fn eval_pure(&self, st: &mut State, node: u32, v: u32, level: u32) -> bool {
+    /// depth the native recursion stops growing and the rest is left to the general search in
+    /// the layers above `depth`, which shares the caller's budget. `None` (with the error in the
+    /// scratch) if that search exceeded a bound.
+    fn eval_pure(&self, st: &mut State, sc: &mut Scratch, node: u32, v: u32, depth: u32, level: u32) -> Option<bool> {
         const MAX_LEVEL: u32 = 256;
         let p = &self.program;
         let n = &p.nodes[node as usize];
         if n.accepting {
-            return true;
+            return Some(true);
         }
         if level == MAX_LEVEL {
-            let mut sc = Scratch { budget: self.limits.max_search_nodes, ..Scratch::default() };
-            return self.search::<true, NoSink>(st, &mut sc, node, v, 0, &mut NoSink).unwrap_or(false);
+            return match self.search::<true, NoSink>(st, sc, node, v, depth + 1, &mut NoSink) {
+                Ok(holds) => Some(holds),
+                Err(e) => {
+                    sc.error = Some(e);
+                    None
+                }
+            };
         }
         if n.is_fan() {
             let (first, end) = p.fan_tables[n.fan as usize].row_span(v);
             let mut i = first;
             while let Some(j) = self.next_fan_target(st, n, i, end) {
                 let w = p.fan_tables[n.fan as usize].targets[j as usize];
-                if self.eval_pure(st, n.next, w, level + 1) {
-                    return true;
+                if self.eval_pure(st, sc, n.next, w, depth, level + 1)? {
+                    return Some(true);
                 }
                 i = j + 1;
             }
-            return false;
+            return Some(false);
         }
         for edge in &self.edges[n.first_edge as usize..n.end_edge as usize] {
-            if let Some(w) = self.run_pure(st, edge.first, edge.end, v) {
-                if self.eval_pure(st, edge.target, w, level + 1) {
-                    return true;
+            // Pure edges only test, so the pattern mode of the edge runner never writes,
+            // records or recurses here.
+            match self.run_edge::<true, NoSink>(st, sc, edge.first, edge.end, v, depth, &mut NoSink) {
+                EdgeOutcome::Arrived(w) => {
+                    if self.eval_pure(st, sc, edge.target, w, depth, level + 1)? {
+                        return Some(true);
+                    }
                 }
+                EdgeOutcome::Abort => return None,
+                EdgeOutcome::Failed | EdgeOutcome::Reported | EdgeOutcome::Stop => {}
             }
         }
-        false
-    }
-
-    /// Runs the ops of a pure pattern edge: the vertex at its end, or `None` if one fails.
-    #[inline(always)]
-    fn run_pure(&self, st: &State, first: u32, end: u32, mut v: u32) -> Option<u32> {
-        let p = &self.program;
-        for op in &self.code[first as usize..end as usize] {
-            let ok = match *op {
-                Instr::Shift(l) => {
-                    v = p.board.neighbour(v, l);
-                    v != NONE
-                }
-                Instr::Table(t) => {
-                    v = p.det_tables[t as usize][v as usize];
-                    v != NONE
-                }
-                Instr::On(mask) => (mask >> st.pieces[v as usize]) & 1 == 1,
-                Instr::ShiftOn(l, mask) => {
-                    v = p.board.neighbour(v, l);
-                    v != NONE && (mask >> st.pieces[v as usize]) & 1 == 1
-                }
-                Instr::TableOn(t, mask) => {
-                    v = p.det_tables[t as usize][v as usize];
-                    v != NONE && (mask >> st.pieces[v as usize]) & 1 == 1
-                }
-                Instr::OnSet(s) => p.piece_sets[s as usize][st.pieces[v as usize] as usize],
-                Instr::InSet(s) => p.cell_sets[s as usize].contains(v),
-                Instr::Compare { lhs, rel, rhs } => {
-                    let a = p.exprs[lhs as usize].eval(&st.vars, &st.counts);
-                    let b = p.exprs[rhs as usize].eval(&st.vars, &st.counts);
-                    matches!((a, b), (Some(a), Some(b)) if rel.holds(a, b))
-                }
-                // Excluded from pure patterns.
-                _ => false,
-            };
-            if !ok {
-                return None;
-            }
-        }
-        Some(v)
+        Some(false)
     }
 
     /// The first position in `from..end` of a fan's target array whose vertex passes the fan's
@@ -467,7 +440,7 @@ impl Interpreter {
     ) -> Option<bool> {
         let start = self.program.automata[automaton as usize].start;
         if self.pure_patterns[automaton as usize] {
-            return Some(self.eval_pure(st, start, v, 0));
+            return self.eval_pure(st, sc, start, v, depth, 0);
         }
         match self.search::<true, NoSink>(st, sc, start, v, depth + 1, &mut NoSink) {
             Ok(holds) => Some(holds),

@@ -1,6 +1,7 @@
-//! The compiled program: the rules NFA of a game plus every static analysis, built once from the
-//! game IR and shared by reference (the interpreter's search reads it; the compiler can translate
-//! the same program into specialised code, so both engines agree by construction).
+//! rbg-automaton: the analysed automaton ([`Program`]) of a Regular Boardgames game — the rules
+//! NFA plus every static analysis, built once from the game IR. The interpreter (`rbg-interp`)
+//! walks it and the compiler (`rbg-compiler`) translates it into specialised code; both depend on
+//! this crate as siblings, so both engines agree by construction.
 //!
 //! # Layout
 //!
@@ -39,14 +40,18 @@
 //! * **pattern sharing and memoisation** (6.10): equal pattern bodies share one automaton, and
 //!   the search may cache a pattern's result per vertex while no modifier changed the state.
 
+#![forbid(unsafe_code)]
+
 mod analysis;
 mod build;
 mod expr;
+mod facts;
 mod tables;
 
 use rbg_parser::ir;
 
 pub use expr::{Expr, ExprOp, MAX_EXPR_STACK};
+pub use facts::{Analysis, SharedNode};
 pub use tables::{BoardGraph, CellSet, FanTable};
 
 /// "No such thing": no neighbour, no visited slot, no fan table.
