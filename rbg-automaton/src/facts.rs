@@ -4,14 +4,14 @@
 //! far each pattern node is from acceptance. Computed once by [`Analysis::new`]; each is a pure
 //! function of the program (and of whether piece-location sets are maintained).
 
-use crate::{Op, Program, NONE};
+use crate::{NodeId, Op, Program, NONE};
 
 /// A node reachable from two automata. The builder never shares nodes between automata, so this
 /// means a malformed program; generated code (one function per node and automaton) cannot
 /// express it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SharedNode {
-    pub node: u32,
+    pub node: NodeId,
     pub first: u32,
     pub second: u32,
 }
@@ -55,12 +55,12 @@ impl Analysis {
     }
 
     /// The automaton node `n` belongs to (`None` if no automaton reaches it).
-    pub fn owner(&self, n: u32) -> Option<u32> {
-        Some(self.owner[n as usize]).filter(|&a| a != NONE)
+    pub fn owner(&self, n: NodeId) -> Option<u32> {
+        Some(self.owner[n.index()]).filter(|&a| a != NONE)
     }
 
     /// Whether node `n` belongs to a pattern automaton.
-    pub fn is_pattern_node(&self, p: &Program, n: u32) -> bool {
+    pub fn is_pattern_node(&self, p: &Program, n: NodeId) -> bool {
         self.owner(n).is_some_and(|a| p.automata[a as usize].is_pattern)
     }
 
@@ -74,8 +74,8 @@ impl Analysis {
     /// For a rules node: the number of actions on the move path whenever the search is there,
     /// if every path from a rules position gives the same number (`None`: it varies, or the
     /// node is not in the rules).
-    pub fn path_len(&self, n: u32) -> Option<u32> {
-        self.path_len[n as usize]
+    pub fn path_len(&self, n: NodeId) -> Option<u32> {
+        self.path_len[n.index()]
     }
 
     /// Piece masks whose cell sets the state maintains (design notes 6.2): the distinct
@@ -86,8 +86,8 @@ impl Analysis {
 
     /// The piece-location set (an index into [`Analysis::tracked_masks`]) a fan node iterates
     /// instead of its row, if any.
-    pub fn tracked_set(&self, p: &Program, n: u32) -> Option<usize> {
-        let node = p.nodes[n as usize];
+    pub fn tracked_set(&self, p: &Program, n: NodeId) -> Option<usize> {
+        let node = p.nodes[n.index()];
         if !node.is_fan() || !p.fan_tables[node.fan as usize].all_vertices {
             return None;
         }
@@ -96,8 +96,8 @@ impl Analysis {
 
     /// Whether the search, from node `n` until it ends (a switch or a pattern's acceptance), may
     /// read state derived from the board: piece-location sets or piece counts.
-    pub fn reads_derived(&self, n: u32) -> bool {
-        self.reads_derived[n as usize]
+    pub fn reads_derived(&self, n: NodeId) -> bool {
+        self.reads_derived[n.index()]
     }
 
     /// Whether these ops read piece counts, or evaluate a pattern whose search may read
@@ -107,18 +107,18 @@ impl Analysis {
     }
 
     /// For a pattern node: the fewest edges to an accepting node (`None` if there is no path).
-    pub fn accept_distance(&self, n: u32) -> Option<u32> {
-        Some(self.accept_distance[n as usize]).filter(|&d| d != u32::MAX)
+    pub fn accept_distance(&self, n: NodeId) -> Option<u32> {
+        Some(self.accept_distance[n.index()]).filter(|&d| d != u32::MAX)
     }
 }
 
 fn owners(p: &Program) -> Result<Vec<u32>, SharedNode> {
     let mut owner = vec![NONE; p.nodes.len()];
     for (a, automaton) in p.automata.iter().enumerate() {
-        for n in p.reachable(automaton.start) {
+        for n in crate::analysis::reachable(p, automaton.start) {
             match owner[n as usize] {
                 NONE => owner[n as usize] = a as u32,
-                other => return Err(SharedNode { node: n, first: other, second: a as u32 }),
+                other => return Err(SharedNode { node: NodeId::new(n), first: other, second: a as u32 }),
             }
         }
     }
@@ -131,13 +131,13 @@ fn needs_guard(p: &Program) -> bool {
         if node.is_fan() {
             return vec![node.next];
         }
-        p.node_edges(n).iter().filter(|e| !p.ends_move(e)).map(|e| e.target).collect()
+        p.edges_of(n).iter().filter(|e| !p.ends_move(e)).map(|e| e.target).collect()
     };
     for (n, node) in p.nodes.iter().enumerate() {
         if node.is_fan() {
             continue;
         }
-        for e in p.node_edges(n as u32).iter().filter(|e| e.modifies) {
+        for e in p.edges_of(n as u32).iter().filter(|e| e.modifies) {
             if p.ends_move(e) {
                 continue;
             }
@@ -166,7 +166,7 @@ fn path_lengths(p: &Program, owner: &[u32]) -> Vec<Option<u32>> {
         Varies,
     }
     let mut len = vec![Len::Unknown; p.nodes.len()];
-    let mut work: Vec<(u32, Len)> = vec![(p.start(), Len::Known(0))];
+    let mut work: Vec<(u32, Len)> = vec![(p.automata[0].start, Len::Known(0))];
     for e in &p.edges {
         if p.ends_move(e) && e.target != NONE {
             work.push((e.target, Len::Known(0)));
@@ -185,7 +185,7 @@ fn path_lengths(p: &Program, owner: &[u32]) -> Vec<Option<u32>> {
         if node.is_fan() {
             work.push((node.next, merged));
         }
-        for e in p.node_edges(n) {
+        for e in p.edges_of(n) {
             let ops = p.edge_ops(e);
             if Op::ends_move(ops) {
                 continue;
@@ -230,9 +230,9 @@ fn reads_derived(p: &Program, a: &Analysis) -> Vec<bool> {
                 continue;
             }
             let node = p.nodes[n];
-            let now = a.tracked_set(p, n as u32).is_some()
+            let now = a.tracked_set(p, NodeId::new(n as u32)).is_some()
                 || (node.is_fan() && reads[node.next as usize])
-                || p.node_edges(n as u32).iter().any(|e| {
+                || p.edges_of(n as u32).iter().any(|e| {
                     let ops = p.edge_ops(e);
                     ops_read(p, &reads, ops) || (!Op::ends_move(ops) && reads[e.target as usize])
                 });
@@ -263,7 +263,7 @@ fn accept_distances(p: &Program) -> Vec<u32> {
         if node.is_fan() {
             preds[node.next as usize].push(n as u32);
         }
-        p.node_edges(n as u32).iter().for_each(|e| preds[e.target as usize].push(n as u32));
+        p.edges_of(n as u32).iter().for_each(|e| preds[e.target as usize].push(n as u32));
     }
     let mut dist = vec![u32::MAX; p.nodes.len()];
     let mut queue: std::collections::VecDeque<u32> = Default::default();

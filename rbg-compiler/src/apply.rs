@@ -7,7 +7,6 @@ use rbg_automaton::Modifier;
 
 use crate::ctx::Ctx;
 use crate::exprs::{self, Value};
-use crate::tables::lit;
 
 pub(crate) fn apply(c: &Ctx) -> TokenStream {
     if !c.o.unchecked_modifiers {
@@ -20,7 +19,7 @@ pub(crate) fn apply(c: &Ctx) -> TokenStream {
             }
         };
     }
-    let arms = c.p.modifiers.iter().enumerate().filter_map(|(index, m)| {
+    let arms = c.p.modifiers().iter().enumerate().filter_map(|(index, m)| {
         let index = index as u32;
         let body = match *m {
             Modifier::None => return None,
@@ -38,7 +37,7 @@ pub(crate) fn apply(c: &Ctx) -> TokenStream {
             }
             Modifier::Switch { player, target } => {
                 let player = c.l.player.lit(player as u64);
-                let node = c.node_value(target);
+                let node = c.target_value(target);
                 quote!({ st.player = #player; st.node = #node; })
             }
         };

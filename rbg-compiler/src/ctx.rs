@@ -4,7 +4,7 @@
 
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
-use rbg_automaton::{Analysis, Op, Program, NONE};
+use rbg_automaton::{Analysis, NodeId, NodeKind, Op, Program};
 use rbg_parser::ir;
 
 use crate::exprs;
@@ -37,16 +37,16 @@ impl Ctx<'_> {
     /// Whether the state keeps anything derived from the board (piece counts, piece-location
     /// sets) that `set_piece` must update.
     pub(crate) fn has_derived_state(&self) -> bool {
-        self.p.counts_pieces || !self.a.tracked_masks().is_empty()
+        self.p.counts_pieces() || !self.a.tracked_masks().is_empty()
     }
 
     /// The piece-location set a fan node iterates instead of its row, if any.
     pub(crate) fn tracked_set(&self, n: u32) -> Option<usize> {
-        self.a.tracked_set(self.p, n)
+        self.a.tracked_set(self.p, NodeId::new(n))
     }
 
     pub(crate) fn is_pattern(&self, n: u32) -> bool {
-        self.a.is_pattern_node(self.p, n)
+        self.a.is_pattern_node(self.p, NodeId::new(n))
     }
 
     /// A `matches!` pattern accepting the pieces whose bit is set in `mask`.
@@ -64,23 +64,28 @@ impl Ctx<'_> {
         quote!(#(#names)|*)
     }
 
-    /// The literal stored in `State::node` for rules position `n` ([`NONE`] = dead).
+    /// The literal stored in `State::node` for rules position `n`.
     pub(crate) fn node_value(&self, n: u32) -> TokenStream {
-        let v = if n == NONE { Layout::dead_node(self.p) } else { n as u64 };
-        self.l.node.lit(v)
+        self.l.node.lit(n as u64)
+    }
+
+    /// The literal stored in `State::node` after a switch to `target` (`None`: the switch can
+    /// never be reached, the state is dead).
+    pub(crate) fn target_value(&self, target: Option<NodeId>) -> TokenStream {
+        self.l.node.lit(target.map_or(Layout::dead_node(self.p), |n| n.get() as u64))
     }
 
     /// Rules nodes a state can be at: the start and every switch target.
     pub(crate) fn rules_positions(&self) -> Vec<u32> {
-        let mut out = vec![self.p.start()];
-        for e in &self.p.edges {
-            if self.p.ends_move(e) && e.target != NONE {
-                out.push(e.target);
+        let mut out = vec![self.p.start().get()];
+        for e in self.p.edges() {
+            if self.p.ends_move(e) {
+                out.push(e.target().get());
             }
         }
         out.sort_unstable();
         out.dedup();
-        out.retain(|&n| self.a.owner(n) == Some(0));
+        out.retain(|&n| self.a.owner(NodeId::new(n)) == Some(0));
         out
     }
 
@@ -100,7 +105,7 @@ impl Ctx<'_> {
             Op::Shift(l) => self.g.board.labels[l as usize].clone(),
             Op::Table(t) => format!("table{t}"),
             Op::On(mask) => pieces(&|p| p < 64 && (mask >> p) & 1 == 1),
-            Op::OnSet(s) => pieces(&|p| self.p.piece_sets[s as usize].get(p).copied().unwrap_or(false)),
+            Op::OnSet(s) => pieces(&|p| self.p.piece_sets()[s as usize].get(p).copied().unwrap_or(false)),
             Op::InSet(s) => format!("{{set{s}}}"),
             Op::Off { piece, index } => format!("[{}]#{index}", self.g.pieces[piece as usize]),
             Op::Assign { var, expr, index } => {
@@ -127,39 +132,38 @@ impl Ctx<'_> {
 
     /// The doc comment of a node function: what it does, in RBG-like syntax.
     pub(crate) fn describe_node(&self, n: u32) -> String {
-        let node = self.p.nodes[n as usize];
-        let automaton = match self.a.owner(n) {
+        let node = self.p.node(NodeId::new(n));
+        let automaton = match self.a.owner(NodeId::new(n)) {
             Some(a) if self.is_pattern(n) => format!("pattern automaton {a}"),
             _ => "the rules".into(),
         };
         let mut doc = format!("Node {n} of {automaton}.");
-        if node.slot != NONE {
-            doc.push_str(&format!(" Visited slot {}.", node.slot));
+        if let Some(slot) = node.slot() {
+            doc.push_str(&format!(" Visited slot {slot}."));
         }
-        if node.accepting {
+        if node.is_accepting() {
             doc.push_str(" Accepting.");
             return doc;
         }
-        if node.is_fan() {
-            let t = &self.p.fan_tables[node.fan as usize];
+        if let NodeKind::Fan { table, next, filter } = node.kind() {
+            let t = &self.p.fan_tables()[table as usize];
             let kind = if t.all_vertices {
                 "every cell".to_string()
             } else {
-                format!("each cell of fan table {}", node.fan)
+                format!("each cell of fan table {table}")
             };
-            let filter = if node.filter == u64::MAX {
-                String::new()
-            } else {
-                format!(" holding {}", self.describe_op(&Op::On(node.filter)))
+            let filter = match filter {
+                Some(mask) => format!(" holding {}", self.describe_op(&Op::On(mask))),
+                None => String::new(),
             };
-            doc.push_str(&format!("\n\nAt {kind}{filter}: node {}.", node.next));
+            doc.push_str(&format!("\n\nAt {kind}{filter}: node {next}."));
             return doc;
         }
         doc.push_str(" Edges, tried in order:\n");
-        for e in self.p.node_edges(n) {
+        for e in self.p.node_edges(NodeId::new(n)) {
             let ops: Vec<String> = self.p.edge_ops(e).iter().map(|op| self.describe_op(op)).collect();
             let text = if ops.is_empty() { "(empty)".to_string() } else { ops.join(" ") };
-            doc.push_str(&format!("\n* `{text}` → node {}", e.target));
+            doc.push_str(&format!("\n* `{text}` → node {}", e.target()));
         }
         doc
     }

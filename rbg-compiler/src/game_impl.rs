@@ -5,7 +5,6 @@ use quote::quote;
 
 use crate::ctx::Ctx;
 use crate::monotonic;
-use crate::tables::lit;
 
 pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
     let monotonic = monotonic::monotonic(c);

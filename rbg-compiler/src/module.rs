@@ -49,7 +49,7 @@ pub(crate) fn module(
         labels: names::constants("LABEL", &g.board.labels),
         vars: names::constants("VAR", &var_names),
         a,
-        has_layers: p.visited_slots > 0,
+        has_layers: p.visited_slots() > 0,
     };
     let header = header(&c, name);
     let constants = constants(&c, name, &var_names);
@@ -122,7 +122,7 @@ fn constants(c: &Ctx, name: &str, var_names: &[String]) -> TokenStream {
     let num_players = lit(c.g.players.len() as u64);
     let labels = lit(c.g.board.labels.len() as u64);
     let modifiers = c.g.modifiers;
-    let automaton = lit(c.p.nodes.len() as u64);
+    let automaton = lit(c.p.nodes().len() as u64);
     let piece_consts = c.pieces.iter().enumerate().map(|(i, id)| {
         let doc = format!("Piece `{}`.", c.g.pieces[i]);
         let v = lit(i as u64);
@@ -130,17 +130,21 @@ fn constants(c: &Ctx, name: &str, var_names: &[String]) -> TokenStream {
     });
     let var_consts = c.vars.iter().enumerate().map(|(i, id)| {
         let what = if i < c.g.players.len() { "Score of player" } else { "Variable" };
-        let doc = format!("{what} `{}` (0..={}).", var_names[i], c.p.bounds[i]);
+        let doc = format!("{what} `{}` (0..={}).", var_names[i], c.p.bounds()[i]);
         let v = lit(i as u64);
         quote!(#[doc = #doc] pub const #id: usize = #v;)
     });
     let player_names = c.g.players.iter().map(|p| &p.name);
     let piece_names = &c.g.pieces;
     let vertex_names = c.g.board.vertices.iter().map(|v| &v.name);
-    let bounds = c.p.bounds.iter();
+    let bounds = c.p.bounds().iter();
     let switches = c.g.switch_indices();
     let num_switches = lit(switches.len() as u64);
-    let guard = if c.a.needs_guard() { quote!(const MAX_MODIFIERS: u32 = #MAX_MODIFIERS;) } else { TokenStream::new() };
+    let guard = if c.a.needs_guard() {
+        quote!(const MAX_MODIFIERS: u32 = #MAX_MODIFIERS;)
+    } else {
+        TokenStream::new()
+    };
     quote! {
         /// The game's name.
         pub const NAME: &str = #name;

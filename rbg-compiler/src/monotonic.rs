@@ -5,22 +5,21 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::ctx::Ctx;
-use crate::tables::lit;
 
 pub(crate) fn monotonic(c: &Ctx) -> TokenStream {
-    if c.p.monotonic.is_empty() {
+    if c.p.monotonic().is_empty() {
         return TokenStream::new();
     }
-    let classes = c.p.monotonic.iter().enumerate().map(|(i, class)| {
-        let node = c.node_value(class.node);
+    let classes = c.p.monotonic().iter().enumerate().map(|(i, class)| {
+        let node = c.node_value(class.node().get());
         let i = i as u32;
         quote!(#node => Some(#i),)
     });
-    let legal = c.p.monotonic.iter().flat_map(|class| class.switches.iter()).map(|(index, mask)| {
+    let legal = c.p.monotonic().iter().flat_map(|class| class.switches().iter()).map(|(index, mask)| {
         let pieces = c.piece_pattern(|p| mask.get(p).copied().unwrap_or(false));
         quote!(#index => matches!(piece, #pieces),)
     });
-    let count = c.p.monotonic.len() as u32;
+    let count = c.p.monotonic().len() as u32;
     quote! {
         fn monotonic_class(&self, s: &State) -> Option<u32> {
             if s.player == 0 {

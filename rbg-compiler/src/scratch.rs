@@ -19,7 +19,7 @@ pub(crate) fn scratch(c: &Ctx) -> TokenStream {
             }
         };
     }
-    let slots = lit(c.p.visited_slots as u64);
+    let slots = lit(c.p.visited_slots() as u64);
     quote! {
         /// Working memory of a search: the move being built and the visited layers, one per
         /// modifier depth, each a stamp per (slot, cell); a layer is cleared by bumping its

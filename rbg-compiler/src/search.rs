@@ -20,7 +20,7 @@
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
-use rbg_automaton::{Op, NONE};
+use rbg_automaton::{NodeId, NodeKind, Op};
 use rbg_parser::ir::RelOp;
 use syn::Lifetime;
 
@@ -32,13 +32,13 @@ use crate::tables::{fan_row, lit};
 pub(crate) fn functions(c: &Ctx) -> TokenStream {
     let mut g = SearchGen { c, next_id: 0 };
     let mut out = TokenStream::new();
-    for n in 0..c.p.nodes.len() {
-        if c.a.owner(n as u32).is_some() {
+    for n in 0..c.p.nodes().len() {
+        if c.a.owner(NodeId::new(n as u32)).is_some() {
             out.extend(g.node_fn(n as u32));
         }
     }
-    for (a, automaton) in c.p.automata.iter().enumerate() {
-        if automaton.is_pattern {
+    for (a, automaton) in c.p.automata().iter().enumerate() {
+        if automaton.is_pattern() {
             out.extend(g.pattern_fn(a as u32));
         }
     }
@@ -98,7 +98,7 @@ impl SearchGen<'_> {
 
     fn node_fn(&mut self, n: u32) -> TokenStream {
         let c = self.c;
-        let node = c.p.nodes[n as usize];
+        let node = *c.p.node(NodeId::new(n));
         let pattern = c.is_pattern(n);
         let name = node_ident(n);
         let doc = crate::names::doc(&c.describe_node(n));
@@ -108,7 +108,7 @@ impl SearchGen<'_> {
         } else {
             quote!(fn #name<K: Sink>(st: &mut State, sc: &mut Scratch, k: &mut K, v: Cell #dparam) -> bool)
         };
-        if pattern && node.accepting {
+        if pattern && node.is_accepting() {
             return quote! {
                 #doc
                 #[inline(always)]
@@ -116,25 +116,25 @@ impl SearchGen<'_> {
             };
         }
         let mut body = TokenStream::new();
-        if node.slot != NONE {
-            let slot = lit(node.slot as u64);
+        if let Some(slot) = node.slot() {
+            let slot = lit(slot as u64);
             body.extend(quote!(if !visit(sc, #slot, v, d) { return false; }));
         }
         if node.is_fan() {
             body.extend(self.fan_body(n));
         } else {
-            let mut edges = c.p.node_edges(n).to_vec();
+            let mut edges = c.p.node_edges(NodeId::new(n)).to_vec();
             if pattern && c.o.pattern_order {
                 // A pattern only asks whether an accepting node is reachable, so the order of
                 // its alternatives is free: try the ones closest to acceptance first.
-                edges.sort_by_key(|e| c.a.accept_distance(e.target).unwrap_or(u32::MAX));
+                edges.sort_by_key(|e| c.a.accept_distance(e.target()).unwrap_or(u32::MAX));
             }
             for (i, e) in edges.iter().enumerate() {
                 let label = Lifetime::new(&format!("'edge{i}"), Span::call_site());
                 let modifiers = c.p.edge_ops(e).iter().filter(|op| op.is_modifier()).count() as u32;
-                let move_len = c.a.path_len(n).map(|base| base + modifiers);
+                let move_len = c.a.path_len(NodeId::new(n)).map(|base| base + modifiers);
                 let ends_in_switch = c.p.ends_move(e);
-                let cx = EdgeCx { pattern, target: e.target, move_len, ends_in_switch };
+                let cx = EdgeCx { pattern, target: e.target().get(), move_len, ends_in_switch };
                 let ops = self.ops(c.p.edge_ops(e), &cx, &label, false, false);
                 let block = quote!(#label: { let mut w = v; #ops });
                 if i + 1 == edges.len() {
@@ -155,8 +155,11 @@ impl SearchGen<'_> {
 
     fn fan_body(&mut self, n: u32) -> TokenStream {
         let c = self.c;
-        let node = c.p.nodes[n as usize];
-        let call = self.call_node(node.next, &quote!(w), &quote!(d));
+        // Only called for fan nodes.
+        let NodeKind::Fan { table, next, filter } = c.p.node(NodeId::new(n)).kind() else {
+            return quote!(false);
+        };
+        let call = self.call_node(next.get(), &quote!(w), &quote!(d));
         if let Some(set) = c.tracked_set(n) {
             // Design notes 6.2: visit the cells holding a filter piece by scanning the bits of
             // the state's piece-location set, lowest cell first (the order of a full scan). The
@@ -174,12 +177,12 @@ impl SearchGen<'_> {
                 false
             };
         }
-        let row = fan_row(c, node.fan as usize, &quote!(v));
-        let test = if node.filter == u64::MAX {
-            call
-        } else {
-            let pieces = c.piece_pattern_mask(node.filter);
+        let row = fan_row(c, table as usize, &quote!(v));
+        let test = if let Some(filter) = filter {
+            let pieces = c.piece_pattern_mask(filter);
             quote!(matches!(st.pieces[w as usize], #pieces) && #call)
+        } else {
+            call
         };
         quote! {
             for w in #row {
@@ -224,7 +227,7 @@ impl SearchGen<'_> {
                     pending = false;
                 }
                 Op::OnSet(s) => {
-                    let flags = &c.p.piece_sets[s as usize];
+                    let flags = &c.p.piece_sets()[s as usize];
                     let pieces = c.piece_pattern(|p| flags.get(p).copied().unwrap_or(false));
                     code.extend(quote!(if !matches!(st.pieces[w as usize], #pieces) { #fail }));
                     pending = false;
@@ -290,7 +293,7 @@ impl SearchGen<'_> {
     /// The end of an edge: the target node's function, in the next layer after a modifier.
     fn enter_target(&self, cx: &EdgeCx, modified: bool) -> TokenStream {
         let c = self.c;
-        if cx.pattern && c.p.nodes[cx.target as usize].accepting {
+        if cx.pattern && c.p.node(NodeId::new(cx.target)).is_accepting() {
             return quote!(true);
         }
         if modified && c.has_layers {
@@ -339,8 +342,8 @@ impl SearchGen<'_> {
                 let piece = &c.pieces[piece as usize];
                 // Piece counts and piece-location sets must follow the board only if something
                 // reads them before this off is undone, or if it is kept (keeper moves).
-                let later =
-                    c.ops_read_derived(rest) || (!cx.ends_in_switch && c.a.reads_derived(cx.target));
+                let later = c.ops_read_derived(rest)
+                    || (!cx.ends_in_switch && c.a.reads_derived(NodeId::new(cx.target)));
                 let put = |value: &TokenStream| {
                     let full = quote!(set_piece(st, #at, #value););
                     let plain = quote!(st.pieces[#at as usize] = #value;);
@@ -354,7 +357,7 @@ impl SearchGen<'_> {
                 (TokenStream::new(), quote!(let #old = st.pieces[#at as usize]; #set), reset, index)
             }
             Op::Assign { var, expr, index } => {
-                let bound = c.p.bounds[var as usize];
+                let bound = c.p.bounds()[var as usize];
                 let value = match exprs::value(c, expr, &quote!(st)) {
                     Value::Total(x) => quote!(let value: i64 = #x;),
                     Value::Partial(x) => quote!(let Some(value) = #x else { break #label false; };),
@@ -468,7 +471,7 @@ impl SearchGen<'_> {
     /// `pattern_A(st, sc, v, d)`: whether pattern automaton `A` has a complete word from `v`.
     fn pattern_fn(&self, a: u32) -> TokenStream {
         let c = self.c;
-        let start = c.p.automata[a as usize].start;
+        let start = c.p.automata()[a as usize].start().get();
         let name = pattern_ident(a);
         let doc = format!("Pattern automaton {a}: does its body have a complete word from cell `v`?");
         let dparam = self.depth_param();

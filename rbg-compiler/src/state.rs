@@ -12,11 +12,11 @@ use crate::tables::lit;
 pub(crate) fn state(c: &Ctx) -> TokenStream {
     let l = &c.l;
     let pieces =
-        c.p.initial_pieces.iter().map(|&x| lit(x as u64)).chain(std::iter::once(lit(l.piece_sentinel())));
-    let start = c.node_value(c.p.start());
-    let (counts_field, counts_init, counts_update) = if c.p.counts_pieces {
+        c.p.initial_pieces().iter().map(|&x| lit(x as u64)).chain(std::iter::once(lit(l.piece_sentinel())));
+    let start = c.node_value(c.p.start().get());
+    let (counts_field, counts_init, counts_update) = if c.p.counts_pieces() {
         let mut counts = vec![0u64; c.g.pieces.len()];
-        c.p.initial_pieces.iter().for_each(|&x| counts[x as usize] += 1);
+        c.p.initial_pieces().iter().for_each(|&x| counts[x as usize] += 1);
         let counts = counts.into_iter().map(lit);
         (
             quote!(counts: [Count; PIECES],),
@@ -88,7 +88,7 @@ fn piece_sets(c: &Ctx) -> PieceSets {
     let sets = lit(c.a.tracked_masks().len() as u64);
     let init = c.a.tracked_masks().iter().map(|&mask| {
         let mut bits = vec![0u64; words];
-        for (v, &piece) in c.p.initial_pieces.iter().enumerate() {
+        for (v, &piece) in c.p.initial_pieces().iter().enumerate() {
             if piece < 64 && (mask >> piece) & 1 == 1 {
                 bits[v / 64] |= 1 << (v % 64);
             }

@@ -8,7 +8,7 @@
 
 use rbg_parser::ir::RelOp;
 
-use crate::program::{Op, Program, NONE};
+use crate::program::{NodeId, NodeKind, Op, Program};
 
 /// One executable instruction; see [`Op`] for the meaning of the unfused ones.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -56,15 +56,15 @@ pub(crate) enum Instr {
 pub(crate) struct ExecEdge {
     pub first: u32,
     pub end: u32,
-    pub target: u32,
+    pub target: NodeId,
     pub modifies: bool,
 }
 
 /// Encodes every edge of `program`; `fuse` enables the fused instructions.
 pub(crate) fn lower(program: &Program, fuse: bool) -> (Vec<ExecEdge>, Vec<Instr>) {
-    let mut code = Vec::with_capacity(program.ops.len());
-    let mut edges = Vec::with_capacity(program.edges.len());
-    for e in &program.edges {
+    let mut code = Vec::new();
+    let mut edges = Vec::with_capacity(program.edges().len());
+    for e in program.edges() {
         let first = code.len() as u32;
         let ops = program.edge_ops(e);
         let mut i = 0;
@@ -85,7 +85,7 @@ pub(crate) fn lower(program: &Program, fuse: bool) -> (Vec<ExecEdge>, Vec<Instr>
                 }
             }
         }
-        edges.push(ExecEdge { first, end: code.len() as u32, target: e.target, modifies: e.modifies });
+        edges.push(ExecEdge { first, end: code.len() as u32, target: e.target(), modifies: e.modifies() });
     }
     (edges, code)
 }
@@ -113,14 +113,18 @@ fn single(op: Op) -> Instr {
 /// recursion terminates).
 pub(crate) fn pure_patterns(program: &Program, edges: &[ExecEdge], code: &[Instr]) -> Vec<bool> {
     program
-        .automata
+        .automata()
         .iter()
         .map(|a| {
-            a.is_pattern
-                && program.reachable(a.start).iter().all(|&n| {
-                    let node = &program.nodes[n as usize];
-                    node.slot == NONE
-                        && edges[node.first_edge as usize..node.end_edge as usize].iter().all(|e| {
+            a.is_pattern()
+                && program.reachable(a.start()).iter().all(|&n| {
+                    let node = program.node(n);
+                    let span = match node.kind() {
+                        NodeKind::Branch { edges } => edges.first.index()..edges.end.index(),
+                        NodeKind::Fan { .. } => 0..0,
+                    };
+                    node.slot().is_none()
+                        && edges[span].iter().all(|e| {
                             code[e.first as usize..e.end as usize].iter().all(|i| {
                                 matches!(
                                     i,

@@ -22,7 +22,7 @@ use rbg_core::{Action, Game, GameInfo, MoveList, Player, SearchError, KEEPER};
 use rbg_parser::ir;
 
 use crate::code::{self, ExecEdge, Instr};
-use crate::program::{BuildError, Modifier, Program, ProgramOptions, NONE};
+use crate::program::{BuildError, Modifier, NodeId, NodeKind, Program, ProgramOptions, NONE};
 use crate::search::{Scratch, Sink};
 
 /// Interpreter configuration: program analyses and search bounds.
@@ -151,9 +151,9 @@ impl Interpreter {
     /// Compiles `game`; `name` is reported in [`GameInfo::name`].
     pub fn new(game: &ir::Game, name: &str, options: InterpOptions) -> Result<Self, BuildError> {
         let program = Program::build(game, &options.program)?;
-        let mut class_masks = vec![Vec::new(); program.modifiers.len()];
-        for class in &program.monotonic {
-            for (index, mask) in &class.switches {
+        let mut class_masks = vec![Vec::new(); program.modifiers().len()];
+        for class in program.monotonic() {
+            for (index, mask) in class.switches() {
                 class_masks[*index as usize] = mask.clone();
             }
         }
@@ -161,11 +161,12 @@ impl Interpreter {
         let pure_patterns = if options.pure_patterns {
             code::pure_patterns(&program, &edges, &code)
         } else {
-            vec![false; program.automata.len()]
+            vec![false; program.automata().len()]
         };
         let piece_bitsets = options.piece_bitsets
-            && program.nodes.iter().any(|n| {
-                n.is_fan() && n.filter != u64::MAX && program.fan_tables[n.fan as usize].all_vertices
+            && program.nodes().iter().any(|n| {
+                matches!(n.kind(), NodeKind::Fan { table, filter: Some(_), .. }
+                    if program.fan_tables()[table as usize].all_vertices)
             });
         Ok(Interpreter {
             piece_bitsets,
@@ -260,18 +261,18 @@ impl Game for Interpreter {
 
     fn initial_state(&self) -> State {
         let p = &self.program;
-        let counts = if p.counts_pieces {
-            let mut c = vec![0i32; p.num_pieces as usize];
-            p.initial_pieces.iter().for_each(|&x| c[x as usize] += 1);
+        let counts = if p.counts_pieces() {
+            let mut c = vec![0i32; p.num_pieces() as usize];
+            p.initial_pieces().iter().for_each(|&x| c[x as usize] += 1);
             c
         } else {
             Vec::new()
         };
-        let occ_words = (p.board.vertices as usize).div_ceil(64);
+        let occ_words = (p.board().vertices as usize).div_ceil(64);
         let occ = if self.piece_bitsets {
             let words = occ_words;
-            let mut occ = vec![0u64; p.num_pieces as usize * words];
-            for (v, &x) in p.initial_pieces.iter().enumerate() {
+            let mut occ = vec![0u64; p.num_pieces() as usize * words];
+            for (v, &x) in p.initial_pieces().iter().enumerate() {
                 occ[x as usize * words + v / 64] |= 1 << (v % 64);
             }
             occ
@@ -279,14 +280,14 @@ impl Game for Interpreter {
             Vec::new()
         };
         State {
-            pieces: p.initial_pieces.clone(),
-            vars: vec![0; p.bounds.len()],
+            pieces: p.initial_pieces().to_vec(),
+            vars: vec![0; p.bounds().len()],
             counts,
             occ,
             occ_words,
             vertex: 0,
             player: KEEPER,
-            node: p.start(),
+            node: p.start().get(),
         }
     }
 
@@ -328,20 +329,20 @@ impl Game for Interpreter {
     fn apply_move(&self, s: &mut State, m: &[Action]) {
         let p = &self.program;
         for a in m {
-            match p.modifiers.get(a.index as usize) {
+            match p.modifiers().get(a.index as usize) {
                 Some(Modifier::Off { piece }) => {
                     if (a.vertex as usize) < s.pieces.len() {
                         s.set_piece(a.vertex, *piece as u8);
                     }
                 }
                 Some(Modifier::Assign { var, expr }) => {
-                    if let Some(value) = p.exprs[*expr as usize].eval(&s.vars, &s.counts) {
+                    if let Some(value) = p.exprs()[*expr as usize].eval(&s.vars, &s.counts) {
                         s.vars[*var as usize] = value as i32;
                     }
                 }
                 Some(Modifier::Switch { player, target }) => {
                     s.player = *player;
-                    s.node = *target;
+                    s.node = target.map_or(NONE, NodeId::get);
                 }
                 Some(Modifier::None) | None => {}
             }
@@ -365,16 +366,16 @@ impl Game for Interpreter {
         result?;
         let Some(last) = sink.last.filter(|_| found) else { return Ok(false) };
         s.vertex = last.vertex;
-        if let Some(Modifier::Switch { player, target }) = self.program.modifiers.get(last.index as usize) {
+        if let Some(Modifier::Switch { player, target }) = self.program.modifiers().get(last.index as usize) {
             s.player = *player;
-            s.node = *target;
+            s.node = target.map_or(NONE, NodeId::get);
         }
         Ok(true)
     }
 
     fn monotonic_class(&self, s: &State) -> Option<u32> {
-        let class = *self.program.node_class.get(s.node as usize)?;
-        (class != NONE && s.player != KEEPER).then_some(class)
+        let class = self.program.node_class(NodeId::new(s.node))?;
+        (s.player != KEEPER).then_some(class)
     }
 
     fn is_still_legal(&self, s: &State, m: &[Action]) -> bool {
@@ -384,6 +385,6 @@ impl Game for Interpreter {
     }
 
     fn monotonic_classes(&self) -> u32 {
-        self.program.monotonic.len() as u32
+        self.program.monotonic().len() as u32
     }
 }

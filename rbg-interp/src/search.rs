@@ -33,12 +33,12 @@ use rbg_core::{Action, SearchError};
 
 use crate::code::Instr;
 use crate::interp::{Interpreter, State};
-use crate::program::NONE;
+use crate::program::{NodeId, NodeKind, NONE};
 
 /// A node on the search path with alternatives left to try.
 #[derive(Copy, Clone, Debug)]
 struct Frame {
-    node: u32,
+    node: NodeId,
     vertex: u32,
     /// Next alternative: an edge index (branch nodes) or a position in the fan table's target
     /// array (fan nodes); `end` is one past the last.
@@ -135,8 +135,8 @@ impl Interpreter {
         sink: &mut S,
     ) -> Result<bool, SearchError> {
         sc.budget = self.limits.max_search_nodes;
-        if self.program.options.pattern_memo {
-            let size = self.program.automata.len() * self.program.board.vertices as usize;
+        if self.program.options().pattern_memo {
+            let size = self.program.automata().len() * self.program.board().vertices as usize;
             if sc.memo.len() != size {
                 sc.memo = vec![0; size];
             }
@@ -146,7 +146,7 @@ impl Interpreter {
         sc.frames.clear();
         sc.moves.clear();
         sc.trail.clear();
-        let (node, vertex) = (st.node, st.vertex);
+        let (node, vertex) = (NodeId::new(st.node), st.vertex);
         self.search::<false, S>(st, sc, node, vertex, 0, sink)
     }
 
@@ -175,14 +175,14 @@ impl Interpreter {
     /// Starts a fresh instance of visited layer `depth`.
     #[inline(always)]
     fn begin_layer(&self, sc: &mut Scratch, depth: u32) {
-        if self.program.visited_slots != 0 {
+        if self.program.visited_slots() != 0 {
             self.bump_layer(sc, depth as usize);
         }
     }
 
     fn bump_layer(&self, sc: &mut Scratch, depth: usize) {
         while sc.layers.len() <= depth {
-            let size = self.program.visited_slots as usize * self.program.board.vertices as usize;
+            let size = self.program.visited_slots() as usize * self.program.board().vertices as usize;
             sc.layers.push(Layer { generation: 0, stamps: vec![0; size] });
         }
         let layer = &mut sc.layers[depth];
@@ -200,23 +200,26 @@ impl Interpreter {
     fn admit<const PATTERN: bool>(
         &self,
         sc: &mut Scratch,
-        node: u32,
+        node: NodeId,
         vertex: u32,
         depth: u32,
     ) -> Option<bool> {
-        let n = &self.program.nodes[node as usize];
-        if PATTERN && n.accepting {
+        let n = self.program.node(node);
+        if PATTERN && n.is_accepting() {
             return None;
         }
-        if n.slot != NONE {
+        if let Some(slot) = n.slot() {
             let layer = &mut sc.layers[depth as usize];
-            let k = n.slot as usize * self.program.board.vertices as usize + vertex as usize;
+            let k = slot as usize * self.program.board().vertices as usize + vertex as usize;
             if layer.stamps[k] == layer.generation {
                 return Some(false);
             }
             layer.stamps[k] = layer.generation;
         }
-        Some(n.is_fan() || n.first_edge != n.end_edge)
+        Some(match n.kind() {
+            NodeKind::Fan { .. } => true,
+            NodeKind::Branch { edges } => !edges.is_empty(),
+        })
     }
 
     /// Pushes a frame for a node with alternatives left, charging the search budget.
@@ -244,7 +247,7 @@ impl Interpreter {
         &self,
         st: &mut State,
         sc: &mut Scratch,
-        start: u32,
+        start: NodeId,
         vertex: u32,
         depth: u32,
         sink: &mut S,
@@ -264,15 +267,15 @@ impl Interpreter {
             let item;
             if fresh {
                 fresh = false;
-                let n = &p.nodes[node as usize];
-                let (first, end) = if n.is_fan() {
-                    let (first, end) = p.fan_tables[n.fan as usize].row_span(v);
-                    match self.next_fan_target(st, n, first, end) {
-                        Some(i) => (i, end),
-                        None => continue,
+                let (first, end) = match p.node(node).kind() {
+                    NodeKind::Fan { table, filter, .. } => {
+                        let (first, end) = p.fan_tables()[table as usize].row_span(v);
+                        match self.next_fan_target(st, table, filter, first, end) {
+                            Some(i) => (i, end),
+                            None => continue,
+                        }
                     }
-                } else {
-                    (n.first_edge, n.end_edge)
+                    NodeKind::Branch { edges } => (edges.first.get(), edges.end.get()),
                 };
                 if end - first > 1 {
                     let frame =
@@ -289,17 +292,17 @@ impl Interpreter {
                     sc.moves.truncate(f.moves as usize);
                 }
                 (node, v, d) = (f.node, f.vertex, f.depth);
-                let n = &p.nodes[node as usize];
-                item = if n.is_fan() {
-                    match self.next_fan_target(st, n, f.cursor, f.end) {
-                        Some(i) => i,
-                        None => {
-                            sc.frames.pop();
-                            continue;
+                item = match p.node(node).kind() {
+                    NodeKind::Fan { table, filter, .. } => {
+                        match self.next_fan_target(st, table, filter, f.cursor, f.end) {
+                            Some(i) => i,
+                            None => {
+                                sc.frames.pop();
+                                continue;
+                            }
                         }
                     }
-                } else {
-                    f.cursor
+                    NodeKind::Branch { .. } => f.cursor,
                 };
                 if item + 1 == f.end {
                     sc.frames.pop();
@@ -307,9 +310,8 @@ impl Interpreter {
                     top.cursor = item + 1;
                 }
             }
-            let n = &p.nodes[node as usize];
-            if n.is_fan() {
-                (node, v) = (n.next, p.fan_tables[n.fan as usize].targets[item as usize]);
+            if let NodeKind::Fan { table, next, .. } = p.node(node).kind() {
+                (node, v) = (next, p.fan_tables()[table as usize].targets[item as usize]);
                 match self.admit::<PATTERN>(sc, node, v, d) {
                     Some(x) => fresh = x,
                     None => stopped = true,
@@ -350,11 +352,19 @@ impl Interpreter {
     /// depth the native recursion stops growing and the rest is left to the general search in
     /// the layers above `depth`, which shares the caller's budget. `None` (with the error in the
     /// scratch) if that search exceeded a bound.
-    fn eval_pure(&self, st: &mut State, sc: &mut Scratch, node: u32, v: u32, depth: u32, level: u32) -> Option<bool> {
+    fn eval_pure(
+        &self,
+        st: &mut State,
+        sc: &mut Scratch,
+        node: NodeId,
+        v: u32,
+        depth: u32,
+        level: u32,
+    ) -> Option<bool> {
         const MAX_LEVEL: u32 = 256;
         let p = &self.program;
-        let n = &p.nodes[node as usize];
-        if n.accepting {
+        let n = p.node(node);
+        if n.is_accepting() {
             return Some(true);
         }
         if level == MAX_LEVEL {
@@ -366,19 +376,22 @@ impl Interpreter {
                 }
             };
         }
-        if n.is_fan() {
-            let (first, end) = p.fan_tables[n.fan as usize].row_span(v);
-            let mut i = first;
-            while let Some(j) = self.next_fan_target(st, n, i, end) {
-                let w = p.fan_tables[n.fan as usize].targets[j as usize];
-                if self.eval_pure(st, sc, n.next, w, depth, level + 1)? {
-                    return Some(true);
+        let edges = match n.kind() {
+            NodeKind::Fan { table, next, filter } => {
+                let fan = &p.fan_tables()[table as usize];
+                let (first, end) = fan.row_span(v);
+                let mut i = first;
+                while let Some(j) = self.next_fan_target(st, table, filter, i, end) {
+                    if self.eval_pure(st, sc, next, fan.targets[j as usize], depth, level + 1)? {
+                        return Some(true);
+                    }
+                    i = j + 1;
                 }
-                i = j + 1;
+                return Some(false);
             }
-            return Some(false);
-        }
-        for edge in &self.edges[n.first_edge as usize..n.end_edge as usize] {
+            NodeKind::Branch { edges } => edges,
+        };
+        for edge in &self.edges[edges.first.index()..edges.end.index()] {
             // Pure edges only test, so the pattern mode of the edge runner never writes,
             // records or recurses here.
             match self.run_edge::<true, NoSink>(st, sc, edge.first, edge.end, v, depth, &mut NoSink) {
@@ -397,11 +410,18 @@ impl Interpreter {
     /// The first position in `from..end` of a fan's target array whose vertex passes the fan's
     /// piece filter.
     #[inline(always)]
-    fn next_fan_target(&self, st: &State, fan: &crate::program::Node, from: u32, end: u32) -> Option<u32> {
-        let table = &self.program.fan_tables[fan.fan as usize];
-        if fan.filter == u64::MAX {
+    fn next_fan_target(
+        &self,
+        st: &State,
+        table: u32,
+        filter: Option<u64>,
+        from: u32,
+        end: u32,
+    ) -> Option<u32> {
+        let table = &self.program.fan_tables()[table as usize];
+        let Some(filter) = filter else {
             return (from < end).then_some(from);
-        }
+        };
         if table.all_vertices && !st.occ.is_empty() {
             // Positions are vertices here: scan the union of the filter's piece bitsets.
             let words = st.occ_words;
@@ -409,7 +429,7 @@ impl Interpreter {
             let mut below = (1u64 << (from % 64)) - 1;
             while word < words {
                 let mut bits = 0u64;
-                let mut pieces = fan.filter;
+                let mut pieces = filter;
                 while pieces != 0 {
                     bits |= st.occ[pieces.trailing_zeros() as usize * words + word];
                     pieces &= pieces - 1;
@@ -425,7 +445,7 @@ impl Interpreter {
             return None;
         }
         let row = &table.targets[from as usize..end as usize];
-        row.iter().position(|&w| (fan.filter >> st.pieces[w as usize]) & 1 == 1).map(|i| from + i as u32)
+        row.iter().position(|&w| (filter >> st.pieces[w as usize]) & 1 == 1).map(|i| from + i as u32)
     }
 
     /// Whether pattern `automaton` has a complete word from vertex `v` (layers above `depth`);
@@ -438,7 +458,7 @@ impl Interpreter {
         v: u32,
         depth: u32,
     ) -> Option<bool> {
-        let start = self.program.automata[automaton as usize].start;
+        let start = self.program.automata()[automaton as usize].start();
         if self.pure_patterns[automaton as usize] {
             return self.eval_pure(st, sc, start, v, depth, 0);
         }
@@ -482,25 +502,25 @@ impl Interpreter {
         for op in &self.code[first as usize..end as usize] {
             match *op {
                 Instr::Shift(l) => {
-                    v = p.board.neighbour(v, l);
+                    v = p.board().neighbour(v, l);
                     if v == NONE {
                         return EdgeOutcome::Failed;
                     }
                 }
                 Instr::Table(t) => {
-                    v = p.det_tables[t as usize][v as usize];
+                    v = p.det_tables()[t as usize][v as usize];
                     if v == NONE {
                         return EdgeOutcome::Failed;
                     }
                 }
                 Instr::ShiftOn(l, mask) => {
-                    v = p.board.neighbour(v, l);
+                    v = p.board().neighbour(v, l);
                     if v == NONE || (mask >> st.pieces[v as usize]) & 1 == 0 {
                         return EdgeOutcome::Failed;
                     }
                 }
                 Instr::TableOn(t, mask) => {
-                    v = p.det_tables[t as usize][v as usize];
+                    v = p.det_tables()[t as usize][v as usize];
                     if v == NONE || (mask >> st.pieces[v as usize]) & 1 == 0 {
                         return EdgeOutcome::Failed;
                     }
@@ -511,12 +531,12 @@ impl Interpreter {
                     }
                 }
                 Instr::OnSet(s) => {
-                    if !p.piece_sets[s as usize][st.pieces[v as usize] as usize] {
+                    if !p.piece_sets()[s as usize][st.pieces[v as usize] as usize] {
                         return EdgeOutcome::Failed;
                     }
                 }
                 Instr::InSet(s) => {
-                    if !p.cell_sets[s as usize].contains(v) {
+                    if !p.cell_sets()[s as usize].contains(v) {
                         return EdgeOutcome::Failed;
                     }
                 }
@@ -528,10 +548,10 @@ impl Interpreter {
                     st.set_piece(v, piece as u8);
                 }
                 Instr::Assign { var, expr, index } => {
-                    let Some(value) = p.exprs[expr as usize].eval(&st.vars, &st.counts) else {
+                    let Some(value) = p.exprs()[expr as usize].eval(&st.vars, &st.counts) else {
                         return EdgeOutcome::Failed;
                     };
-                    if value < 0 || value > p.bounds[var as usize] {
+                    if value < 0 || value > p.bounds()[var as usize] {
                         return EdgeOutcome::Failed;
                     }
                     if !self.note_modifier::<PATTERN>(sc, index, v) {
@@ -548,16 +568,16 @@ impl Interpreter {
                     st.vars[var as usize] = value;
                 }
                 Instr::Compare { lhs, rel, rhs } => {
-                    let a = p.exprs[lhs as usize].eval(&st.vars, &st.counts);
-                    let b = p.exprs[rhs as usize].eval(&st.vars, &st.counts);
+                    let a = p.exprs()[lhs as usize].eval(&st.vars, &st.counts);
+                    let b = p.exprs()[rhs as usize].eval(&st.vars, &st.counts);
                     match (a, b) {
                         (Some(a), Some(b)) if rel.holds(a, b) => {}
                         _ => return EdgeOutcome::Failed,
                     }
                 }
                 Instr::Pattern { automaton, positive } => {
-                    let holds = if p.options.pattern_memo {
-                        let key = automaton as usize * p.board.vertices as usize + v as usize;
+                    let holds = if p.options().pattern_memo {
+                        let key = automaton as usize * p.board().vertices as usize + v as usize;
                         let version = sc.trail.last().map_or(sc.base_version, |u| u.version);
                         let entry = sc.memo[key];
                         if entry >> 1 == version {

@@ -164,7 +164,9 @@ fn deep_pure_patterns_report_search_errors() {
 fn deep_pure_patterns_hold_within_bounds() {
     // Independent derivation: the pattern holds from the first cell, so `{?}` leaves x exactly
     // one move (the switch) and `{!}` none.
-    for (rules, leaves) in [(format!("->x {{? {DEEP_PATTERN}}} ->> {{}}"), 1), (format!("->x {{! {DEEP_PATTERN}}} ->> {{}}"), 0)] {
+    for (rules, leaves) in
+        [(format!("->x {{? {DEEP_PATTERN}}} ->> {{}}"), 1), (format!("->x {{! {DEEP_PATTERN}}} ->> {{}}"), 0)]
+    {
         for options in with_baseline(InterpOptions::default()) {
             let interp = build(&rules, 2, options);
             let c = perft(&interp, 1, &PerftOptions::default()).unwrap();
