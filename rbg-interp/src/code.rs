@@ -8,7 +8,7 @@
 
 use rbg_parser::ir::RelOp;
 
-use crate::program::{NodeId, NodeKind, Op, Program};
+use crate::program::{Modifier, NodeId, NodeKind, Op, Program, NONE};
 
 /// One executable instruction; see [`Op`] for the meaning of the unfused ones.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -49,6 +49,33 @@ pub(crate) enum Instr {
         index: u32,
     },
     Fail,
+}
+
+/// What applying an action index does ([`Modifier`]), with a switch's target already in the
+/// state's encoding of rules positions ([`NONE`] for a switch that can never be reached), so
+/// applying a move reads one small entry per action.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum ExecModifier {
+    None,
+    Off { piece: u32 },
+    Assign { var: u32, expr: u32 },
+    Switch { player: u32, node: u32 },
+}
+
+/// Encodes [`Program::modifiers`].
+pub(crate) fn lower_modifiers(program: &Program) -> Vec<ExecModifier> {
+    program
+        .modifiers()
+        .iter()
+        .map(|m| match *m {
+            Modifier::None => ExecModifier::None,
+            Modifier::Off { piece } => ExecModifier::Off { piece },
+            Modifier::Assign { var, expr } => ExecModifier::Assign { var, expr },
+            Modifier::Switch { player, target } => {
+                ExecModifier::Switch { player, node: target.map_or(NONE, NodeId::get) }
+            }
+        })
+        .collect()
 }
 
 /// An edge of the program with its instruction range.

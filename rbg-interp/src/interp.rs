@@ -21,8 +21,8 @@ use core::ops::ControlFlow;
 use rbg_core::{Action, Game, GameInfo, MoveList, Player, SearchError, KEEPER};
 use rbg_parser::ir;
 
-use crate::code::{self, ExecEdge, Instr};
-use crate::program::{BuildError, Modifier, NodeId, NodeKind, Program, ProgramOptions, NONE};
+use crate::code::{self, ExecEdge, ExecModifier, Instr};
+use crate::program::{BuildError, NodeId, NodeKind, Program, ProgramOptions};
 use crate::search::{Scratch, Sink};
 
 /// Interpreter configuration: program analyses and search bounds.
@@ -136,6 +136,8 @@ pub struct Interpreter {
     /// The program's edges with their executable instruction ranges.
     pub(crate) edges: Vec<ExecEdge>,
     pub(crate) code: Vec<Instr>,
+    /// The program's modifiers by action index, encoded for applying moves.
+    modifiers: Vec<ExecModifier>,
     /// Per automaton: evaluate by plain recursion (see [`code::pure_patterns`]).
     pub(crate) pure_patterns: Vec<bool>,
     /// States keep piece-location bitsets (some filtered fan covers the whole board).
@@ -169,6 +171,7 @@ impl Interpreter {
                     if program.fan_tables()[table as usize].all_vertices)
             });
         Ok(Interpreter {
+            modifiers: code::lower_modifiers(&program),
             piece_bitsets,
             pure_patterns,
             edges,
@@ -329,22 +332,22 @@ impl Game for Interpreter {
     fn apply_move(&self, s: &mut State, m: &[Action]) {
         let p = &self.program;
         for a in m {
-            match p.modifiers().get(a.index as usize) {
-                Some(Modifier::Off { piece }) => {
+            match self.modifiers.get(a.index as usize) {
+                Some(ExecModifier::Off { piece }) => {
                     if (a.vertex as usize) < s.pieces.len() {
                         s.set_piece(a.vertex, *piece as u8);
                     }
                 }
-                Some(Modifier::Assign { var, expr }) => {
+                Some(ExecModifier::Assign { var, expr }) => {
                     if let Some(value) = p.exprs()[*expr as usize].eval(&s.vars, &s.counts) {
                         s.vars[*var as usize] = value as i32;
                     }
                 }
-                Some(Modifier::Switch { player, target }) => {
+                Some(ExecModifier::Switch { player, node }) => {
                     s.player = *player;
-                    s.node = target.map_or(NONE, NodeId::get);
+                    s.node = *node;
                 }
-                Some(Modifier::None) | None => {}
+                Some(ExecModifier::None) | None => {}
             }
         }
         if let Some(last) = m.last() {
@@ -366,9 +369,9 @@ impl Game for Interpreter {
         result?;
         let Some(last) = sink.last.filter(|_| found) else { return Ok(false) };
         s.vertex = last.vertex;
-        if let Some(Modifier::Switch { player, target }) = self.program.modifiers().get(last.index as usize) {
+        if let Some(ExecModifier::Switch { player, node }) = self.modifiers.get(last.index as usize) {
             s.player = *player;
-            s.node = target.map_or(NONE, NodeId::get);
+            s.node = *node;
         }
         Ok(true)
     }

@@ -319,7 +319,7 @@ impl Interpreter {
                 continue;
             }
             let edge = &self.edges[item as usize];
-            match self.run_edge::<PATTERN, S>(st, sc, edge.first, edge.end, v, d, sink) {
+            match self.run_edge::<PATTERN, false, S>(st, sc, edge.first, edge.end, v, d, sink) {
                 EdgeOutcome::Failed | EdgeOutcome::Reported => {}
                 EdgeOutcome::Abort => {
                     let error = sc.error.take().unwrap_or(SearchError::SearchTooLarge { limit: 0 });
@@ -394,7 +394,7 @@ impl Interpreter {
         for edge in &self.edges[edges.first.index()..edges.end.index()] {
             // Pure edges only test, so the pattern mode of the edge runner never writes,
             // records or recurses here.
-            match self.run_edge::<true, NoSink>(st, sc, edge.first, edge.end, v, depth, &mut NoSink) {
+            match self.run_edge::<true, true, NoSink>(st, sc, edge.first, edge.end, v, depth, &mut NoSink) {
                 EdgeOutcome::Arrived(w) => {
                     if self.eval_pure(st, sc, edge.target, w, depth, level + 1)? {
                         return Some(true);
@@ -485,10 +485,12 @@ impl Interpreter {
         true
     }
 
-    /// Runs the ops `first..end` of an edge from `v`.
+    /// Runs the ops `first..end` of an edge from `v`: the one op runner of every mode. `PATTERN`:
+    /// inside a pattern (no move recorded, switches ignored); `PURE`: inside a pure pattern
+    /// (only tests and moves occur, see [`crate::code::pure_patterns`]).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn run_edge<const PATTERN: bool, S: Sink>(
+    fn run_edge<const PATTERN: bool, const PURE: bool, S: Sink>(
         &self,
         st: &mut State,
         sc: &mut Scratch,
@@ -539,6 +541,16 @@ impl Interpreter {
                     if !p.cell_sets()[s as usize].contains(v) {
                         return EdgeOutcome::Failed;
                     }
+                }
+                // A pure pattern has none of the following (see `code::pure_patterns`); its
+                // mode compiles them away.
+                Instr::Off { .. }
+                | Instr::Assign { .. }
+                | Instr::AssignConst { .. }
+                | Instr::Pattern { .. }
+                    if PURE =>
+                {
+                    return EdgeOutcome::Failed;
                 }
                 Instr::Off { piece, index } => {
                     if !self.note_modifier::<PATTERN>(sc, index, v) {
