@@ -7,9 +7,10 @@
 //!
 //! All automata (the rules and one per pattern that is not precomputed) live in one node arena:
 //!
-//! * a [`Node`] is either a *branch* node with a contiguous range of outgoing [`Edge`]s, or a
-//!   *fan* node that continues at node [`Node::next`] at every vertex of a branching shift table
-//!   row ([`FanTable`]) — the search iterates the row like a list of edges;
+//! * nodes and edges are named by [`NodeId`] and [`EdgeId`]; a [`Node`] is either a *branch*
+//!   node with a contiguous range of outgoing [`Edge`]s or a *fan* node that continues at one
+//!   node at every vertex of a branching shift table row ([`FanTable`]) — see [`NodeKind`]; the
+//!   search iterates the row like a list of edges;
 //! * an [`Edge`] carries a contiguous range of [`Op`]s (a folded chain of actions) and a target
 //!   node. A switch ([`Op::Switch`]) is always the last op of its edge and its edge's target is the
 //!   rules position after the move (the same for every copy of a switch); a modifier occurs on
@@ -18,6 +19,11 @@
 //!   most once per search prefix and moves need no deduplication;
 //! * [`Program::modifiers`] maps every action index to what applying it does (used to apply
 //!   moves without searching).
+//!
+//! The meaning of every action is documented once, on [`Op`]; both engines implement exactly
+//! that. Whole-program facts that only code generation needs (which automaton owns a node,
+//! whether modifiers can repeat on a path, move lengths, tracked piece sets, derived-state reads,
+//! distances to acceptance) are computed by [`Analysis`].
 //!
 //! # Analyses (each can be switched off in [`ProgramOptions`])
 //!
@@ -303,7 +309,14 @@ impl Edge {
     }
 }
 
-/// One action of an edge.
+/// One action of an edge, with its meaning (the one definition both engines implement).
+///
+/// The ops of an edge run in order from the current vertex; the first that does not hold fails
+/// the whole edge, and everything it changed is undone by the search. Tests (`On`, `OnSet`,
+/// `InSet`, `Compare`, `Pattern`) read the state; shifts (`Shift`, `Table`) move the current
+/// vertex; modifiers (`Off`, `Assign`, `AssignConst`, `Switch`) write it and, outside patterns,
+/// are recorded in the move as `(index, vertex)` pairs (spec 9.2). Operands are indices into the
+/// program's tables.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Op {
     /// Move along the edge with this label; fails if the vertex has none.
