@@ -21,7 +21,7 @@ use core::ops::ControlFlow;
 use rbg_core::{Action, Game, GameInfo, MoveList, Player, SearchError, KEEPER};
 use rbg_parser::ir;
 
-use crate::code::{self, ExecEdge, ExecModifier, Instr};
+use crate::code::{self, ExecEdge, ExecModifier, ExecNode, Instr};
 use crate::program::{BuildError, NodeId, NodeKind, Program, ProgramOptions};
 use crate::search::{Scratch, Sink};
 
@@ -133,6 +133,8 @@ impl State {
 #[derive(Clone, Debug)]
 pub struct Interpreter {
     pub(crate) program: Program,
+    /// The program's nodes in the search loop's encoding.
+    pub(crate) nodes: Vec<ExecNode>,
     /// The program's edges with their executable instruction ranges.
     pub(crate) edges: Vec<ExecEdge>,
     pub(crate) code: Vec<Instr>,
@@ -172,6 +174,7 @@ impl Interpreter {
             });
         Ok(Interpreter {
             modifiers: code::lower_modifiers(&program),
+            nodes: code::lower_nodes(&program),
             piece_bitsets,
             pure_patterns,
             edges,

@@ -31,14 +31,15 @@
 
 use rbg_core::{Action, SearchError};
 
+use crate::code::ExecNode;
 use crate::code::Instr;
 use crate::interp::{Interpreter, State};
-use crate::program::{NodeId, NodeKind, NONE};
+use crate::program::NONE;
 
 /// A node on the search path with alternatives left to try.
 #[derive(Copy, Clone, Debug)]
 struct Frame {
-    node: NodeId,
+    node: u32,
     vertex: u32,
     /// Next alternative: an edge index (branch nodes) or a position in the fan table's target
     /// array (fan nodes); `end` is one past the last.
@@ -146,7 +147,7 @@ impl Interpreter {
         sc.frames.clear();
         sc.moves.clear();
         sc.trail.clear();
-        let (node, vertex) = (NodeId::new(st.node), st.vertex);
+        let (node, vertex) = (st.node, st.vertex);
         self.search::<false, S>(st, sc, node, vertex, 0, sink)
     }
 
@@ -200,26 +201,23 @@ impl Interpreter {
     fn admit<const PATTERN: bool>(
         &self,
         sc: &mut Scratch,
-        node: NodeId,
+        node: u32,
         vertex: u32,
         depth: u32,
     ) -> Option<bool> {
-        let n = self.program.node(node);
-        if PATTERN && n.is_accepting() {
+        let n = &self.nodes[node as usize];
+        if PATTERN && n.accepting {
             return None;
         }
-        if let Some(slot) = n.slot() {
+        if n.slot != NONE {
             let layer = &mut sc.layers[depth as usize];
-            let k = slot as usize * self.program.board().vertices as usize + vertex as usize;
+            let k = n.slot as usize * self.program.board().vertices as usize + vertex as usize;
             if layer.stamps[k] == layer.generation {
                 return Some(false);
             }
             layer.stamps[k] = layer.generation;
         }
-        Some(match n.kind() {
-            NodeKind::Fan { .. } => true,
-            NodeKind::Branch { edges } => !edges.is_empty(),
-        })
+        Some(n.is_fan() || n.first_edge != n.end_edge)
     }
 
     /// Pushes a frame for a node with alternatives left, charging the search budget.
@@ -247,7 +245,7 @@ impl Interpreter {
         &self,
         st: &mut State,
         sc: &mut Scratch,
-        start: NodeId,
+        start: u32,
         vertex: u32,
         depth: u32,
         sink: &mut S,
@@ -267,15 +265,15 @@ impl Interpreter {
             let item;
             if fresh {
                 fresh = false;
-                let (first, end) = match p.node(node).kind() {
-                    NodeKind::Fan { table, filter, .. } => {
-                        let (first, end) = p.fan_tables()[table as usize].row_span(v);
-                        match self.next_fan_target(st, table, filter, first, end) {
-                            Some(i) => (i, end),
-                            None => continue,
-                        }
+                let n = &self.nodes[node as usize];
+                let (first, end) = if n.is_fan() {
+                    let (first, end) = p.fan_tables()[n.fan as usize].row_span(v);
+                    match self.next_fan_target(st, n, first, end) {
+                        Some(i) => (i, end),
+                        None => continue,
                     }
-                    NodeKind::Branch { edges } => (edges.first.get(), edges.end.get()),
+                } else {
+                    (n.first_edge, n.end_edge)
                 };
                 if end - first > 1 {
                     let frame =
@@ -292,17 +290,17 @@ impl Interpreter {
                     sc.moves.truncate(f.moves as usize);
                 }
                 (node, v, d) = (f.node, f.vertex, f.depth);
-                item = match p.node(node).kind() {
-                    NodeKind::Fan { table, filter, .. } => {
-                        match self.next_fan_target(st, table, filter, f.cursor, f.end) {
-                            Some(i) => i,
-                            None => {
-                                sc.frames.pop();
-                                continue;
-                            }
+                let n = &self.nodes[node as usize];
+                item = if n.is_fan() {
+                    match self.next_fan_target(st, n, f.cursor, f.end) {
+                        Some(i) => i,
+                        None => {
+                            sc.frames.pop();
+                            continue;
                         }
                     }
-                    NodeKind::Branch { .. } => f.cursor,
+                } else {
+                    f.cursor
                 };
                 if item + 1 == f.end {
                     sc.frames.pop();
@@ -310,8 +308,9 @@ impl Interpreter {
                     top.cursor = item + 1;
                 }
             }
-            if let NodeKind::Fan { table, next, .. } = p.node(node).kind() {
-                (node, v) = (next, p.fan_tables()[table as usize].targets[item as usize]);
+            let n = &self.nodes[node as usize];
+            if n.is_fan() {
+                (node, v) = (n.next, p.fan_tables()[n.fan as usize].targets[item as usize]);
                 match self.admit::<PATTERN>(sc, node, v, d) {
                     Some(x) => fresh = x,
                     None => stopped = true,
@@ -356,15 +355,15 @@ impl Interpreter {
         &self,
         st: &mut State,
         sc: &mut Scratch,
-        node: NodeId,
+        node: u32,
         v: u32,
         depth: u32,
         level: u32,
     ) -> Option<bool> {
         const MAX_LEVEL: u32 = 256;
         let p = &self.program;
-        let n = p.node(node);
-        if n.is_accepting() {
+        let n = &self.nodes[node as usize];
+        if n.accepting {
             return Some(true);
         }
         if level == MAX_LEVEL {
@@ -376,22 +375,19 @@ impl Interpreter {
                 }
             };
         }
-        let edges = match n.kind() {
-            NodeKind::Fan { table, next, filter } => {
-                let fan = &p.fan_tables()[table as usize];
-                let (first, end) = fan.row_span(v);
-                let mut i = first;
-                while let Some(j) = self.next_fan_target(st, table, filter, i, end) {
-                    if self.eval_pure(st, sc, next, fan.targets[j as usize], depth, level + 1)? {
-                        return Some(true);
-                    }
-                    i = j + 1;
+        if n.is_fan() {
+            let fan = &p.fan_tables()[n.fan as usize];
+            let (first, end) = fan.row_span(v);
+            let mut i = first;
+            while let Some(j) = self.next_fan_target(st, n, i, end) {
+                if self.eval_pure(st, sc, n.next, fan.targets[j as usize], depth, level + 1)? {
+                    return Some(true);
                 }
-                return Some(false);
+                i = j + 1;
             }
-            NodeKind::Branch { edges } => edges,
-        };
-        for edge in &self.edges[edges.first.index()..edges.end.index()] {
+            return Some(false);
+        }
+        for edge in &self.edges[n.first_edge as usize..n.end_edge as usize] {
             // Pure edges only test, so the pattern mode of the edge runner never writes,
             // records or recurses here.
             match self.run_edge::<true, true, NoSink>(st, sc, edge.first, edge.end, v, depth, &mut NoSink) {
@@ -410,18 +406,12 @@ impl Interpreter {
     /// The first position in `from..end` of a fan's target array whose vertex passes the fan's
     /// piece filter.
     #[inline(always)]
-    fn next_fan_target(
-        &self,
-        st: &State,
-        table: u32,
-        filter: Option<u64>,
-        from: u32,
-        end: u32,
-    ) -> Option<u32> {
-        let table = &self.program.fan_tables()[table as usize];
-        let Some(filter) = filter else {
+    fn next_fan_target(&self, st: &State, fan: &ExecNode, from: u32, end: u32) -> Option<u32> {
+        let table = &self.program.fan_tables()[fan.fan as usize];
+        let filter = fan.filter;
+        if filter == u64::MAX {
             return (from < end).then_some(from);
-        };
+        }
         if table.all_vertices && !st.occ.is_empty() {
             // Positions are vertices here: scan the union of the filter's piece bitsets.
             let words = st.occ_words;
@@ -458,7 +448,7 @@ impl Interpreter {
         v: u32,
         depth: u32,
     ) -> Option<bool> {
-        let start = self.program.automata()[automaton as usize].start();
+        let start = self.program.automata()[automaton as usize].start().get();
         if self.pure_patterns[automaton as usize] {
             return self.eval_pure(st, sc, start, v, depth, 0);
         }
