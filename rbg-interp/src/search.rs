@@ -349,29 +349,22 @@ impl Interpreter {
     /// `v` by plain recursion: no frames, trail, layers or budget are needed because nothing is
     /// written and the static analysis proved that no (node, vertex) pair repeats. Past a fixed
     /// depth the native recursion stops growing and the rest is left to the general search in
-    /// the layers above `depth`, which shares the caller's budget. `None` (with the error in the
-    /// scratch) if that search exceeded a bound.
-    fn eval_pure(
-        &self,
-        st: &mut State,
-        sc: &mut Scratch,
-        node: u32,
-        v: u32,
-        depth: u32,
-        level: u32,
-    ) -> Option<bool> {
+    /// the layers above `depth`, which shares the caller's budget. If that search exceeds a
+    /// bound, the error goes to [`Scratch::error`] and the evaluation unwinds at once by
+    /// answering `true` (the caller checks the error; a plain `bool` keeps the recursion cheap).
+    fn eval_pure(&self, st: &mut State, sc: &mut Scratch, node: u32, v: u32, depth: u32, level: u32) -> bool {
         const MAX_LEVEL: u32 = 256;
         let p = &self.program;
         let n = &self.nodes[node as usize];
         if n.accepting {
-            return Some(true);
+            return true;
         }
         if level == MAX_LEVEL {
             return match self.search::<true, NoSink>(st, sc, node, v, depth + 1, &mut NoSink) {
-                Ok(holds) => Some(holds),
+                Ok(holds) => holds,
                 Err(e) => {
                     sc.error = Some(e);
-                    None
+                    true
                 }
             };
         }
@@ -380,27 +373,28 @@ impl Interpreter {
             let (first, end) = fan.row_span(v);
             let mut i = first;
             while let Some(j) = self.next_fan_target(st, n, i, end) {
-                if self.eval_pure(st, sc, n.next, fan.targets[j as usize], depth, level + 1)? {
-                    return Some(true);
+                if self.eval_pure(st, sc, n.next, fan.targets[j as usize], depth, level + 1) {
+                    return true;
                 }
                 i = j + 1;
             }
-            return Some(false);
+            return false;
         }
         for edge in &self.edges[n.first_edge as usize..n.end_edge as usize] {
             // Pure edges only test, so the pattern mode of the edge runner never writes,
             // records or recurses here.
             match self.run_edge::<true, true, NoSink>(st, sc, edge.first, edge.end, v, depth, &mut NoSink) {
                 EdgeOutcome::Arrived(w) => {
-                    if self.eval_pure(st, sc, edge.target, w, depth, level + 1)? {
-                        return Some(true);
+                    if self.eval_pure(st, sc, edge.target, w, depth, level + 1) {
+                        return true;
                     }
                 }
-                EdgeOutcome::Abort => return None,
+                // Never for pure edges (no modifiers, no patterns); unwind as on an error.
+                EdgeOutcome::Abort => return true,
                 EdgeOutcome::Failed | EdgeOutcome::Reported | EdgeOutcome::Stop => {}
             }
         }
-        Some(false)
+        false
     }
 
     /// The first position in `from..end` of a fan's target array whose vertex passes the fan's
@@ -450,7 +444,8 @@ impl Interpreter {
     ) -> Option<bool> {
         let start = self.program.automata()[automaton as usize].start().get();
         if self.pure_patterns[automaton as usize] {
-            return self.eval_pure(st, sc, start, v, depth, 0);
+            let holds = self.eval_pure(st, sc, start, v, depth, 0);
+            return if sc.error.is_some() { None } else { Some(holds) };
         }
         match self.search::<true, NoSink>(st, sc, start, v, depth + 1, &mut NoSink) {
             Ok(holds) => Some(holds),
