@@ -6,9 +6,9 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use rbg_interp::program::{Expr, ExprOp};
+use rbg_automaton::{Expr, ExprOp};
 
-use crate::emit::Ctx;
+use crate::ctx::Ctx;
 use crate::CompileError;
 
 /// How an expression reads in generated code.
@@ -23,7 +23,7 @@ pub(crate) enum Value {
 
 /// The value of expression `e` in state `st` (an identifier of type `&State` or `State`).
 pub(crate) fn value(c: &Ctx, e: u32, st: &TokenStream) -> Value {
-    match &c.p.exprs[e as usize] {
+    match &c.p.exprs()[e as usize] {
         Expr::Const(v) => Value::Total(quote!(#v)),
         Expr::Var(v) => {
             let var = &c.vars[*v as usize];
@@ -44,7 +44,7 @@ pub(crate) fn value(c: &Ctx, e: u32, st: &TokenStream) -> Value {
 /// The functions of all expressions that need one.
 pub(crate) fn functions(c: &Ctx) -> Result<TokenStream, CompileError> {
     let mut out = TokenStream::new();
-    for (i, e) in c.p.exprs.iter().enumerate() {
+    for (i, e) in c.p.exprs().iter().enumerate() {
         let Expr::Code(code) = e else { continue };
         // `value` calls `expr_i` for every coded expression, so none may be skipped.
         let body = tree(c, code).ok_or_else(|| {
@@ -124,7 +124,7 @@ pub(crate) fn describe(c: &Ctx, code: &[ExprOp]) -> String {
 
 /// An expression for comments.
 pub(crate) fn describe_expr(c: &Ctx, e: u32) -> String {
-    match &c.p.exprs[e as usize] {
+    match &c.p.exprs()[e as usize] {
         Expr::Const(v) => v.to_string(),
         Expr::Var(v) => c.g.var_name(*v).to_string(),
         Expr::Count(p) => c.g.pieces.get(*p as usize).cloned().unwrap_or_default(),

@@ -8,7 +8,7 @@
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use rbg_interp::Program;
+use rbg_automaton::Program;
 
 use crate::CompileError;
 
@@ -86,7 +86,7 @@ pub(crate) struct Layout {
 
 impl Layout {
     pub(crate) fn new(p: &Program, compact: bool) -> Result<Layout, CompileError> {
-        let vertices = p.board.vertices as usize;
+        let vertices = p.board().vertices as usize;
         let too_large = |what: &str| CompileError::TooLarge(what.to_string());
         let pick = |max: u64, what: &str| -> Result<Uint, CompileError> {
             let t = Uint::for_max(max).ok_or_else(|| too_large(what))?;
@@ -95,13 +95,13 @@ impl Layout {
         let cell = pick(vertices as u64, "vertices")?;
         let cell_rows = if cell == Uint::U8 { 256 } else { vertices + 1 };
         // The piece sentinel on the off-board cell is the type's maximum, never a piece id.
-        let piece = pick(p.num_pieces as u64, "pieces")?;
-        let max_bound = p.bounds.iter().copied().max().unwrap_or(0).max(0) as u64;
+        let piece = pick(p.num_pieces() as u64, "pieces")?;
+        let max_bound = p.bounds().iter().copied().max().unwrap_or(0).max(0) as u64;
         let var = pick(max_bound, "variable bounds")?;
         let count = pick(vertices as u64, "vertices")?;
         // Node ids plus one spare id for "no rules position" (an unreachable switch target).
-        let node = pick(p.nodes.len() as u64, "automaton nodes")?;
-        let player = pick(p.bounds.len() as u64 + 1, "players")?;
+        let node = pick(p.nodes().len() as u64, "automaton nodes")?;
+        let player = pick(p.bounds().len() as u64 + 1, "players")?;
         Ok(Layout { vertices, cell, cell_rows, piece, var, count, node, player })
     }
 
@@ -117,6 +117,6 @@ impl Layout {
 
     /// The rules position of states whose last switch can never be reached.
     pub(crate) fn dead_node(p: &Program) -> u64 {
-        p.nodes.len() as u64
+        p.nodes().len() as u64
     }
 }

@@ -3,7 +3,7 @@
 //! # Pipeline
 //!
 //! 1. The game IR (from `rbg_parser`) is compiled into the interpreter's analysed
-//!    [`rbg_interp::Program`] (rules NFA with shift tables, precomputed patterns, folded edge
+//!    [`rbg_automaton::Program`] (rules NFA with shift tables, precomputed patterns, folded edge
 //!    chains, visited slots, monotonic classes). Both engines walk this very same graph, so they
 //!    generate the same moves in the same order by construction.
 //! 2. [`generate_module`] translates the program into the items of one Rust module
@@ -37,16 +37,22 @@
 //! Each optimisation of the design notes is a field of [`CompileOptions`] so its effect can be
 //! measured and a miscompile bisected; turning one off never changes the set of moves.
 
+mod apply;
 mod crate_files;
-mod emit;
+mod ctx;
 mod exprs;
+mod game_impl;
 mod layout;
+mod module;
+mod monotonic;
 pub mod names;
+mod scratch;
 mod search;
+mod state;
 mod tables;
 
 use proc_macro2::TokenStream;
-use rbg_interp::{BuildError, Program, ProgramOptions};
+use rbg_automaton::{BuildError, Program, ProgramOptions};
 use rbg_parser::ir;
 
 pub use crate_files::{write_crate, CrateDeps, WrittenCrate, GENERATED_MARKER};
@@ -167,7 +173,7 @@ pub fn generate_module(
     options: &CompileOptions,
 ) -> Result<TokenStream, CompileError> {
     let program = Program::build(game, &options.program)?;
-    emit::module(game, &program, name, options)
+    module::module(game, &program, name, options)
 }
 
 /// [`generate_module`] formatted as the text of a Rust source file (with `prettyplease`).

@@ -20,11 +20,11 @@
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
-use rbg_interp::program::{Op, NONE};
+use rbg_automaton::{Edge, NodeId, NodeKind, Op};
 use rbg_parser::ir::RelOp;
 use syn::Lifetime;
 
-use crate::emit::Ctx;
+use crate::ctx::Ctx;
 use crate::exprs::{self, Value};
 use crate::tables::{fan_row, lit};
 
@@ -33,13 +33,13 @@ pub(crate) fn functions(c: &Ctx) -> TokenStream {
     let stack = stack_checks(c);
     let mut g = SearchGen { c, next_id: 0, stack_checked: stack.checked.clone() };
     let mut out = stack_helpers(&stack);
-    for n in 0..c.p.nodes.len() {
-        if c.owner[n] != NONE {
+    for n in 0..c.p.nodes().len() {
+        if c.a.owner(NodeId::new(n as u32)).is_some() {
             out.extend(g.node_fn(n as u32));
         }
     }
-    for (a, automaton) in c.p.automata.iter().enumerate() {
-        if automaton.is_pattern {
+    for (a, automaton) in c.p.automata().iter().enumerate() {
+        if automaton.is_pattern() {
             out.extend(g.pattern_fn(a as u32));
         }
     }
@@ -104,7 +104,7 @@ impl SearchGen<'_> {
 
     fn node_fn(&mut self, n: u32) -> TokenStream {
         let c = self.c;
-        let node = c.p.nodes[n as usize];
+        let node = *c.p.node(NodeId::new(n));
         let pattern = c.is_pattern(n);
         let name = node_ident(n);
         let doc = crate::names::doc(&c.describe_node(n));
@@ -114,7 +114,7 @@ impl SearchGen<'_> {
         } else {
             quote!(fn #name<K: Sink>(st: &mut State, sc: &mut Scratch, k: &mut K, v: Cell #dparam) -> bool)
         };
-        if pattern && node.accepting {
+        if pattern && node.is_accepting() {
             return quote! {
                 #doc
                 #[inline(always)]
@@ -156,8 +156,8 @@ impl SearchGen<'_> {
                 }
             });
         }
-        if node.slot != NONE {
-            let slot = lit(node.slot as u64);
+        if let Some(slot) = node.slot() {
+            let slot = lit(slot as u64);
             body.extend(quote!(if !visit(sc, #slot, v, d) { return false; }));
         }
         if node.is_fan() {
@@ -168,10 +168,10 @@ impl SearchGen<'_> {
             for (i, e) in edges.iter().enumerate() {
                 let label = Lifetime::new(&format!("'edge{i}"), Span::call_site());
                 let modifiers = c.p.edge_ops(e).iter().filter(|op| op.is_modifier()).count() as u32;
-                let move_len = c.path_len[n as usize].map(|base| base + modifiers);
+                let move_len = c.a.path_len(NodeId::new(n)).map(|base| base + modifiers);
                 let ends_in_switch = c.p.ends_move(e);
                 let tail_loop = looping && i + 1 == edges.len();
-                let cx = EdgeCx { pattern, target: e.target, move_len, ends_in_switch, tail_loop };
+                let cx = EdgeCx { pattern, target: e.target().get(), move_len, ends_in_switch, tail_loop };
                 let ops = self.ops(c.p.edge_ops(e), &cx, &label, false, false);
                 let block = quote!(#label: { let mut w = v; #ops });
                 if i + 1 == edges.len() {
@@ -203,8 +203,11 @@ impl SearchGen<'_> {
 
     fn fan_body(&mut self, n: u32) -> TokenStream {
         let c = self.c;
-        let node = c.p.nodes[n as usize];
-        let call = self.call_node(node.next, &quote!(w), &quote!(d));
+        // Only called for fan nodes.
+        let NodeKind::Fan { table, next, filter } = c.p.node(NodeId::new(n)).kind() else {
+            return quote!(false);
+        };
+        let call = self.call_node(next.get(), &quote!(w), &quote!(d));
         if let Some(set) = c.tracked_set(n) {
             // Design notes 6.2: visit the cells holding a filter piece by scanning the bits of
             // the state's piece-location set, lowest cell first (the order of a full scan). The
@@ -222,12 +225,12 @@ impl SearchGen<'_> {
                 false
             };
         }
-        let row = fan_row(c, node.fan as usize, &quote!(v));
-        let test = if node.filter == u64::MAX {
-            call
-        } else {
-            let pieces = c.piece_pattern_mask(node.filter);
+        let row = fan_row(c, table as usize, &quote!(v));
+        let test = if let Some(filter) = filter {
+            let pieces = c.piece_pattern_mask(filter);
             quote!(matches!(st.pieces[w as usize], #pieces) && #call)
+        } else {
+            call
         };
         quote! {
             for w in #row {
@@ -272,7 +275,7 @@ impl SearchGen<'_> {
                     pending = false;
                 }
                 Op::OnSet(s) => {
-                    let flags = &c.p.piece_sets[s as usize];
+                    let flags = &c.p.piece_sets()[s as usize];
                     let pieces = c.piece_pattern(|p| flags.get(p).copied().unwrap_or(false));
                     code.extend(quote!(if !matches!(st.pieces[w as usize], #pieces) { #fail }));
                     pending = false;
@@ -296,7 +299,7 @@ impl SearchGen<'_> {
                     } else {
                         quote!(if #call { #fail })
                     });
-                    if c.guard {
+                    if c.a.needs_guard() {
                         code.extend(quote!(if sc.failed { break #label true; }));
                     }
                 }
@@ -338,7 +341,7 @@ impl SearchGen<'_> {
     /// The end of an edge: the target node's function, in the next layer after a modifier.
     fn enter_target(&self, cx: &EdgeCx, modified: bool) -> TokenStream {
         let c = self.c;
-        if cx.pattern && c.p.nodes[cx.target as usize].accepting {
+        if cx.pattern && c.p.node(NodeId::new(cx.target)).is_accepting() {
             return quote!(true);
         }
         if cx.tail_loop && !modified {
@@ -393,8 +396,8 @@ impl SearchGen<'_> {
                 let piece = &c.pieces[piece as usize];
                 // Piece counts and piece-location sets must follow the board only if something
                 // reads them before this off is undone, or if it is kept (keeper moves).
-                let later =
-                    c.ops_read_derived(rest) || (!cx.ends_in_switch && c.reads_derived[cx.target as usize]);
+                let later = c.ops_read_derived(rest)
+                    || (!cx.ends_in_switch && c.a.reads_derived(NodeId::new(cx.target)));
                 let put = |value: &TokenStream| {
                     let full = quote!(set_piece(st, #at, #value););
                     let plain = quote!(st.pieces[#at as usize] = #value;);
@@ -408,7 +411,7 @@ impl SearchGen<'_> {
                 (TokenStream::new(), quote!(let #old = st.pieces[#at as usize]; #set), reset, index)
             }
             Op::Assign { var, expr, index } => {
-                let bound = c.p.bounds[var as usize];
+                let bound = c.p.bounds()[var as usize];
                 let value = match exprs::value(c, expr, &quote!(st)) {
                     Value::Total(x) => quote!(let value: i64 = #x;),
                     Value::Partial(x) => quote!(let Some(value) = #x else { break #label false; };),
@@ -444,7 +447,7 @@ impl SearchGen<'_> {
                 }),
             )
         };
-        let (count, uncount) = if c.guard {
+        let (count, uncount) = if c.a.needs_guard() {
             (
                 quote! {
                     if sc.mods >= MAX_MODIFIERS { sc.failed = true; break #label true; }
@@ -458,7 +461,7 @@ impl SearchGen<'_> {
         let rest_code = self.ops(rest, cx, &inner, false, true);
         let keep = if cx.pattern {
             quote!(true)
-        } else if c.guard {
+        } else if c.a.needs_guard() {
             quote!(!(K::KEEP && stop && !sc.failed))
         } else {
             quote!(!(K::KEEP && stop))
@@ -522,7 +525,7 @@ impl SearchGen<'_> {
     /// `pattern_A(st, sc, v, d)`: whether pattern automaton `A` has a complete word from `v`.
     fn pattern_fn(&self, a: u32) -> TokenStream {
         let c = self.c;
-        let start = c.p.automata[a as usize].start;
+        let start = c.p.automata()[a as usize].start().get();
         let name = pattern_ident(a);
         let doc = format!("Pattern automaton {a}: does its body have a complete word from cell `v`?");
         let dparam = self.depth_param();
@@ -593,13 +596,13 @@ const FRAME_BYTES: usize = 512;
 pub(crate) fn stack_checks(c: &Ctx) -> StackChecks {
     let p = c.p;
     let calls = |n: u32| -> Vec<u32> {
-        let node = p.nodes[n as usize];
+        let node = *p.node(NodeId::new(n));
         let pattern = c.is_pattern(n);
-        if pattern && node.accepting {
+        if pattern && node.is_accepting() {
             return Vec::new();
         }
-        if node.is_fan() {
-            return vec![node.next];
+        if let NodeKind::Fan { next, .. } = node.kind() {
+            return vec![next.get()];
         }
         let mut out = Vec::new();
         let edges = ordered_edges(c, n);
@@ -609,19 +612,19 @@ pub(crate) fn stack_checks(c: &Ctx) -> StackChecks {
                 // A loop, not a call (see `loops_to_itself`); its ops may still call patterns.
                 for op in p.edge_ops(e) {
                     if let Op::Pattern { automaton, .. } = *op {
-                        out.push(p.automata[automaton as usize].start);
+                        out.push(p.automata()[automaton as usize].start().get());
                     }
                 }
                 continue;
             }
             for op in p.edge_ops(e) {
                 if let Op::Pattern { automaton, .. } = *op {
-                    out.push(p.automata[automaton as usize].start);
+                    out.push(p.automata()[automaton as usize].start().get());
                 }
             }
             // A switch ends a search of the rules; patterns ignore switches and go on.
-            if e.target != NONE && (pattern || !p.ends_move(e)) {
-                out.push(e.target);
+            if pattern || !p.ends_move(e) {
+                out.push(e.target().get());
             }
         }
         out
@@ -632,14 +635,14 @@ pub(crate) fn stack_checks(c: &Ctx) -> StackChecks {
         OnPath,
         Done,
     }
-    let count = p.nodes.len();
+    let count = p.nodes().len();
     let mut mark = vec![Mark::New; count];
     let mut checked = vec![false; count];
     // Frames on the longest unchecked chain of calls starting at each finished node.
     let mut chain = vec![0usize; count];
     let mut longest = 0;
     for root in 0..count as u32 {
-        if c.owner[root as usize] == NONE || mark[root as usize] != Mark::New {
+        if c.a.owner(NodeId::new(root)).is_none() || mark[root as usize] != Mark::New {
             continue;
         }
         // Depth-first search with an explicit stack (programs can be large): each entry is a
@@ -721,12 +724,12 @@ pub(crate) fn stack_prologue(c: &Ctx) -> TokenStream {
 }
 
 /// A node's edges in the order its function tries them.
-fn ordered_edges(c: &Ctx, n: u32) -> Vec<rbg_interp::program::Edge> {
-    let mut edges = c.p.node_edges(n).to_vec();
+fn ordered_edges(c: &Ctx, n: u32) -> Vec<Edge> {
+    let mut edges = c.p.node_edges(NodeId::new(n)).to_vec();
     if c.is_pattern(n) && c.o.pattern_order {
         // A pattern only asks whether an accepting node is reachable, so the order of its
         // alternatives is free: try the ones closest to acceptance first.
-        edges.sort_by_key(|e| c.accept_distance[e.target as usize]);
+        edges.sort_by_key(|e| c.a.accept_distance(e.target()).unwrap_or(u32::MAX));
     }
     edges
 }
@@ -735,12 +738,13 @@ fn ordered_edges(c: &Ctx, n: u32) -> Vec<rbg_interp::program::Edge> {
 /// its last edge leads back to `n` and applies no modifier (whose undo would follow the call)
 /// and no switch. The function is then a loop over the cells of the chain, not a recursion.
 fn loops_to_itself(c: &Ctx, n: u32) -> bool {
-    let node = c.p.nodes[n as usize];
-    if node.is_fan() || (c.is_pattern(n) && node.accepting) {
+    let node = c.p.node(NodeId::new(n));
+    if node.is_fan() || (c.is_pattern(n) && node.is_accepting()) {
         return false;
     }
     let edges = ordered_edges(c, n);
     let Some(last) = edges.last() else { return false };
     let ops = c.p.edge_ops(last);
-    last.target == n && !ops.iter().any(|op| op.is_modifier() || matches!(op, Op::Switch { .. } | Op::Fail))
+    last.target().get() == n
+        && !ops.iter().any(|op| op.is_modifier() || matches!(op, Op::Switch { .. } | Op::Fail))
 }

@@ -8,9 +8,9 @@
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
-use rbg_interp::program::NONE;
+use rbg_automaton::NONE;
 
-use crate::emit::Ctx;
+use crate::ctx::Ctx;
 use crate::layout::Uint;
 
 pub(crate) fn lit(v: u64) -> Literal {
@@ -24,20 +24,20 @@ fn cell_entry(c: &Ctx, v: u32) -> Literal {
 
 pub(crate) fn all(c: &Ctx) -> TokenStream {
     let mut out = neighbours(c);
-    for t in 0..c.p.det_tables.len() {
+    for t in 0..c.p.det_tables().len() {
         out.extend(det_table(c, t));
     }
-    for t in 0..c.p.fan_tables.len() {
+    for t in 0..c.p.fan_tables().len() {
         out.extend(fan_table(c, t));
     }
-    for s in 0..c.p.cell_sets.len() {
+    for s in 0..c.p.cell_sets().len() {
         out.extend(cell_set(c, s));
     }
     out
 }
 
 fn neighbours(c: &Ctx) -> TokenStream {
-    let b = &c.p.board;
+    let b = c.p.board();
     let cell = c.l.cell.tokens();
     let rows = c.l.cell_rows;
     let labels = b.labels as usize;
@@ -68,7 +68,7 @@ fn neighbours(c: &Ctx) -> TokenStream {
 }
 
 fn det_table(c: &Ctx, t: usize) -> TokenStream {
-    let table = &c.p.det_tables[t];
+    let table = &c.p.det_tables()[t];
     let cell = c.l.cell.tokens();
     let entries = (0..c.l.cell_rows).map(|v| match table.get(v) {
         Some(&w) if v < c.l.vertices => cell_entry(c, w),
@@ -83,7 +83,7 @@ fn det_table(c: &Ctx, t: usize) -> TokenStream {
 }
 
 fn fan_table(c: &Ctx, t: usize) -> TokenStream {
-    let table = &c.p.fan_tables[t];
+    let table = &c.p.fan_tables()[t];
     let cell = c.l.cell.tokens();
     if table.all_vertices {
         // Iterated as the range of all vertices; no storage.
@@ -127,7 +127,7 @@ fn fan_table(c: &Ctx, t: usize) -> TokenStream {
 }
 
 fn cell_set(c: &Ctx, s: usize) -> TokenStream {
-    let set = &c.p.cell_sets[s];
+    let set = &c.p.cell_sets()[s];
     let entries = (0..c.l.cell_rows).map(|v| v < c.l.vertices && set.contains(v as u32));
     let name = format_ident!("SET_{}", s);
     let rows = lit(c.l.cell_rows as u64);
@@ -139,7 +139,7 @@ fn cell_set(c: &Ctx, s: usize) -> TokenStream {
 
 /// Tokens iterating the row of fan table `t` at cell `v` (an expression yielding cells).
 pub(crate) fn fan_row(c: &Ctx, t: usize, v: &TokenStream) -> TokenStream {
-    let table = &c.p.fan_tables[t];
+    let table = &c.p.fan_tables()[t];
     let cell = c.l.cell.tokens();
     if table.all_vertices {
         let n = lit(c.l.vertices as u64);

@@ -22,11 +22,11 @@
 use core::ops::ControlFlow;
 
 use rbg_core::state_codec::{Fnv1a, StateCodecError, StateParts};
-use rbg_core::{Action, Game, GameInfo, MoveList, Player, SearchError, KEEPER};
+use rbg_core::{Action, Game, GameInfo, MoveList, Player, SearchError, VertexPosition, KEEPER};
 use rbg_parser::ir;
 
-use crate::code::{self, ExecEdge, Instr};
-use crate::program::{BuildError, Modifier, Program, ProgramOptions, NONE};
+use crate::code::{self, ExecEdge, ExecModifier, ExecNode, Instr};
+use crate::program::{BuildError, Modifier, NodeId, NodeKind, Program, ProgramOptions, NONE};
 use crate::search::{Scratch, Sink};
 
 /// Interpreter configuration: program analyses and search bounds.
@@ -137,9 +137,13 @@ impl State {
 #[derive(Clone, Debug)]
 pub struct Interpreter {
     pub(crate) program: Program,
+    /// The program's nodes in the search loop's encoding.
+    pub(crate) nodes: Vec<ExecNode>,
     /// The program's edges with their executable instruction ranges.
     pub(crate) edges: Vec<ExecEdge>,
     pub(crate) code: Vec<Instr>,
+    /// The program's modifiers by action index, encoded for applying moves.
+    modifiers: Vec<ExecModifier>,
     /// Per automaton: evaluate by plain recursion (see [`code::pure_patterns`]).
     pub(crate) pure_patterns: Vec<bool>,
     /// States keep piece-location bitsets (some filtered fan covers the whole board).
@@ -160,16 +164,16 @@ impl Interpreter {
     /// A state with these parts and its derived data (piece counts, piece bitsets) built.
     fn state_with(&self, pieces: Vec<u8>, vars: Vec<i32>, vertex: u32, player: Player, node: u32) -> State {
         let p = &self.program;
-        let counts = if p.counts_pieces {
-            let mut c = vec![0i32; p.num_pieces as usize];
+        let counts = if p.counts_pieces() {
+            let mut c = vec![0i32; p.num_pieces() as usize];
             pieces.iter().for_each(|&x| c[x as usize] += 1);
             c
         } else {
             Vec::new()
         };
-        let occ_words = (p.board.vertices as usize).div_ceil(64);
+        let occ_words = (p.board().vertices as usize).div_ceil(64);
         let occ = if self.piece_bitsets {
-            let mut occ = vec![0u64; p.num_pieces as usize * occ_words];
+            let mut occ = vec![0u64; p.num_pieces() as usize * occ_words];
             for (v, &x) in pieces.iter().enumerate() {
                 occ[x as usize * occ_words + v / 64] |= 1 << (v % 64);
             }
@@ -183,9 +187,9 @@ impl Interpreter {
     /// Compiles `game`; `name` is reported in [`GameInfo::name`].
     pub fn new(game: &ir::Game, name: &str, options: InterpOptions) -> Result<Self, BuildError> {
         let program = Program::build(game, &options.program)?;
-        let mut class_masks = vec![Vec::new(); program.modifiers.len()];
-        for class in &program.monotonic {
-            for (index, mask) in &class.switches {
+        let mut class_masks = vec![Vec::new(); program.modifiers().len()];
+        for class in program.monotonic() {
+            for (index, mask) in class.switches() {
                 class_masks[*index as usize] = mask.clone();
             }
         }
@@ -193,26 +197,29 @@ impl Interpreter {
         let pure_patterns = if options.pure_patterns {
             code::pure_patterns(&program, &edges, &code)
         } else {
-            vec![false; program.automata.len()]
+            vec![false; program.automata().len()]
         };
         let piece_bitsets = options.piece_bitsets
-            && program.nodes.iter().any(|n| {
-                n.is_fan() && n.filter != u64::MAX && program.fan_tables[n.fan as usize].all_vertices
+            && program.nodes().iter().any(|n| {
+                matches!(n.kind(), NodeKind::Fan { table, filter: Some(_), .. }
+                    if program.fan_tables()[table as usize].all_vertices)
             });
         let mut positions: Vec<(Player, u32)> = program
-            .modifiers
+            .modifiers()
             .iter()
             .filter_map(|m| match *m {
-                Modifier::Switch { player, target } => Some((player, target)),
+                Modifier::Switch { player, target } => Some((player, target.map_or(NONE, NodeId::get))),
                 _ => None,
             })
-            .chain([(KEEPER, program.start())])
+            .chain([(KEEPER, program.start().get())])
             .collect();
         positions.sort_unstable();
         positions.dedup();
         Ok(Interpreter {
             rules_fingerprint: rules_fingerprint(&program),
             positions,
+            modifiers: code::lower_modifiers(&program),
+            nodes: code::lower_nodes(&program),
             piece_bitsets,
             pure_patterns,
             edges,
@@ -259,14 +266,14 @@ impl Interpreter {
 fn rules_fingerprint(program: &Program) -> u64 {
     let mut h = Fnv1a::default();
     h.write(b"rbg-interp nodes");
-    h.write_u64(program.nodes.len() as u64);
-    h.write_u64(program.edges.len() as u64);
-    h.write_u64(u64::from(program.start()));
-    for (index, m) in program.modifiers.iter().enumerate() {
+    h.write_u64(program.nodes().len() as u64);
+    h.write_u64(program.edges().len() as u64);
+    h.write_u64(u64::from(program.start().get()));
+    for (index, m) in program.modifiers().iter().enumerate() {
         if let Modifier::Switch { player, target } = *m {
             h.write_u64(index as u64);
             h.write_u64(u64::from(player));
-            h.write_u64(u64::from(target));
+            h.write_u64(u64::from(target.map_or(NONE, NodeId::get)));
         }
     }
     h.finish()
@@ -291,8 +298,9 @@ fn game_info(game: &ir::Game, name: &str) -> GameInfo {
         switches: game.switch_indices(),
         labels: game.board.labels.clone(),
         edges,
-        // TODO(merge): from ir positions
-        positions: None,
+        positions: game.board.positions.as_ref().map(|positions| {
+            positions.iter().map(|p| VertexPosition { coords: p.coords, point: p.point }).collect()
+        }),
     }
 }
 
@@ -334,7 +342,7 @@ impl Game for Interpreter {
 
     fn initial_state(&self) -> State {
         let p = &self.program;
-        self.state_with(p.initial_pieces.clone(), vec![0; p.bounds.len()], 0, KEEPER, p.start())
+        self.state_with(p.initial_pieces().to_vec(), vec![0; p.bounds().len()], 0, KEEPER, p.start().get())
     }
 
     fn rules_fingerprint(&self) -> u64 {
@@ -347,25 +355,25 @@ impl Game for Interpreter {
         if self.positions.binary_search(&(parts.player, parts.rules_state)).is_err() {
             return Err(out_of_range("rules state", i128::from(parts.rules_state)));
         }
-        if parts.pieces.len() != p.board.vertices as usize {
+        if parts.pieces.len() != p.board().vertices as usize {
             return Err(out_of_range("vertex count", parts.pieces.len() as i128));
         }
-        if parts.variables.len() != p.bounds.len() {
+        if parts.variables.len() != p.bounds().len() {
             return Err(out_of_range("variable count", parts.variables.len() as i128));
         }
-        if parts.vertex >= p.board.vertices {
+        if parts.vertex >= p.board().vertices {
             return Err(out_of_range("current vertex", i128::from(parts.vertex)));
         }
         let pieces = parts
             .pieces
             .iter()
-            .map(|&x| u8::try_from(x).ok().filter(|&x| u32::from(x) < p.num_pieces))
+            .map(|&x| u8::try_from(x).ok().filter(|&x| u32::from(x) < p.num_pieces()))
             .collect::<Option<Vec<u8>>>()
             .ok_or(StateCodecError::OutOfRange { what: "piece id", value: -1 })?;
         let vars = parts
             .variables
             .iter()
-            .zip(&p.bounds)
+            .zip(p.bounds())
             .map(|(&v, &bound)| i32::try_from(v).ok().filter(|&x| x >= 0 && i64::from(x) <= bound))
             .collect::<Option<Vec<i32>>>()
             .ok_or(StateCodecError::OutOfRange { what: "variable value", value: -1 })?;
@@ -410,22 +418,22 @@ impl Game for Interpreter {
     fn apply_move(&self, s: &mut State, m: &[Action]) {
         let p = &self.program;
         for a in m {
-            match p.modifiers.get(a.index as usize) {
-                Some(Modifier::Off { piece }) => {
+            match self.modifiers.get(a.index as usize) {
+                Some(ExecModifier::Off { piece }) => {
                     if (a.vertex as usize) < s.pieces.len() {
                         s.set_piece(a.vertex, *piece as u8);
                     }
                 }
-                Some(Modifier::Assign { var, expr }) => {
-                    if let Some(value) = p.exprs[*expr as usize].eval(&s.vars, &s.counts) {
+                Some(ExecModifier::Assign { var, expr }) => {
+                    if let Some(value) = p.exprs()[*expr as usize].eval(&s.vars, &s.counts) {
                         s.vars[*var as usize] = value as i32;
                     }
                 }
-                Some(Modifier::Switch { player, target }) => {
+                Some(ExecModifier::Switch { player, node }) => {
                     s.player = *player;
-                    s.node = *target;
+                    s.node = *node;
                 }
-                Some(Modifier::None) | None => {}
+                Some(ExecModifier::None) | None => {}
             }
         }
         if let Some(last) = m.last() {
@@ -447,16 +455,16 @@ impl Game for Interpreter {
         result?;
         let Some(last) = sink.last.filter(|_| found) else { return Ok(false) };
         s.vertex = last.vertex;
-        if let Some(Modifier::Switch { player, target }) = self.program.modifiers.get(last.index as usize) {
+        if let Some(ExecModifier::Switch { player, node }) = self.modifiers.get(last.index as usize) {
             s.player = *player;
-            s.node = *target;
+            s.node = *node;
         }
         Ok(true)
     }
 
     fn monotonic_class(&self, s: &State) -> Option<u32> {
-        let class = *self.program.node_class.get(s.node as usize)?;
-        (class != NONE && s.player != KEEPER).then_some(class)
+        let class = self.program.node_class(NodeId::new(s.node))?;
+        (s.player != KEEPER).then_some(class)
     }
 
     fn is_still_legal(&self, s: &State, m: &[Action]) -> bool {
@@ -466,6 +474,6 @@ impl Game for Interpreter {
     }
 
     fn monotonic_classes(&self) -> u32 {
-        self.program.monotonic.len() as u32
+        self.program.monotonic().len() as u32
     }
 }

@@ -3,12 +3,10 @@
 //!
 //! # Architecture
 //!
-//! * [`program`]: the game compiled once into an immutable [`Program`] — a Thompson NFA of the
-//!   rules (and of every pattern) whose edges carry folded action lists, plus the static analyses
-//!   of the reference compiler (shift tables, precomputed patterns, chain folding, tail
-//!   duplication, visited-check elimination, fan filters, constant folding, monotonic classes,
-//!   pattern sharing). The program is public so the compiler can translate the very same graph
-//!   into specialised code.
+//! * [`program`] (a re-export of the `rbg-automaton` crate): the game compiled once into an
+//!   immutable [`Program`] — a Thompson NFA of the rules (and of every pattern) whose edges carry
+//!   folded action lists, plus the static analyses. The compiler depends on the same crate, so
+//!   both engines walk the very same graph.
 //! * `code`: the interpreter's executable encoding of the program's edges (fused instructions)
 //!   and the detection of *pure* patterns, which are evaluated by plain recursion.
 //! * [`search`]: the move search — an explicit-stack depth-first walk over (node, vertex) pairs
@@ -36,8 +34,10 @@
 
 mod code;
 pub mod interp;
-pub mod program;
 pub mod search;
+
+/// The analysed automaton the interpreter walks (the `rbg-automaton` crate).
+pub use rbg_automaton as program;
 
 pub use interp::{InterpOptions, Interpreter, State};
 pub use program::{BuildError, Program, ProgramOptions};

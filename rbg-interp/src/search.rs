@@ -31,6 +31,7 @@
 
 use rbg_core::{Action, SearchError};
 
+use crate::code::ExecNode;
 use crate::code::Instr;
 use crate::interp::{Interpreter, State};
 use crate::program::NONE;
@@ -135,8 +136,8 @@ impl Interpreter {
         sink: &mut S,
     ) -> Result<bool, SearchError> {
         sc.budget = self.limits.max_search_nodes;
-        if self.program.options.pattern_memo {
-            let size = self.program.automata.len() * self.program.board.vertices as usize;
+        if self.program.options().pattern_memo {
+            let size = self.program.automata().len() * self.program.board().vertices as usize;
             if sc.memo.len() != size {
                 sc.memo = vec![0; size];
             }
@@ -175,14 +176,14 @@ impl Interpreter {
     /// Starts a fresh instance of visited layer `depth`.
     #[inline(always)]
     fn begin_layer(&self, sc: &mut Scratch, depth: u32) {
-        if self.program.visited_slots != 0 {
+        if self.program.visited_slots() != 0 {
             self.bump_layer(sc, depth as usize);
         }
     }
 
     fn bump_layer(&self, sc: &mut Scratch, depth: usize) {
         while sc.layers.len() <= depth {
-            let size = self.program.visited_slots as usize * self.program.board.vertices as usize;
+            let size = self.program.visited_slots() as usize * self.program.board().vertices as usize;
             sc.layers.push(Layer { generation: 0, stamps: vec![0; size] });
         }
         let layer = &mut sc.layers[depth];
@@ -204,13 +205,13 @@ impl Interpreter {
         vertex: u32,
         depth: u32,
     ) -> Option<bool> {
-        let n = &self.program.nodes[node as usize];
+        let n = &self.nodes[node as usize];
         if PATTERN && n.accepting {
             return None;
         }
         if n.slot != NONE {
             let layer = &mut sc.layers[depth as usize];
-            let k = n.slot as usize * self.program.board.vertices as usize + vertex as usize;
+            let k = n.slot as usize * self.program.board().vertices as usize + vertex as usize;
             if layer.stamps[k] == layer.generation {
                 return Some(false);
             }
@@ -264,9 +265,9 @@ impl Interpreter {
             let item;
             if fresh {
                 fresh = false;
-                let n = &p.nodes[node as usize];
+                let n = &self.nodes[node as usize];
                 let (first, end) = if n.is_fan() {
-                    let (first, end) = p.fan_tables[n.fan as usize].row_span(v);
+                    let (first, end) = p.fan_tables()[n.fan as usize].row_span(v);
                     match self.next_fan_target(st, n, first, end) {
                         Some(i) => (i, end),
                         None => continue,
@@ -289,7 +290,7 @@ impl Interpreter {
                     sc.moves.truncate(f.moves as usize);
                 }
                 (node, v, d) = (f.node, f.vertex, f.depth);
-                let n = &p.nodes[node as usize];
+                let n = &self.nodes[node as usize];
                 item = if n.is_fan() {
                     match self.next_fan_target(st, n, f.cursor, f.end) {
                         Some(i) => i,
@@ -307,9 +308,9 @@ impl Interpreter {
                     top.cursor = item + 1;
                 }
             }
-            let n = &p.nodes[node as usize];
+            let n = &self.nodes[node as usize];
             if n.is_fan() {
-                (node, v) = (n.next, p.fan_tables[n.fan as usize].targets[item as usize]);
+                (node, v) = (n.next, p.fan_tables()[n.fan as usize].targets[item as usize]);
                 match self.admit::<PATTERN>(sc, node, v, d) {
                     Some(x) => fresh = x,
                     None => stopped = true,
@@ -317,7 +318,7 @@ impl Interpreter {
                 continue;
             }
             let edge = &self.edges[item as usize];
-            match self.run_edge::<PATTERN, S>(st, sc, edge.first, edge.end, v, d, sink) {
+            match self.run_edge::<PATTERN, false, S>(st, sc, edge.first, edge.end, v, d, sink) {
                 EdgeOutcome::Failed | EdgeOutcome::Reported => {}
                 EdgeOutcome::Abort => {
                     let error = sc.error.take().unwrap_or(SearchError::SearchTooLarge { limit: 0 });
@@ -347,24 +348,32 @@ impl Interpreter {
     /// Evaluates a *pure* pattern automaton (see [`crate::code::pure_patterns`]) from `node` at
     /// `v` by plain recursion: no frames, trail, layers or budget are needed because nothing is
     /// written and the static analysis proved that no (node, vertex) pair repeats. Past a fixed
-    /// depth the native recursion stops growing and the rest is left to the general search.
-    fn eval_pure(&self, st: &mut State, node: u32, v: u32, level: u32) -> bool {
+    /// depth the native recursion stops growing and the rest is left to the general search in
+    /// the layers above `depth`, which shares the caller's budget. If that search exceeds a
+    /// bound, the error goes to [`Scratch::error`] and the evaluation unwinds at once by
+    /// answering `true` (the caller checks the error; a plain `bool` keeps the recursion cheap).
+    fn eval_pure(&self, st: &mut State, sc: &mut Scratch, node: u32, v: u32, depth: u32, level: u32) -> bool {
         const MAX_LEVEL: u32 = 256;
         let p = &self.program;
-        let n = &p.nodes[node as usize];
+        let n = &self.nodes[node as usize];
         if n.accepting {
             return true;
         }
         if level == MAX_LEVEL {
-            let mut sc = Scratch { budget: self.limits.max_search_nodes, ..Scratch::default() };
-            return self.search::<true, NoSink>(st, &mut sc, node, v, 0, &mut NoSink).unwrap_or(false);
+            return match self.search::<true, NoSink>(st, sc, node, v, depth + 1, &mut NoSink) {
+                Ok(holds) => holds,
+                Err(e) => {
+                    sc.error = Some(e);
+                    true
+                }
+            };
         }
         if n.is_fan() {
-            let (first, end) = p.fan_tables[n.fan as usize].row_span(v);
+            let fan = &p.fan_tables()[n.fan as usize];
+            let (first, end) = fan.row_span(v);
             let mut i = first;
             while let Some(j) = self.next_fan_target(st, n, i, end) {
-                let w = p.fan_tables[n.fan as usize].targets[j as usize];
-                if self.eval_pure(st, n.next, w, level + 1) {
+                if self.eval_pure(st, sc, n.next, fan.targets[j as usize], depth, level + 1) {
                     return true;
                 }
                 i = j + 1;
@@ -372,61 +381,29 @@ impl Interpreter {
             return false;
         }
         for edge in &self.edges[n.first_edge as usize..n.end_edge as usize] {
-            if let Some(w) = self.run_pure(st, edge.first, edge.end, v) {
-                if self.eval_pure(st, edge.target, w, level + 1) {
-                    return true;
+            // Pure edges only test, so the pattern mode of the edge runner never writes,
+            // records or recurses here.
+            match self.run_edge::<true, true, NoSink>(st, sc, edge.first, edge.end, v, depth, &mut NoSink) {
+                EdgeOutcome::Arrived(w) => {
+                    if self.eval_pure(st, sc, edge.target, w, depth, level + 1) {
+                        return true;
+                    }
                 }
+                // Never for pure edges (no modifiers, no patterns); unwind as on an error.
+                EdgeOutcome::Abort => return true,
+                EdgeOutcome::Failed | EdgeOutcome::Reported | EdgeOutcome::Stop => {}
             }
         }
         false
     }
 
-    /// Runs the ops of a pure pattern edge: the vertex at its end, or `None` if one fails.
-    #[inline(always)]
-    fn run_pure(&self, st: &State, first: u32, end: u32, mut v: u32) -> Option<u32> {
-        let p = &self.program;
-        for op in &self.code[first as usize..end as usize] {
-            let ok = match *op {
-                Instr::Shift(l) => {
-                    v = p.board.neighbour(v, l);
-                    v != NONE
-                }
-                Instr::Table(t) => {
-                    v = p.det_tables[t as usize][v as usize];
-                    v != NONE
-                }
-                Instr::On(mask) => (mask >> st.pieces[v as usize]) & 1 == 1,
-                Instr::ShiftOn(l, mask) => {
-                    v = p.board.neighbour(v, l);
-                    v != NONE && (mask >> st.pieces[v as usize]) & 1 == 1
-                }
-                Instr::TableOn(t, mask) => {
-                    v = p.det_tables[t as usize][v as usize];
-                    v != NONE && (mask >> st.pieces[v as usize]) & 1 == 1
-                }
-                Instr::OnSet(s) => p.piece_sets[s as usize][st.pieces[v as usize] as usize],
-                Instr::InSet(s) => p.cell_sets[s as usize].contains(v),
-                Instr::Compare { lhs, rel, rhs } => {
-                    let a = p.exprs[lhs as usize].eval(&st.vars, &st.counts);
-                    let b = p.exprs[rhs as usize].eval(&st.vars, &st.counts);
-                    matches!((a, b), (Some(a), Some(b)) if rel.holds(a, b))
-                }
-                // Excluded from pure patterns.
-                _ => false,
-            };
-            if !ok {
-                return None;
-            }
-        }
-        Some(v)
-    }
-
     /// The first position in `from..end` of a fan's target array whose vertex passes the fan's
     /// piece filter.
     #[inline(always)]
-    fn next_fan_target(&self, st: &State, fan: &crate::program::Node, from: u32, end: u32) -> Option<u32> {
-        let table = &self.program.fan_tables[fan.fan as usize];
-        if fan.filter == u64::MAX {
+    fn next_fan_target(&self, st: &State, fan: &ExecNode, from: u32, end: u32) -> Option<u32> {
+        let table = &self.program.fan_tables()[fan.fan as usize];
+        let filter = fan.filter;
+        if filter == u64::MAX {
             return (from < end).then_some(from);
         }
         if table.all_vertices && !st.occ.is_empty() {
@@ -436,7 +413,7 @@ impl Interpreter {
             let mut below = (1u64 << (from % 64)) - 1;
             while word < words {
                 let mut bits = 0u64;
-                let mut pieces = fan.filter;
+                let mut pieces = filter;
                 while pieces != 0 {
                     bits |= st.occ[pieces.trailing_zeros() as usize * words + word];
                     pieces &= pieces - 1;
@@ -452,7 +429,7 @@ impl Interpreter {
             return None;
         }
         let row = &table.targets[from as usize..end as usize];
-        row.iter().position(|&w| (fan.filter >> st.pieces[w as usize]) & 1 == 1).map(|i| from + i as u32)
+        row.iter().position(|&w| (filter >> st.pieces[w as usize]) & 1 == 1).map(|i| from + i as u32)
     }
 
     /// Whether pattern `automaton` has a complete word from vertex `v` (layers above `depth`);
@@ -465,9 +442,10 @@ impl Interpreter {
         v: u32,
         depth: u32,
     ) -> Option<bool> {
-        let start = self.program.automata[automaton as usize].start;
+        let start = self.program.automata()[automaton as usize].start().get();
         if self.pure_patterns[automaton as usize] {
-            return Some(self.eval_pure(st, start, v, 0));
+            let holds = self.eval_pure(st, sc, start, v, depth, 0);
+            return if sc.error.is_some() { None } else { Some(holds) };
         }
         match self.search::<true, NoSink>(st, sc, start, v, depth + 1, &mut NoSink) {
             Ok(holds) => Some(holds),
@@ -492,10 +470,12 @@ impl Interpreter {
         true
     }
 
-    /// Runs the ops `first..end` of an edge from `v`.
+    /// Runs the ops `first..end` of an edge from `v`: the one op runner of every mode. `PATTERN`:
+    /// inside a pattern (no move recorded, switches ignored); `PURE`: inside a pure pattern
+    /// (only tests and moves occur, see [`crate::code::pure_patterns`]).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn run_edge<const PATTERN: bool, S: Sink>(
+    fn run_edge<const PATTERN: bool, const PURE: bool, S: Sink>(
         &self,
         st: &mut State,
         sc: &mut Scratch,
@@ -509,25 +489,25 @@ impl Interpreter {
         for op in &self.code[first as usize..end as usize] {
             match *op {
                 Instr::Shift(l) => {
-                    v = p.board.neighbour(v, l);
+                    v = p.board().neighbour(v, l);
                     if v == NONE {
                         return EdgeOutcome::Failed;
                     }
                 }
                 Instr::Table(t) => {
-                    v = p.det_tables[t as usize][v as usize];
+                    v = p.det_tables()[t as usize][v as usize];
                     if v == NONE {
                         return EdgeOutcome::Failed;
                     }
                 }
                 Instr::ShiftOn(l, mask) => {
-                    v = p.board.neighbour(v, l);
+                    v = p.board().neighbour(v, l);
                     if v == NONE || (mask >> st.pieces[v as usize]) & 1 == 0 {
                         return EdgeOutcome::Failed;
                     }
                 }
                 Instr::TableOn(t, mask) => {
-                    v = p.det_tables[t as usize][v as usize];
+                    v = p.det_tables()[t as usize][v as usize];
                     if v == NONE || (mask >> st.pieces[v as usize]) & 1 == 0 {
                         return EdgeOutcome::Failed;
                     }
@@ -538,14 +518,24 @@ impl Interpreter {
                     }
                 }
                 Instr::OnSet(s) => {
-                    if !p.piece_sets[s as usize][st.pieces[v as usize] as usize] {
+                    if !p.piece_sets()[s as usize][st.pieces[v as usize] as usize] {
                         return EdgeOutcome::Failed;
                     }
                 }
                 Instr::InSet(s) => {
-                    if !p.cell_sets[s as usize].contains(v) {
+                    if !p.cell_sets()[s as usize].contains(v) {
                         return EdgeOutcome::Failed;
                     }
+                }
+                // A pure pattern has none of the following (see `code::pure_patterns`); its
+                // mode compiles them away.
+                Instr::Off { .. }
+                | Instr::Assign { .. }
+                | Instr::AssignConst { .. }
+                | Instr::Pattern { .. }
+                    if PURE =>
+                {
+                    return EdgeOutcome::Failed;
                 }
                 Instr::Off { piece, index } => {
                     if !self.note_modifier::<PATTERN>(sc, index, v) {
@@ -555,10 +545,10 @@ impl Interpreter {
                     st.set_piece(v, piece as u8);
                 }
                 Instr::Assign { var, expr, index } => {
-                    let Some(value) = p.exprs[expr as usize].eval(&st.vars, &st.counts) else {
+                    let Some(value) = p.exprs()[expr as usize].eval(&st.vars, &st.counts) else {
                         return EdgeOutcome::Failed;
                     };
-                    if value < 0 || value > p.bounds[var as usize] {
+                    if value < 0 || value > p.bounds()[var as usize] {
                         return EdgeOutcome::Failed;
                     }
                     if !self.note_modifier::<PATTERN>(sc, index, v) {
@@ -575,16 +565,16 @@ impl Interpreter {
                     st.vars[var as usize] = value;
                 }
                 Instr::Compare { lhs, rel, rhs } => {
-                    let a = p.exprs[lhs as usize].eval(&st.vars, &st.counts);
-                    let b = p.exprs[rhs as usize].eval(&st.vars, &st.counts);
+                    let a = p.exprs()[lhs as usize].eval(&st.vars, &st.counts);
+                    let b = p.exprs()[rhs as usize].eval(&st.vars, &st.counts);
                     match (a, b) {
                         (Some(a), Some(b)) if rel.holds(a, b) => {}
                         _ => return EdgeOutcome::Failed,
                     }
                 }
                 Instr::Pattern { automaton, positive } => {
-                    let holds = if p.options.pattern_memo {
-                        let key = automaton as usize * p.board.vertices as usize + v as usize;
+                    let holds = if p.options().pattern_memo {
+                        let key = automaton as usize * p.board().vertices as usize + v as usize;
                         let version = sc.trail.last().map_or(sc.base_version, |u| u.version);
                         let entry = sc.memo[key];
                         if entry >> 1 == version {

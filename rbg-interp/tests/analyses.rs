@@ -6,7 +6,7 @@
 mod common;
 
 use rbg_core::Game;
-use rbg_interp::program::NONE;
+use rbg_interp::program::{NodeId, NodeKind};
 use rbg_interp::{InterpOptions, ProgramOptions};
 
 use common::{conformance_dir, corpus_dir, data_available, interpreter};
@@ -43,10 +43,10 @@ fn main_automata_need_no_visited_checks_where_the_reference_has_none() {
         let interp = interpreter(game, InterpOptions::default());
         let p = interp.program();
         let main_checked = p
-            .nodes
+            .nodes()
             .iter()
             .enumerate()
-            .filter(|(i, n)| n.slot != NONE && reachable_from_main(p, *i as u32))
+            .filter(|(i, n)| n.slot().is_some() && reachable_from_main(p, NodeId::new(*i as u32)))
             .count();
         assert_eq!(main_checked, 0, "{game}: checked nodes in the main automaton");
     }
@@ -56,7 +56,7 @@ fn main_automata_need_no_visited_checks_where_the_reference_has_none() {
         ..Default::default()
     };
     let p = interpreter("breakthrough", all);
-    assert_eq!(p.program().checked_nodes(), p.program().nodes.len());
+    assert_eq!(p.program().checked_nodes(), p.program().nodes().len());
 }
 
 #[test]
@@ -68,7 +68,8 @@ fn any_square_becomes_a_whole_board_fan() {
         let interp = interpreter(game, InterpOptions::default());
         let p = interp.program();
         assert!(
-            p.nodes.iter().any(|n| n.is_fan() && p.fan_tables[n.fan as usize].all_vertices),
+            p.nodes().iter().any(|n| matches!(n.kind(),
+                NodeKind::Fan { table, .. } if p.fan_tables()[table as usize].all_vertices)),
             "{game}: no any-square table"
         );
     }
@@ -77,25 +78,24 @@ fn any_square_becomes_a_whole_board_fan() {
         ..Default::default()
     };
     let interp = interpreter("breakthrough", off);
-    assert!(interp.program().fan_tables.is_empty() && interp.program().det_tables.is_empty());
+    assert!(interp.program().fan_tables().is_empty() && interp.program().det_tables().is_empty());
 }
 
 /// Whether `node` belongs to the rules automaton (automaton 0).
-fn reachable_from_main(p: &rbg_interp::Program, node: u32) -> bool {
-    let mut seen = vec![false; p.nodes.len()];
+fn reachable_from_main(p: &rbg_interp::Program, node: NodeId) -> bool {
+    let mut seen = vec![false; p.nodes().len()];
     let mut stack = vec![p.start()];
     while let Some(n) = stack.pop() {
-        if std::mem::replace(&mut seen[n as usize], true) {
+        if std::mem::replace(&mut seen[n.index()], true) {
             continue;
         }
         if n == node {
             return true;
         }
-        let nd = p.nodes[n as usize];
-        if nd.is_fan() {
-            stack.push(nd.next);
+        if let NodeKind::Fan { next, .. } = p.node(n).kind() {
+            stack.push(next);
         }
-        stack.extend(p.node_edges(n).iter().map(|e| e.target));
+        stack.extend(p.node_edges(n).iter().map(|e| e.target()));
     }
     false
 }

@@ -144,3 +144,35 @@ fn more_than_64_pieces_use_piece_tables() {
         assert_eq!((c.leaves, c.nodes), (1, 2));
     }
 }
+
+/// A pattern nested 300 branch nodes deep: on the 2-cell strip `right {e} left` comes back to
+/// the first cell and `up` leads nowhere (the strip has one row), so the pattern holds and every
+/// node on its one successful path has a second edge to try. Since the static walk sees that
+/// `up` never arrives, no (node, vertex) pair repeats and no node needs a visited check: the
+/// interpreter evaluates the pattern by native recursion and hands the part below a fixed depth
+/// to the general search.
+const DEEP_PATTERN: &str = "(right {e} left + up)^300";
+
+#[test]
+fn deep_pure_patterns_report_search_errors() {
+    // Every branch node in the deep part costs one unit of the search budget, far more than 10.
+    let limits = InterpOptions { max_search_nodes: 10, ..Default::default() };
+    let expected = SearchError::SearchTooLarge { limit: 10 };
+    assert_perft_fails(&format!("->x {{? {DEEP_PATTERN}}} ->> {{}}"), 2, limits.clone(), expected.clone());
+    assert_perft_fails(&format!("->x {{! {DEEP_PATTERN}}} ->> {{}}"), 2, limits, expected);
+}
+
+#[test]
+fn deep_pure_patterns_hold_within_bounds() {
+    // Independent derivation: the pattern holds from the first cell, so `{?}` leaves x exactly
+    // one move (the switch) and `{!}` none.
+    for (rules, leaves) in
+        [(format!("->x {{? {DEEP_PATTERN}}} ->> {{}}"), 1), (format!("->x {{! {DEEP_PATTERN}}} ->> {{}}"), 0)]
+    {
+        for options in with_baseline(InterpOptions::default()) {
+            let interp = build(&rules, 2, options);
+            let c = perft(&interp, 1, &PerftOptions::default()).unwrap();
+            assert_eq!((c.leaves, c.nodes), (leaves, 1 + leaves), "{rules}");
+        }
+    }
+}

@@ -1,14 +1,16 @@
-//! The compiled program: the rules NFA of a game plus every static analysis, built once from the
-//! game IR and shared by reference (the interpreter's search reads it; the compiler can translate
-//! the same program into specialised code, so both engines agree by construction).
+//! rbg-automaton: the analysed automaton ([`Program`]) of a Regular Boardgames game — the rules
+//! NFA plus every static analysis, built once from the game IR. The interpreter (`rbg-interp`)
+//! walks it and the compiler (`rbg-compiler`) translates it into specialised code; both depend on
+//! this crate as siblings, so both engines agree by construction.
 //!
 //! # Layout
 //!
 //! All automata (the rules and one per pattern that is not precomputed) live in one node arena:
 //!
-//! * a [`Node`] is either a *branch* node with a contiguous range of outgoing [`Edge`]s, or a
-//!   *fan* node that continues at node [`Node::next`] at every vertex of a branching shift table
-//!   row ([`FanTable`]) — the search iterates the row like a list of edges;
+//! * nodes and edges are named by [`NodeId`] and [`EdgeId`]; a [`Node`] is either a *branch*
+//!   node with a contiguous range of outgoing [`Edge`]s or a *fan* node that continues at one
+//!   node at every vertex of a branching shift table row ([`FanTable`]) — see [`NodeKind`]; the
+//!   search iterates the row like a list of edges;
 //! * an [`Edge`] carries a contiguous range of [`Op`]s (a folded chain of actions) and a target
 //!   node. A switch ([`Op::Switch`]) is always the last op of its edge and its edge's target is the
 //!   rules position after the move (the same for every copy of a switch); a modifier occurs on
@@ -17,6 +19,11 @@
 //!   most once per search prefix and moves need no deduplication;
 //! * [`Program::modifiers`] maps every action index to what applying it does (used to apply
 //!   moves without searching).
+//!
+//! The meaning of every action is documented once, on [`Op`]; both engines implement exactly
+//! that. Whole-program facts that only code generation needs (which automaton owns a node,
+//! whether modifiers can repeat on a path, move lengths, tracked piece sets, derived-state reads,
+//! distances to acceptance) are computed by [`Analysis`].
 //!
 //! # Analyses (each can be switched off in [`ProgramOptions`])
 //!
@@ -39,14 +46,18 @@
 //! * **pattern sharing and memoisation** (6.10): equal pattern bodies share one automaton, and
 //!   the search may cache a pattern's result per vertex while no modifier changed the state.
 
+#![forbid(unsafe_code)]
+
 mod analysis;
 mod build;
 mod expr;
+mod facts;
 mod tables;
 
 use rbg_parser::ir;
 
 pub use expr::{Expr, ExprOp, MAX_EXPR_STACK};
+pub use facts::{Analysis, SharedNode};
 pub use tables::{BoardGraph, CellSet, FanTable};
 
 /// "No such thing": no neighbour, no visited slot, no fan table.
@@ -149,44 +160,163 @@ impl core::fmt::Display for BuildError {
 
 impl std::error::Error for BuildError {}
 
-/// A node of the program graph.
+/// Identifies a node: an index into [`Program::nodes`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(u32);
+
+/// Identifies an edge: an index into [`Program::edges`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct EdgeId(u32);
+
+macro_rules! id_methods {
+    ($id:ident) => {
+        impl $id {
+            pub const fn new(index: u32) -> Self {
+                $id(index)
+            }
+
+            pub const fn get(self) -> u32 {
+                self.0
+            }
+
+            pub const fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+
+        impl core::fmt::Display for $id {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                write!(f, "{}", self.0)
+            }
+        }
+    };
+}
+id_methods!(NodeId);
+id_methods!(EdgeId);
+
+/// The outgoing edges of a branch node: the contiguous ids `first..end`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Node {
-    /// Outgoing edges `first_edge..end_edge` (empty for fan nodes).
-    pub first_edge: u32,
-    pub end_edge: u32,
-    /// For a fan node: the [`FanTable`] to follow; [`NONE`] for branch nodes.
-    pub fan: u32,
-    /// For a fan node: the node entered at each vertex of the table row.
-    pub next: u32,
-    /// Visited slot, or [`NONE`] if the node never needs a visited check.
-    pub slot: u32,
-    /// Reaching this node completes a pattern (only meaningful in pattern automata).
-    pub accepting: bool,
-    /// For a fan node: a piece mask that every edge of `next` tests first (`u64::MAX` = no
-    /// filter), so the search skips row vertices whose piece is not in it without entering
-    /// `next` (the "any square {P}" idiom, design notes 6.2).
-    pub filter: u64,
+pub struct EdgeSpan {
+    pub first: EdgeId,
+    pub end: EdgeId,
 }
 
-impl Node {
-    pub fn is_fan(&self) -> bool {
-        self.fan != NONE
+impl EdgeSpan {
+    pub fn len(&self) -> usize {
+        (self.end.0 - self.first.0) as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.first == self.end
+    }
+
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = EdgeId> {
+        (self.first.0..self.end.0).map(EdgeId)
     }
 }
 
-/// An edge: a folded chain of actions.
+/// What the search does at a node.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    /// Try the outgoing edges in order (none: a dead end, or an accepting node).
+    Branch { edges: EdgeSpan },
+    /// Continue at `next` from every vertex of the current vertex's row of fan table `table`
+    /// ([`Program::fan_tables`]) — the row is iterated like a list of edges. With a `filter`
+    /// (a piece mask that every edge of `next` tests first) the search skips row vertices whose
+    /// piece is not in it without entering `next` (the "any square {P}" idiom, design notes 6.2).
+    Fan { table: u32, next: NodeId, filter: Option<u64> },
+}
+
+/// A node of the program graph. The fields are a compact encoding (sentinels instead of
+/// options) that the accessors turn into [`NodeKind`] and options; both compile to the same
+/// comparisons in the search loops.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Node {
+    /// Outgoing edges `first_edge..end_edge` (empty for fan nodes).
+    pub(crate) first_edge: u32,
+    pub(crate) end_edge: u32,
+    /// For a fan node: the [`FanTable`] to follow; [`NONE`] for branch nodes.
+    pub(crate) fan: u32,
+    /// For a fan node: the node entered at each vertex of the table row.
+    pub(crate) next: u32,
+    /// Visited slot, or [`NONE`] if the node never needs a visited check.
+    pub(crate) slot: u32,
+    /// Reaching this node completes a pattern (only meaningful in pattern automata).
+    pub(crate) accepting: bool,
+    /// For a fan node: the piece filter (`u64::MAX` = none), see [`NodeKind::Fan`].
+    pub(crate) filter: u64,
+}
+
+impl Node {
+    #[inline(always)]
+    pub fn kind(&self) -> NodeKind {
+        if self.fan == NONE {
+            NodeKind::Branch {
+                edges: EdgeSpan { first: EdgeId(self.first_edge), end: EdgeId(self.end_edge) },
+            }
+        } else {
+            NodeKind::Fan {
+                table: self.fan,
+                next: NodeId(self.next),
+                filter: (self.filter != u64::MAX).then_some(self.filter),
+            }
+        }
+    }
+
+    #[inline(always)]
+    pub fn is_fan(&self) -> bool {
+        self.fan != NONE
+    }
+
+    /// The node's visited slot: `None` if the node never needs a visited check. A search
+    /// layer holds one stamp per (slot, vertex).
+    #[inline(always)]
+    pub fn slot(&self) -> Option<u32> {
+        (self.slot != NONE).then_some(self.slot)
+    }
+
+    /// Reaching this node completes a pattern (only meaningful in pattern automata).
+    #[inline(always)]
+    pub fn is_accepting(&self) -> bool {
+        self.accepting
+    }
+}
+
+/// An edge: a folded chain of actions ([`Program::edge_ops`]) and a target node.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Edge {
     /// The actions `first_op..end_op` run in order; the edge fails at the first invalid one.
-    pub first_op: u32,
-    pub end_op: u32,
-    pub target: u32,
+    pub(crate) first_op: u32,
+    pub(crate) end_op: u32,
+    pub(crate) target: u32,
     /// The edge applies at least one off or assignment, so its target starts a new visited layer.
-    pub modifies: bool,
+    pub(crate) modifies: bool,
 }
 
-/// One action of an edge.
+impl Edge {
+    /// The node entered when every op succeeded (for a switch edge: the rules position after
+    /// the move).
+    #[inline(always)]
+    pub fn target(&self) -> NodeId {
+        NodeId(self.target)
+    }
+
+    /// The edge applies at least one off or assignment, so its target starts a new visited
+    /// layer.
+    #[inline(always)]
+    pub fn modifies(&self) -> bool {
+        self.modifies
+    }
+}
+
+/// One action of an edge, with its meaning (the one definition both engines implement).
+///
+/// The ops of an edge run in order from the current vertex; the first that does not hold fails
+/// the whole edge, and everything it changed is undone by the search. Tests (`On`, `OnSet`,
+/// `InSet`, `Compare`, `Pattern`) read the state; shifts (`Shift`, `Table`) move the current
+/// vertex; modifiers (`Off`, `Assign`, `AssignConst`, `Switch`) write it and, outside patterns,
+/// are recorded in the move as `(index, vertex)` pairs (spec 9.2). Operands are indices into the
+/// program's tables.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Op {
     /// Move along the edge with this label; fails if the vertex has none.
@@ -230,8 +360,18 @@ impl Op {
 /// An automaton of the program: the rules (automaton 0) or a pattern body.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Automaton {
-    pub start: u32,
-    pub is_pattern: bool,
+    pub(crate) start: u32,
+    pub(crate) is_pattern: bool,
+}
+
+impl Automaton {
+    pub fn start(&self) -> NodeId {
+        NodeId(self.start)
+    }
+
+    pub fn is_pattern(&self) -> bool {
+        self.is_pattern
+    }
 }
 
 /// What applying a modifier with a given action index does (for applying moves).
@@ -246,11 +386,11 @@ pub enum Modifier {
         var: u32,
         expr: u32,
     },
-    /// Player 0 is the keeper; `target` is the rules position after the switch ([`NONE`] when the
+    /// Player 0 is the keeper; `target` is the rules position after the switch (`None` when the
     /// switch can never be reached).
     Switch {
         player: u32,
-        target: u32,
+        target: Option<NodeId>,
     },
 }
 
@@ -264,39 +404,46 @@ pub enum Modifier {
 /// play is a subset of the earlier one, and a cached list can be filtered instead of regenerated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MonotonicClass {
-    pub node: u32,
-    /// `(switch action index, piece mask)`; the mask has bit `p` set when piece `p` is accepted.
-    pub switches: Vec<(u32, Vec<bool>)>,
+    pub(crate) node: u32,
+    pub(crate) switches: Vec<(u32, Vec<bool>)>,
 }
 
-/// The compiled program of one game. Immutable once built.
+impl MonotonicClass {
+    /// The class's rules position.
+    pub fn node(&self) -> NodeId {
+        NodeId(self.node)
+    }
+
+    /// `(switch action index, piece mask)`; the mask has entry `p` set when piece `p` is
+    /// accepted.
+    pub fn switches(&self) -> &[(u32, Vec<bool>)] {
+        &self.switches
+    }
+}
+
+/// The compiled program of one game. Immutable once built; read through the accessors.
 #[derive(Clone, Debug)]
 pub struct Program {
-    pub options: ProgramOptions,
-    pub board: BoardGraph,
-    pub num_pieces: u32,
-    /// Upper bound of every variable (unified numbering: scores first).
-    pub bounds: Vec<i64>,
-    pub initial_pieces: Vec<u8>,
-    pub automata: Vec<Automaton>,
-    pub nodes: Vec<Node>,
-    pub edges: Vec<Edge>,
-    pub ops: Vec<Op>,
-    pub det_tables: Vec<Vec<u32>>,
-    pub fan_tables: Vec<FanTable>,
-    pub cell_sets: Vec<CellSet>,
-    /// Piece sets of [`Op::OnSet`], one bool per piece.
-    pub piece_sets: Vec<Vec<bool>>,
-    pub exprs: Vec<Expr>,
-    /// Indexed by action index (`0..=num_modifiers`).
-    pub modifiers: Vec<Modifier>,
-    /// Number of visited slots; visited layers hold `visited_slots * vertices` stamps.
-    pub visited_slots: u32,
-    /// Whether states maintain piece counts (some expression reads one, or forced).
-    pub counts_pieces: bool,
-    pub monotonic: Vec<MonotonicClass>,
+    pub(crate) options: ProgramOptions,
+    pub(crate) board: BoardGraph,
+    pub(crate) num_pieces: u32,
+    pub(crate) bounds: Vec<i64>,
+    pub(crate) initial_pieces: Vec<u8>,
+    pub(crate) automata: Vec<Automaton>,
+    pub(crate) nodes: Vec<Node>,
+    pub(crate) edges: Vec<Edge>,
+    pub(crate) ops: Vec<Op>,
+    pub(crate) det_tables: Vec<Vec<u32>>,
+    pub(crate) fan_tables: Vec<FanTable>,
+    pub(crate) cell_sets: Vec<CellSet>,
+    pub(crate) piece_sets: Vec<Vec<bool>>,
+    pub(crate) exprs: Vec<Expr>,
+    pub(crate) modifiers: Vec<Modifier>,
+    pub(crate) visited_slots: u32,
+    pub(crate) counts_pieces: bool,
+    pub(crate) monotonic: Vec<MonotonicClass>,
     /// Class id of each node ([`NONE`] if the node is not a class).
-    pub node_class: Vec<u32>,
+    pub(crate) node_class: Vec<u32>,
 }
 
 impl Program {
@@ -305,17 +452,123 @@ impl Program {
         build::build(game, options)
     }
 
+    /// The analyses the program was built with.
+    pub fn options(&self) -> &ProgramOptions {
+        &self.options
+    }
+
+    pub fn board(&self) -> &BoardGraph {
+        &self.board
+    }
+
+    pub fn num_pieces(&self) -> u32 {
+        self.num_pieces
+    }
+
+    /// Upper bound of every variable (unified numbering: scores first).
+    pub fn bounds(&self) -> &[i64] {
+        &self.bounds
+    }
+
+    /// The piece on every vertex in the initial state.
+    pub fn initial_pieces(&self) -> &[u8] {
+        &self.initial_pieces
+    }
+
+    /// The rules (automaton 0) and one automaton per pattern that is not precomputed
+    /// ([`Op::Pattern`] refers to them by index).
+    pub fn automata(&self) -> &[Automaton] {
+        &self.automata
+    }
+
+    /// Every node of every automaton, indexed by [`NodeId`].
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    #[inline(always)]
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id.index()]
+    }
+
+    /// Every edge, indexed by [`EdgeId`]; a branch node's edges are contiguous.
+    pub fn edges(&self) -> &[Edge] {
+        &self.edges
+    }
+
+    #[inline(always)]
+    pub fn edge(&self, id: EdgeId) -> &Edge {
+        &self.edges[id.index()]
+    }
+
+    /// Deterministic shift tables of [`Op::Table`]: vertex → vertex or [`NONE`].
+    pub fn det_tables(&self) -> &[Vec<u32>] {
+        &self.det_tables
+    }
+
+    /// Branching shift tables of fan nodes ([`NodeKind::Fan`]).
+    pub fn fan_tables(&self) -> &[FanTable] {
+        &self.fan_tables
+    }
+
+    /// Precomputed vertex sets of [`Op::InSet`].
+    pub fn cell_sets(&self) -> &[CellSet] {
+        &self.cell_sets
+    }
+
+    /// Piece sets of [`Op::OnSet`], one bool per piece.
+    pub fn piece_sets(&self) -> &[Vec<bool>] {
+        &self.piece_sets
+    }
+
+    /// Arithmetic expressions of [`Op::Assign`] and [`Op::Compare`].
+    pub fn exprs(&self) -> &[Expr] {
+        &self.exprs
+    }
+
+    /// What each action index does, indexed by action index (`0..=num_modifiers`).
+    pub fn modifiers(&self) -> &[Modifier] {
+        &self.modifiers
+    }
+
+    /// Number of visited slots; visited layers hold `visited_slots * vertices` stamps.
+    pub fn visited_slots(&self) -> u32 {
+        self.visited_slots
+    }
+
+    /// Whether states maintain piece counts (some expression reads one, or forced).
+    pub fn counts_pieces(&self) -> bool {
+        self.counts_pieces
+    }
+
+    /// The monotonic classes (empty when the analysis is off).
+    pub fn monotonic(&self) -> &[MonotonicClass] {
+        &self.monotonic
+    }
+
+    /// The index in [`Program::monotonic`] of the class at rules position `node`, if any.
+    #[inline]
+    pub fn node_class(&self, node: NodeId) -> Option<u32> {
+        self.node_class.get(node.index()).copied().filter(|&c| c != NONE)
+    }
+
     /// The rules position of the initial state.
-    pub fn start(&self) -> u32 {
-        self.automata[0].start
+    pub fn start(&self) -> NodeId {
+        NodeId(self.automata[0].start)
     }
 
     /// All nodes reachable from `start` through edges and fan continuations, in BFS order.
-    pub fn reachable(&self, start: u32) -> Vec<u32> {
-        analysis::reachable(self, start)
+    pub fn reachable(&self, start: NodeId) -> Vec<NodeId> {
+        analysis::reachable(self, start.0).into_iter().map(NodeId).collect()
     }
 
-    pub fn node_edges(&self, node: u32) -> &[Edge] {
+    /// The outgoing edges of a node (empty for fan nodes).
+    #[inline(always)]
+    pub fn node_edges(&self, node: NodeId) -> &[Edge] {
+        self.edges_of(node.0)
+    }
+
+    pub(crate) fn edges_of(&self, node: u32) -> &[Edge] {
         let n = &self.nodes[node as usize];
         &self.edges[n.first_edge as usize..n.end_edge as usize]
     }
@@ -325,6 +578,8 @@ impl Program {
         Op::ends_move(self.edge_ops(edge))
     }
 
+    /// The ops of an edge, run in order; the edge fails at the first that does not hold.
+    #[inline(always)]
     pub fn edge_ops(&self, edge: &Edge) -> &[Op] {
         &self.ops[edge.first_op as usize..edge.end_op as usize]
     }
@@ -365,7 +620,7 @@ impl Program {
                 continue;
             }
             let _ = writeln!(out, "node {i}{slot}{acc}:");
-            for e in self.node_edges(i as u32) {
+            for e in self.edges_of(i as u32) {
                 let _ = writeln!(out, "    {:?} -> {}", self.edge_ops(e), e.target);
             }
         }

@@ -72,7 +72,7 @@ pub(super) fn reachable(p: &Program, start: u32) -> Vec<u32> {
         if n.is_fan() {
             visit(n.next);
         }
-        for e in p.node_edges(id) {
+        for e in p.edges_of(id) {
             visit(e.target);
         }
     }

@@ -23,7 +23,7 @@ use rbg_parser::ir::{self, ActionKind, Rule};
 use super::analysis;
 use super::expr::{self, Expr};
 use super::tables::{is_positional, BoardGraph, CellSet, FanTable, Positional};
-use super::{Automaton, BuildError, Edge, Modifier, Node, Op, Program, ProgramOptions, NONE};
+use super::{Automaton, BuildError, Edge, Modifier, Node, NodeId, Op, Program, ProgramOptions, NONE};
 
 /// The intermediate tree between the IR and the automaton.
 enum X {
@@ -339,7 +339,7 @@ impl<'g> Builder<'g> {
                     if *p as usize >= self.game.players.len() {
                         return Err(BuildError::BadIr { what: format!("player index {p}") });
                     }
-                    self.record(false, a.index, Modifier::Switch { player: p + 1, target: NONE })?;
+                    self.record(false, a.index, Modifier::Switch { player: p + 1, target: None })?;
                     X::Op(Op::Switch { player: p + 1, index })
                 }
             }
@@ -347,7 +347,7 @@ impl<'g> Builder<'g> {
                 if in_pattern {
                     X::Eps
                 } else {
-                    self.record(false, a.index, Modifier::Switch { player: 0, target: NONE })?;
+                    self.record(false, a.index, Modifier::Switch { player: 0, target: None })?;
                     X::Op(Op::Switch { player: 0, index })
                 }
             }
@@ -680,7 +680,7 @@ impl<'g> Builder<'g> {
         self.resolve_all();
         for m in self.modifiers.iter_mut() {
             if let Modifier::Switch { target, .. } = m {
-                *target = NONE;
+                *target = None;
             }
         }
         // Breadth-first numbering of the live nodes, automaton by automaton.
@@ -720,7 +720,8 @@ impl<'g> Builder<'g> {
                 ops.extend_from_slice(&e.ops);
                 let target = new_id[e.target as usize];
                 if let Some(Op::Switch { index, player }) = e.ops.last() {
-                    self.modifiers[*index as usize] = Modifier::Switch { player: *player, target };
+                    self.modifiers[*index as usize] =
+                        Modifier::Switch { player: *player, target: Some(NodeId::new(target)) };
                 }
                 edges.push(Edge {
                     first_op,
