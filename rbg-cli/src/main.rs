@@ -7,6 +7,8 @@
 //! Nothing here panics on a closed stream: messages to stderr go through [`say`], whose write
 //! errors are ignored (there is nowhere left to report them).
 
+#![forbid(unsafe_code)]
+
 mod bench;
 mod check;
 mod compile;

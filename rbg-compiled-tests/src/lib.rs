@@ -2,6 +2,8 @@
 //! the conformance tests: compiled perft against the reference, and compiled move lists against
 //! the interpreter's.
 
+#![forbid(unsafe_code)]
+
 use rbg_core::Game;
 
 /// A computation to run on a compiled reasoner whose type depends on the game.

@@ -37,6 +37,8 @@
 //! Each optimisation of the design notes is a field of [`CompileOptions`] so its effect can be
 //! measured and a miscompile bisected; turning one off never changes the set of moves.
 
+#![forbid(unsafe_code)]
+
 mod apply;
 mod crate_files;
 mod ctx;

@@ -32,6 +32,8 @@
 //! assert_eq!((counts.leaves, counts.nodes), (6, 1 + 3 + 6));
 //! ```
 
+#![forbid(unsafe_code)]
+
 mod code;
 pub mod interp;
 pub mod search;

@@ -17,6 +17,8 @@
 //! and the line and column in the game file; the expansion also `include_bytes!`s the file, so
 //! editing the game rebuilds the crate.
 
+#![forbid(unsafe_code)]
+
 use std::path::{Path, PathBuf};
 
 use proc_macro2::{Span, TokenStream};

@@ -14,6 +14,8 @@
 //! error ([`lexer::not_text`]), and at most [`diag::MAX_WARNINGS_OF_A_KIND`] warnings of a kind
 //! are kept, then one summary, so junk input gives a short report in linear time.
 
+#![forbid(unsafe_code)]
+
 mod board;
 pub mod build;
 mod cursor;

@@ -8,6 +8,8 @@
 //! This is an outer crate: it knows clap, JSON and terminals (progress bars are drawn on stderr
 //! only when it is a terminal). The counting itself is in `rbg_core`'s drivers.
 
+#![forbid(unsafe_code)]
+
 mod mc;
 mod perft;
 

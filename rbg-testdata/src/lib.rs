@@ -10,6 +10,8 @@
 //! prints a note and returns. Under `CI=true` a missing corpus always fails: CI always has the
 //! data, so there it is a broken setup, not a reason to pass.
 
+#![forbid(unsafe_code)]
+
 use std::path::{Path, PathBuf};
 
 /// The workspace root (the parent of this crate's directory).
