@@ -1,12 +1,13 @@
 //! Switches: the on/off settings of the engines (optimisations and correctness checks), each
 //! declared once.
 //!
-//! An options struct is written with [`option_switches!`]: every switch is one row giving its
-//! field, default, command-line name, kind and documentation. From that row the macro generates
-//! the documented `bool` field, its value in `Default`, and a [`Switch`] descriptor in the
-//! struct's `SWITCHES` table, and implements [`Switches`] (get and set by name, nested option
-//! sets included). The command line builds its flags, the compiler its fingerprint and the
-//! README its list from these tables, so none of them can drift from the structs.
+//! An options struct is written with [`option_switches!`](crate::option_switches): every switch
+//! is one row giving its field, default, command-line name, kind and documentation. From that
+//! row the macro generates the documented `bool` field, its value in `Default`, and a [`Switch`]
+//! descriptor in the struct's `SWITCHES` table, and implements [`Switches`] (get and set by
+//! name, nested option sets included). The command line builds its flags, the compiler its
+//! fingerprint and the README its list from these tables, so none of them can drift from the
+//! structs. (The kinds of switch and the engines each affects are listed in the README.)
 
 /// What turning a switch away from its default is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
