@@ -52,58 +52,52 @@ mod analysis;
 mod build;
 mod expr;
 mod facts;
+pub mod switches;
 mod tables;
 
 use rbg_parser::ir;
 
 pub use expr::{Expr, ExprOp, MAX_EXPR_STACK};
 pub use facts::{Analysis, SharedNode};
+pub use switches::{Switch, SwitchKind, Switches};
 pub use tables::{BoardGraph, CellSet, FanTable};
 
 /// "No such thing": no neighbour, no visited slot, no fan table.
 pub const NONE: u32 = u32::MAX;
 
-/// Which analyses and transformations to apply. All on by default; turning one off never changes
-/// the moves generated (only their order, and speed), so a miscompile can be bisected.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ProgramOptions {
-    /// Replace shift-only sub-expressions by precomputed shift tables.
-    pub shift_tables: bool,
-    /// Precompute patterns whose body only moves on the board graph.
-    pub precomputed_patterns: bool,
-    /// Contract epsilon transitions, fold straight chains into one edge, prune dead edges.
-    pub fold_chains: bool,
-    /// Copy the single short exit of join nodes without a visited slot into their entering
-    /// edges (needs `fold_chains`).
-    pub tail_duplication: bool,
-    /// Give visited slots only to nodes the static analysis cannot rule out; off = every node.
-    pub visited_elimination: bool,
-    /// Fold constant arithmetic, constant comparisons, always-true tests.
-    pub constant_folding: bool,
-    /// Skip fan targets whose piece fails every first on-test of the fan's continuation.
-    pub fan_filters: bool,
-    /// Maintain piece counts even when no expression reads them (to measure their cost).
-    pub always_count_pieces: bool,
-    /// Detect monotonic classes.
-    pub monotonic_classes: bool,
-    /// Share one automaton between equal pattern bodies and memoise pattern results per
-    /// (pattern, vertex) while the semi-state is unchanged.
-    pub pattern_memo: bool,
-}
-
-impl Default for ProgramOptions {
-    fn default() -> Self {
-        ProgramOptions {
-            shift_tables: true,
-            precomputed_patterns: true,
-            fold_chains: true,
-            tail_duplication: true,
-            visited_elimination: true,
-            constant_folding: true,
-            fan_filters: true,
-            always_count_pieces: false,
-            monotonic_classes: true,
-            pattern_memo: true,
+option_switches! {
+    /// Which analyses and transformations to apply. All on by default; turning one off never
+    /// changes the moves generated (only their order, and speed), so a miscompile can be
+    /// bisected. Declared with [`option_switches!`]: see [`ProgramOptions::SWITCHES`].
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct ProgramOptions {
+        nested {}
+        fields {}
+        switches {
+            /// Replace shift-only sub-expressions by precomputed shift tables.
+            pub shift_tables: bool = true, "shift-tables", Optimisation;
+            /// Precompute patterns whose body only moves on the board graph.
+            pub precomputed_patterns: bool = true, "precomputed-patterns", Optimisation;
+            /// Contract epsilon transitions, fold straight chains into one edge, prune dead
+            /// edges.
+            pub fold_chains: bool = true, "fold-chains", Optimisation;
+            /// Copy the single short exit of join nodes without a visited slot into their
+            /// entering edges (needs `fold_chains`).
+            pub tail_duplication: bool = true, "tail-duplication", Optimisation;
+            /// Give visited slots only to nodes the static analysis cannot rule out; off = every
+            /// node.
+            pub visited_elimination: bool = true, "visited-elimination", Optimisation;
+            /// Fold constant arithmetic, constant comparisons, always-true tests.
+            pub constant_folding: bool = true, "constant-folding", Optimisation;
+            /// Skip fan targets whose piece fails every first on-test of the fan's continuation.
+            pub fan_filters: bool = true, "fan-filters", Optimisation;
+            /// Maintain piece counts even when no expression reads them (to measure their cost).
+            pub always_count_pieces: bool = false, "always-count-pieces", Measurement;
+            /// Detect monotonic classes (off: flat MC regenerates the moves at every state).
+            pub monotonic_classes: bool = true, "monotonic-classes", Optimisation;
+            /// Share one automaton between equal pattern bodies and memoise pattern results per
+            /// (pattern, vertex) while the semi-state is unchanged.
+            pub pattern_memo: bool = true, "pattern-sharing", Optimisation;
         }
     }
 }

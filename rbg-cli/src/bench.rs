@@ -9,7 +9,6 @@
 use std::path::Path;
 use std::process::Command;
 
-use rbg_interp::InterpOptions;
 use rbg_runner::{McArgs, PerftArgs};
 use serde_json::Value;
 
@@ -46,7 +45,7 @@ pub fn run(path: &Path, limit: &BenchLimit, flags: &CompileFlags) -> Result<(), 
     }
     // Build first, so compilation time never mixes with the measurements.
     let engine = build_engine(path, flags)?;
-    let interp = interpreter(path, InterpOptions { program: flags.program_options(), ..Default::default() })?;
+    let interp = interpreter(path, flags.interp_options())?;
     match (limit.depth, limit.seconds) {
         (Some(depth), _) => bench_perft(&interp, &engine, depth),
         (None, Some(seconds)) => bench_mc(&interp, &engine, seconds),

@@ -27,88 +27,127 @@ use std::process::Command;
 use rbg_compiler::{
     write_crate, CompileOptions, CrateDeps, WrittenCrate, GENERATED_MARKER, GENERATOR_VERSION,
 };
-use rbg_interp::ProgramOptions;
+use rbg_interp::program::{Switch, SwitchKind, Switches};
+use rbg_interp::{InterpOptions, ProgramOptions};
 
 use crate::diagnostics::Format;
 use crate::load::{load, Loaded};
 use crate::Failure;
 
-/// Optimisations of the compiler (and of the program both engines share); each can be turned
-/// off to measure its gain or to bisect a miscompile. None changes the moves generated.
-#[derive(clap::Args, Clone, Debug, Default)]
+/// Which engines a switch affects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// A switch of the program both engines share ([`ProgramOptions`]).
+    BothEngines,
+    /// A switch of the compiler only ([`CompileOptions`]).
+    Compiler,
+    /// A switch of the interpreter only ([`InterpOptions`]).
+    Interpreter,
+}
+
+impl Scope {
+    fn describe(self) -> &'static str {
+        match self {
+            Scope::BothEngines => "both engines",
+            Scope::Compiler => "compiled engine only",
+            Scope::Interpreter => "interpreter only",
+        }
+    }
+}
+
+/// Every switch of both engines with the engines it affects: the one table the command-line
+/// flags, the options they produce and the README's list are built from.
+pub fn all_switches() -> Vec<(Switch, Scope)> {
+    let tagged = |switches: &'static [Switch], scope: Scope| switches.iter().map(move |s| (*s, scope));
+    tagged(ProgramOptions::SWITCHES, Scope::BothEngines)
+        .chain(tagged(CompileOptions::SWITCHES, Scope::Compiler))
+        .chain(tagged(InterpOptions::SWITCHES, Scope::Interpreter))
+        .collect()
+}
+
+/// The help text of a switch's flag.
+fn flag_help(switch: &Switch, scope: Scope) -> String {
+    let kind = match switch.kind {
+        SwitchKind::Optimisation => "optimisation, on by default",
+        SwitchKind::Check => "correctness check, off by default",
+        SwitchKind::Measurement => "measurement, off by default",
+    };
+    format!("{} [{kind}; {}]", switch.summary(), scope.describe())
+}
+
+/// The README's list of switches (one line per flag), checked by a test against the table.
+#[cfg(test)]
+fn readme_switch_list() -> String {
+    all_switches()
+        .iter()
+        .map(|(switch, scope)| format!("- `--{}`: {}\n", switch.flag, flag_help(switch, *scope)))
+        .collect()
+}
+
+/// The switches of both engines, as set on the command line: `--no-<name>` turns off an
+/// optimisation, `--<name>` turns on a check (see [`all_switches`]). The flags are generated from
+/// the switch tables, so every switch is reachable and documented in `--help`.
+#[derive(Clone, Debug, Default)]
 pub struct CompileFlags {
-    /// No shift tables: shift-only sub-expressions stay NFA loops.
-    #[arg(long)]
-    pub no_shift_tables: bool,
-    /// No precomputed patterns: shift-only patterns are searched at run time.
-    #[arg(long)]
-    pub no_precomputed_patterns: bool,
-    /// No chain folding: one edge per action, epsilon transitions kept.
-    #[arg(long)]
-    pub no_fold_chains: bool,
-    /// No tail duplication: short exits of join nodes are not copied into their entries.
-    #[arg(long)]
-    pub no_tail_duplication: bool,
-    /// Visited checks at every node instead of only where the analysis needs them.
-    #[arg(long)]
-    pub no_visited_elimination: bool,
-    /// No constant folding of arithmetic and tests.
-    #[arg(long)]
-    pub no_constant_folding: bool,
-    /// No piece filters on fan tables (every row cell enters the continuation).
-    #[arg(long)]
-    pub no_fan_filters: bool,
-    /// No monotonic classes (flat MC regenerates moves at every state).
-    #[arg(long)]
-    pub no_monotonic_classes: bool,
-    /// No sharing of equal pattern automata (and, in the interpreter, no pattern memo).
-    #[arg(long)]
-    pub no_pattern_sharing: bool,
-    /// Maintain piece counts even when no expression reads them.
-    #[arg(long)]
-    pub always_count_pieces: bool,
-    /// Compiler: apply moves by replaying the search instead of a match on action indices.
-    #[arg(long)]
-    pub no_unchecked_modifiers: bool,
-    /// Compiler: 32-bit fields everywhere instead of the smallest integer types.
-    #[arg(long)]
-    pub no_compact_state: bool,
-    /// Compiler: check for the off-board sentinel after every shift.
-    #[arg(long)]
-    pub no_deferred_checks: bool,
-    /// Compiler: try pattern edges in program order instead of closest-to-acceptance first.
-    #[arg(long)]
-    pub no_pattern_order: bool,
-    /// Compiler: scan the board for "any square {P}" instead of keeping piece-location sets.
-    #[arg(long)]
-    pub no_piece_sets: bool,
+    compile: CompileOptions,
+    interp: InterpOptions,
 }
 
 impl CompileFlags {
-    pub fn program_options(&self) -> ProgramOptions {
-        ProgramOptions {
-            shift_tables: !self.no_shift_tables,
-            precomputed_patterns: !self.no_precomputed_patterns,
-            fold_chains: !self.no_fold_chains,
-            tail_duplication: !self.no_tail_duplication,
-            visited_elimination: !self.no_visited_elimination,
-            constant_folding: !self.no_constant_folding,
-            fan_filters: !self.no_fan_filters,
-            always_count_pieces: self.always_count_pieces,
-            monotonic_classes: !self.no_monotonic_classes,
-            pattern_memo: !self.no_pattern_sharing,
-        }
+    /// Flags with the named switch moved away from its default (`None` for an unknown name).
+    #[cfg(test)]
+    fn with_flag(mut self, flag: &str) -> Option<Self> {
+        let (switch, _) = all_switches().into_iter().find(|(s, _)| s.flag == flag)?;
+        self.set(&switch, !switch.default);
+        Some(self)
+    }
+
+    fn set(&mut self, switch: &Switch, on: bool) {
+        // A program switch lives in both option sets; an engine's own switch in one of them.
+        let in_compiler = self.compile.set_switch(switch.name, on);
+        let in_interp = self.interp.set_switch(switch.name, on);
+        debug_assert!(in_compiler || in_interp, "switch {} is in no option set", switch.name);
     }
 
     pub fn compile_options(&self) -> CompileOptions {
-        CompileOptions {
-            program: self.program_options(),
-            unchecked_modifiers: !self.no_unchecked_modifiers,
-            compact_state: !self.no_compact_state,
-            deferred_checks: !self.no_deferred_checks,
-            pattern_order: !self.no_pattern_order,
-            piece_sets: !self.no_piece_sets,
+        self.compile.clone()
+    }
+
+    pub fn interp_options(&self) -> InterpOptions {
+        self.interp.clone()
+    }
+}
+
+impl clap::FromArgMatches for CompileFlags {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let mut flags = CompileFlags::default();
+        flags.update_from_arg_matches(matches)?;
+        Ok(flags)
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        for (switch, _) in all_switches() {
+            if matches.try_get_one::<bool>(switch.flag).ok().flatten() == Some(&true) {
+                self.set(&switch, !switch.default);
+            }
         }
+        Ok(())
+    }
+}
+
+impl clap::Args for CompileFlags {
+    fn augment_args(command: clap::Command) -> clap::Command {
+        command.args(all_switches().into_iter().map(|(switch, scope)| {
+            clap::Arg::new(switch.flag)
+                .long(switch.flag)
+                .action(clap::ArgAction::SetTrue)
+                .help(flag_help(&switch, scope))
+                .help_heading("Switches")
+        }))
+    }
+
+    fn augment_args_for_update(command: clap::Command) -> clap::Command {
+        Self::augment_args(command)
     }
 }
 
@@ -318,37 +357,61 @@ mod tests {
     fn cache_keys_differ_by_game_and_options() {
         let deps = CrateDeps::default();
         let on = CompileOptions::default();
-        let off = CompileFlags { no_shift_tables: true, ..Default::default() }.compile_options();
         let a = cache_key(b"game a", "a", &on, &deps);
         assert_eq!(a, cache_key(b"game a", "a", &on, &deps));
         assert_ne!(a, cache_key(b"game b", "a", &on, &deps));
         assert_ne!(a, cache_key(b"game a", "b", &on, &deps));
-        assert_ne!(a, cache_key(b"game a", "a", &off, &deps));
+        for (switch, scope) in all_switches() {
+            if scope == Scope::Interpreter {
+                continue;
+            }
+            let flags = CompileFlags::default().with_flag(switch.flag).unwrap();
+            let key = cache_key(b"game a", "a", &flags.compile_options(), &deps);
+            assert_ne!(a, key, "--{} does not change the cache key", switch.flag);
+        }
     }
 
     #[test]
     fn every_flag_reaches_the_options() {
-        let all_off = CompileFlags {
-            no_shift_tables: true,
-            no_precomputed_patterns: true,
-            no_fold_chains: true,
-            no_tail_duplication: true,
-            no_visited_elimination: true,
-            no_constant_folding: true,
-            no_fan_filters: true,
-            no_monotonic_classes: true,
-            no_pattern_sharing: true,
-            always_count_pieces: true,
-            no_unchecked_modifiers: true,
-            no_compact_state: true,
-            no_deferred_checks: true,
-            no_pattern_order: true,
-            no_piece_sets: true,
+        let mut all = CompileFlags::default();
+        for (switch, _) in all_switches() {
+            all = all.with_flag(switch.flag).unwrap();
         }
-        .compile_options();
-        assert_eq!(all_off.program, ProgramOptions::baseline());
-        assert!(!all_off.unchecked_modifiers && !all_off.compact_state && !all_off.deferred_checks);
-        assert!(!all_off.pattern_order && !all_off.piece_sets);
+        let compile = all.compile_options();
+        assert_eq!(compile.program, ProgramOptions::baseline());
+        assert!(!compile.unchecked_modifiers && !compile.compact_state && !compile.deferred_checks);
+        assert!(!compile.pattern_order && !compile.piece_sets);
+        let interp = all.interp_options();
+        assert_eq!(interp.program, ProgramOptions::baseline());
+        assert!(interp.checked_keeper && !interp.fuse_ops && !interp.pure_patterns && !interp.piece_bitsets);
         assert_eq!(CompileFlags::default().compile_options(), CompileOptions::default());
+        assert_eq!(CompileFlags::default().interp_options(), InterpOptions::default());
+        assert!(CompileFlags::default().with_flag("no-such-switch").is_none());
+    }
+
+    #[test]
+    fn switch_names_and_flags_are_unique() {
+        let switches = all_switches();
+        for (i, (a, _)) in switches.iter().enumerate() {
+            for (b, _) in &switches[i + 1..] {
+                assert_ne!(a.name, b.name);
+                assert_ne!(a.flag, b.flag);
+            }
+        }
+    }
+
+    /// The README lists every switch between two markers, exactly as the table renders it.
+    #[test]
+    fn readme_lists_every_switch() {
+        let readme = include_str!("../../README.md");
+        let start = "<!-- switches: generated from the switch tables, checked by a test -->\n";
+        let end = "<!-- /switches -->";
+        let from = readme.find(start).expect("README has no switch list start marker") + start.len();
+        let to = from + readme[from..].find(end).expect("README has no switch list end marker");
+        assert_eq!(
+            &readme[from..to],
+            readme_switch_list(),
+            "README's switch list is out of date; replace it by the expected text"
+        );
     }
 }

@@ -109,6 +109,8 @@ enum Command {
         /// Moves to play first, separated by ';', each as space-separated index@vertex pairs.
         #[arg(long)]
         after: Option<String>,
+        #[command(flatten)]
+        flags: compile::CompileFlags,
     },
 }
 
@@ -199,7 +201,9 @@ fn main() -> ExitCode {
         Command::Bench { file, limit, flags } => {
             bench::run(&file, &limit, &flags).map_err(|f| f.about(&file))
         }
-        Command::Moves { file, after } => play::moves(&file, after.as_deref()).map_err(|f| f.about(&file)),
+        Command::Moves { file, after, flags } => {
+            play::moves(&file, after.as_deref(), &flags).map_err(|f| f.about(&file))
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

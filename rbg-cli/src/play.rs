@@ -40,7 +40,7 @@ pub struct EngineArgs {
 
 impl EngineArgs {
     fn interp_options(&self) -> InterpOptions {
-        InterpOptions { program: self.flags.program_options(), ..Default::default() }
+        self.flags.interp_options()
     }
 }
 
@@ -115,8 +115,8 @@ pub fn run_failure(e: rbg_runner::RunError) -> Failure {
 /// Lists the legal moves after playing `after` (moves separated by `;`, each a space-separated
 /// list of `index@vertex` pairs; vertices by name or number). Every move given is read and
 /// checked: a malformed or illegal move, or one after the end of the game, is an error naming it.
-pub fn moves(path: &Path, after: Option<&str>) -> Result<(), Failure> {
-    let game = interpreter(path, InterpOptions::default())?;
+pub fn moves(path: &Path, after: Option<&str>, flags: &CompileFlags) -> Result<(), Failure> {
+    let game = interpreter(path, flags.interp_options())?;
     let mut sc = game.new_scratch();
     let limit = rbg_core::perft::DEFAULT_KEEPER_LIMIT;
     let search_failure = |e: SearchError| Failure::new(e.to_string());

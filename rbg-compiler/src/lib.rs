@@ -54,7 +54,7 @@ mod state;
 mod tables;
 
 use proc_macro2::TokenStream;
-use rbg_automaton::{BuildError, Program, ProgramOptions};
+use rbg_automaton::{BuildError, Program, ProgramOptions, Switches};
 use rbg_parser::ir;
 
 pub use crate_files::{write_crate, CrateDeps, WrittenCrate, GENERATED_MARKER};
@@ -63,69 +63,52 @@ pub use crate_files::{write_crate, CrateDeps, WrittenCrate, GENERATED_MARKER};
 /// changes in a way that cargo's own change detection would not notice.
 pub const GENERATOR_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "-g1");
 
-/// What to generate. Every switch defaults to on; turning one off keeps the moves identical
-/// (their set always, their order too unless stated) and only costs speed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CompileOptions {
-    /// The analyses of the shared program: shift tables, precomputed patterns, chain folding,
-    /// visited-check elimination, constant folding, fan filters, monotonic classes, pattern
-    /// sharing.
-    pub program: ProgramOptions,
-    /// Apply moves with a `match` on the action index and no validation (design notes 2.11).
-    /// Off: a move is applied by replaying the move search until it finds that move.
-    pub unchecked_modifiers: bool,
-    /// Smallest integer types for cells, pieces, variables and counters (design notes 6.5).
-    /// Off: every field is 32 bits wide, as in the reference compiler's states.
-    pub compact_state: bool,
-    /// After a shift, check for the off-board sentinel only where the cell is next used, letting
-    /// an on-test or a set test double as the check (design notes 2.9). Off: check after every
-    /// shift.
-    pub deferred_checks: bool,
-    /// Inside patterns, try the edges closest to an accepting node first (a pattern's result
-    /// does not depend on the order). Off: program order.
-    pub pattern_order: bool,
-    /// Keep, per piece filter of a fan over every cell, the set of cells holding such a piece
-    /// in the state, and iterate its bits instead of scanning the board (design notes 6.2).
-    pub piece_sets: bool,
-}
-
-impl Default for CompileOptions {
-    fn default() -> Self {
-        CompileOptions {
-            program: ProgramOptions::default(),
-            unchecked_modifiers: true,
-            compact_state: true,
-            deferred_checks: true,
-            pattern_order: true,
-            piece_sets: true,
+rbg_automaton::option_switches! {
+    /// What to generate. Every switch defaults to on; turning one off keeps the moves identical
+    /// (their set always, their order too unless stated) and only costs speed. Declared with
+    /// [`rbg_automaton::option_switches!`]: see [`CompileOptions::SWITCHES`].
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct CompileOptions {
+        nested {
+            /// The analyses of the shared program: shift tables, precomputed patterns, chain
+            /// folding, visited-check elimination, constant folding, fan filters, monotonic
+            /// classes, pattern sharing.
+            pub program: ProgramOptions,
+        }
+        fields {}
+        switches {
+            /// Apply moves with a `match` on the action index and no validation (design notes
+            /// 2.11). Off: a move is applied by replaying the move search until it finds that
+            /// move.
+            pub unchecked_modifiers: bool = true, "unchecked-modifiers", Optimisation;
+            /// Smallest integer types for cells, pieces, variables and counters (design notes
+            /// 6.5). Off: every field is 32 bits wide, as in the reference compiler's states.
+            pub compact_state: bool = true, "compact-state", Optimisation;
+            /// After a shift, check for the off-board sentinel only where the cell is next used,
+            /// letting an on-test or a set test double as the check (design notes 2.9). Off:
+            /// check after every shift.
+            pub deferred_checks: bool = true, "deferred-checks", Optimisation;
+            /// Inside patterns, try the edges closest to an accepting node first (a pattern's
+            /// result does not depend on the order). Off: program order.
+            pub pattern_order: bool = true, "pattern-order", Optimisation;
+            /// Keep, per piece filter of a fan over every cell, the set of cells holding such a
+            /// piece in the state, and iterate its bits instead of scanning the board (design
+            /// notes 6.2).
+            pub piece_sets: bool = true, "piece-sets", Optimisation;
         }
     }
 }
 
 impl CompileOptions {
-    /// A short stable description of the options, for cache keys and generated headers.
+    /// A short stable description of the options, for cache keys and generated headers: every
+    /// switch (those of the program first) as `+name` or `-name`.
     pub fn fingerprint(&self) -> String {
-        let p = &self.program;
-        let flags = [
-            ("shift-tables", p.shift_tables),
-            ("precomputed-patterns", p.precomputed_patterns),
-            ("fold-chains", p.fold_chains),
-            ("tail-duplication", p.tail_duplication),
-            ("visited-elimination", p.visited_elimination),
-            ("constant-folding", p.constant_folding),
-            ("fan-filters", p.fan_filters),
-            ("always-count-pieces", p.always_count_pieces),
-            ("monotonic-classes", p.monotonic_classes),
-            ("pattern-sharing", p.pattern_memo),
-            ("unchecked-modifiers", self.unchecked_modifiers),
-            ("compact-state", self.compact_state),
-            ("deferred-checks", self.deferred_checks),
-            ("pattern-order", self.pattern_order),
-            ("piece-sets", self.piece_sets),
-        ];
-        flags
+        Self::all_switches()
             .iter()
-            .map(|(n, on)| format!("{}{n}", if *on { "+" } else { "-" }))
+            .map(|switch| {
+                let on = self.switch(switch.name).unwrap_or(switch.default);
+                format!("{}{}", if on { "+" } else { "-" }, switch.name)
+            })
             .collect::<Vec<_>>()
             .join(" ")
     }
@@ -192,4 +175,40 @@ pub fn generate_source(
 pub fn format_file(tokens: TokenStream) -> Result<String, CompileError> {
     let file: syn::File = syn::parse2(tokens).map_err(|e| CompileError::Syntax(e.to_string()))?;
     Ok(prettyplease::unparse(&file))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fingerprint of the defaults is the text generated headers carried before the switch
+    /// tables existed, so default output stays byte-identical.
+    #[test]
+    fn default_fingerprint_is_unchanged() {
+        assert_eq!(
+            CompileOptions::default().fingerprint(),
+            "+shift-tables +precomputed-patterns +fold-chains +tail-duplication \
+             +visited-elimination +constant-folding +fan-filters -always-count-pieces \
+             +monotonic-classes +pattern-sharing +unchecked-modifiers +compact-state \
+             +deferred-checks +pattern-order +piece-sets"
+        );
+    }
+
+    #[test]
+    fn fingerprint_changes_with_every_switch() {
+        let default = CompileOptions::default().fingerprint();
+        let switches = CompileOptions::all_switches();
+        assert_eq!(switches.len(), ProgramOptions::SWITCHES.len() + CompileOptions::SWITCHES.len());
+        for switch in switches {
+            let mut options = CompileOptions::default();
+            assert_eq!(options.switch(switch.name), Some(switch.default));
+            assert!(options.set_switch(switch.name, !switch.default));
+            assert_ne!(options, CompileOptions::default(), "{} changes no field", switch.name);
+            let flipped = options.fingerprint();
+            assert_ne!(flipped, default, "{} leaves the fingerprint unchanged", switch.name);
+            let sign = if switch.default { '-' } else { '+' };
+            assert!(flipped.split(' ').any(|part| part == format!("{sign}{}", switch.name)), "{flipped}");
+        }
+        assert!(!CompileOptions::default().set_switch("no-such-switch", false));
+    }
 }

@@ -29,38 +29,38 @@ use crate::code::{self, ExecEdge, ExecModifier, ExecNode, Instr};
 use crate::program::{BuildError, Modifier, NodeId, NodeKind, Program, ProgramOptions, NONE};
 use crate::search::{Scratch, Sink};
 
-/// Interpreter configuration: program analyses and search bounds.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InterpOptions {
-    pub program: ProgramOptions,
-    /// Most modifiers (offs and assignments, including those applied inside patterns) on one
-    /// search path; beyond it the search fails with [`SearchError::MoveTooLong`].
-    pub max_modifiers: usize,
-    /// Most search branch points (nodes entered with more than one alternative left, patterns
-    /// included) in one move generation or keeper step; beyond it
-    /// [`SearchError::SearchTooLarge`].
-    pub max_search_nodes: u64,
-    /// Verify that all keeper moves lead to the same state (slow; for checking descriptions).
-    pub checked_keeper: bool,
-    /// Fuse frequent op pairs into single interpreter instructions.
-    pub fuse_ops: bool,
-    /// Evaluate patterns that write nothing and need no visited checks by plain recursion.
-    pub pure_patterns: bool,
-    /// Keep piece-location bitsets in states, so a filtered fan over the whole board ("any
-    /// square {P}") visits only the vertices holding a piece of P (design notes 6.2).
-    pub piece_bitsets: bool,
-}
-
-impl Default for InterpOptions {
-    fn default() -> Self {
-        InterpOptions {
-            program: ProgramOptions::default(),
-            max_modifiers: 10_000,
-            max_search_nodes: 1 << 32,
-            checked_keeper: false,
-            fuse_ops: true,
-            pure_patterns: true,
-            piece_bitsets: true,
+crate::program::option_switches! {
+    /// Interpreter configuration: program analyses, search bounds and the interpreter's own
+    /// switches (declared with [`crate::program::option_switches!`]: see
+    /// [`InterpOptions::SWITCHES`]).
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct InterpOptions {
+        nested {
+            /// The analyses of the shared program.
+            pub program: ProgramOptions,
+        }
+        fields {
+            /// Most modifiers (offs and assignments, including those applied inside patterns) on
+            /// one search path; beyond it the search fails with [`SearchError::MoveTooLong`].
+            pub max_modifiers: usize = 10_000,
+            /// Most search branch points (nodes entered with more than one alternative left,
+            /// patterns included) in one move generation or keeper step; beyond it
+            /// [`SearchError::SearchTooLarge`].
+            pub max_search_nodes: u64 = 1 << 32,
+        }
+        switches {
+            /// Verify that all keeper moves lead to the same state (slow; a check of the game
+            /// description, not an optimisation).
+            pub checked_keeper: bool = false, "checked-keeper", Check;
+            /// Fuse frequent op pairs into single interpreter instructions.
+            pub fuse_ops: bool = true, "fuse-ops", Optimisation;
+            /// Evaluate patterns that write nothing and need no visited checks by plain
+            /// recursion.
+            pub pure_patterns: bool = true, "pure-patterns", Optimisation;
+            /// Keep piece-location bitsets in states, so a filtered fan over the whole board
+            /// ("any square {P}") visits only the vertices holding a piece of P (design notes
+            /// 6.2).
+            pub piece_bitsets: bool = true, "piece-bitsets", Optimisation;
         }
     }
 }
