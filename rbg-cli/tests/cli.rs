@@ -232,8 +232,9 @@ fn perft_prints_no_header_when_the_first_depth_fails() {
 
 #[test]
 fn junk_input_is_rendered_without_control_bytes_and_capped() {
-    // 200 stray control characters: each one a warning.
-    let junk = format!("{TINY}{}", "\u{1b}[2J\u{7}".repeat(100));
+    // 200 stray control characters: each one a warning. A text file's first KiB decides
+    // whether it is read at all (a binary file gets one error), so they come after a comment.
+    let junk = format!("{TINY}// {}\n{}", "text ".repeat(250), "\u{1b}[2J\u{7}".repeat(100));
     let path = temp_file("junk.rbg", &junk);
     let out = rbg(&["check", path.to_str().unwrap()]);
     let err = stderr(&out);

@@ -32,10 +32,14 @@ fn perft(path: &Path, depth: u32, extra: &[&str]) -> Vec<(u64, u64, u64)> {
     let depth = depth.to_string();
     let mut args = vec!["perft", path.to_str().unwrap(), "--depth", &depth];
     args.extend_from_slice(extra);
-    let out = rbg(&args);
+    perft_rows(&rbg(&args), &format!("{extra:?}"))
+}
+
+/// The rows of a finished `rbg perft` run; a failure (exit code not 0) fails the test.
+fn perft_rows(out: &Output, what: &str) -> Vec<(u64, u64, u64)> {
     let stderr = String::from_utf8_lossy(&out.stderr);
     // An abort shows as a signal (no exit code) and "stack overflow" on stderr.
-    assert_eq!(out.status.code(), Some(0), "{extra:?}: {}", stderr.chars().take(2000).collect::<String>());
+    assert_eq!(out.status.code(), Some(0), "{what}: {}", stderr.chars().take(2000).collect::<String>());
     String::from_utf8_lossy(&out.stdout)
         .lines()
         .skip(1)
@@ -72,13 +76,26 @@ fn interpreter_walks_a_200k_chain_on_the_main_and_worker_threads() {
     assert_eq!(perft(&path, 2, &["--threads", "2"]), expected);
 }
 
+/// The compiled engine on a shorter chain, so that its crate builds in CI time (its tables list
+/// every cell): 60,000 cells overflow a worker thread's 2 MiB stack without the stack checks
+/// (measured: about 30,000 did), and the main thread runs with its stack limited to 1 MiB
+/// (`ulimit -s`), so both kinds of thread are covered without a 200,000-cell build.
 #[test]
-fn compiled_engine_walks_a_200k_chain_on_the_main_and_worker_threads() {
-    // One compile (the crate is cached for the second run).
-    let path = line_game("walk-compiled", CELLS, WALK_RULES);
-    let expected = expected_walk_counts(CELLS as u64);
-    assert_eq!(perft(&path, 2, &["--engine", "compiled"]), expected);
+fn compiled_engine_walks_a_long_chain_on_the_main_and_worker_threads() {
+    const SHORTER: usize = 60_000;
+    let path = line_game("walk-compiled", SHORTER, WALK_RULES);
+    let expected = expected_walk_counts(SHORTER as u64);
+    // The first run builds the crate (with the default stack) and runs on worker threads.
     assert_eq!(perft(&path, 2, &["--engine", "compiled", "--threads", "2"]), expected);
+    // The cached build, on a main thread with a 1 MiB stack.
+    let rbg_bin = assert_cmd::cargo::cargo_bin("rbg");
+    let script = format!(
+        "ulimit -s 1024 && exec '{}' perft '{}' --depth 2 --engine compiled",
+        rbg_bin.display(),
+        path.display()
+    );
+    let out = std::process::Command::new("sh").args(["-c", &script]).output().expect("sh runs");
+    assert_eq!(perft_rows(&out, "main thread, 1 MiB stack"), expected);
 }
 
 /// A million cells, for the interpreter only: the compiled crate of a million-cell board takes
