@@ -2,31 +2,11 @@
 //! reference data on a few corpus games.
 
 use std::path::PathBuf;
-use std::process::Output;
-
-use assert_cmd::Command;
 
 use rbg_testdata::{conformance, corpus};
 
-fn rbg(args: &[&str]) -> Output {
-    Command::cargo_bin("rbg").expect("the rbg binary is built").args(args).output().expect("rbg runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn temp_file(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rbg-cli-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("temp file");
-    path
-}
+mod common;
+use common::{rbg, stderr, stdout, temp_file};
 
 const TINY: &str = "#players = a(1), b(1)\n#pieces = e, x\n#variables =\n\
                     #board = rectangle(up, down, left, right, [e, e])\n\

@@ -7,11 +7,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use assert_cmd::Command;
-
-fn rbg(args: &[&str]) -> Output {
-    Command::cargo_bin("rbg").expect("the rbg binary is built").args(args).output().expect("rbg runs")
-}
+mod common;
+use common::rbg;
 
 /// A 1×`cells` board of empty cells `e` with the given rules, written to a temporary file.
 fn line_game(name: &str, cells: usize, rules: &str) -> PathBuf {

@@ -4,13 +4,9 @@
 //! tools print.
 
 use std::path::PathBuf;
-use std::process::Output;
 
-use assert_cmd::Command;
-
-fn rbg(args: &[&str]) -> Output {
-    Command::cargo_bin("rbg").expect("the rbg binary is built").args(args).output().expect("rbg runs")
-}
+mod common;
+use common::rbg;
 
 fn guide() -> String {
     let path = rbg_testdata::workspace_root().join("docs/guide.md");

@@ -1,33 +1,10 @@
 //! End-to-end tests of `rbg moves`: every move of `--after` is read and checked, the end of the
 //! game is reported with the scores, and bad moves are errors that name them.
 
-use std::path::PathBuf;
 use std::process::Output;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-use assert_cmd::Command;
-
-fn rbg(args: &[&str]) -> Output {
-    Command::cargo_bin("rbg").expect("the rbg binary is built").args(args).output().expect("rbg runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// A fresh file per call: tests run in parallel and must not see each other's writes.
-fn temp_file(name: &str, text: &str) -> PathBuf {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!("rbg-moves-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(format!("{}-{name}", NEXT.fetch_add(1, Ordering::Relaxed)));
-    std::fs::write(&path, text).expect("temp file");
-    path
-}
+mod common;
+use common::{rbg, stderr, stdout, temp_file};
 
 /// Player a marks one of two cells and scores 1, player b passes, then the game ends.
 /// Action indices (spec 9.2, modifiers numbered from 1 in text order): `->a`=1, `[x]`=2,

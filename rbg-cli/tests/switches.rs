@@ -3,9 +3,8 @@
 //! interpreter), and with a few combinations of flags on one game (the compiled engine, whose
 //! every combination costs a crate build).
 
-use std::process::Output;
-
-use assert_cmd::Command;
+mod common;
+use common::rbg;
 
 /// Leaves and nodes per depth from 1, from `reference-perft.csv` of the conformance data (the
 /// reference tools' counts; the games in `games/` count the same as the corpus's).
@@ -27,10 +26,6 @@ fn switch_flags() -> Vec<String> {
         .filter(|l| l.starts_with("--"))
         .map(|l| l.split_whitespace().next().unwrap().to_string())
         .collect()
-}
-
-fn rbg(args: &[&str]) -> Output {
-    Command::cargo_bin("rbg").expect("the rbg binary is built").args(args).output().expect("rbg runs")
 }
 
 /// Runs `rbg perft` on a game of `games/` and returns (leaves, nodes) per depth.
