@@ -192,4 +192,8 @@ fn a_compiled_move_list_past_its_bound_stops_with_too_many_moves() {
         game.legal_moves_buffered(&mut s, &mut sc, &mut list),
         Err(SearchError::TooManyMoves { limit: DEFAULT_MAX_ACTIONS })
     );
+    // The visitor path with a small bound stops as soon as the list is full.
+    let mut small = MoveList::with_limit(1000);
+    assert_eq!(game.legal_moves(&mut s, &mut sc, &mut small), Err(SearchError::TooManyMoves { limit: 1000 }));
+    assert!(small.iter().map(<[_]>::len).sum::<usize>() <= 1000);
 }
