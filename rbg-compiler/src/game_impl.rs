@@ -1,4 +1,6 @@
-//! The generated `impl rbg_core::Game for Reasoner`, where `Reasoner` is a unit struct.
+//! The generated `impl rbg_core::Game for Reasoner`, where `Reasoner` is a unit struct, with
+//! state decoding (`state_from_parts`, checking (player, rules position) pairs against the
+//! program) and the rules fingerprint computed here, at generation time.
 
 use proc_macro2::TokenStream;
 use quote::quote;
