@@ -140,17 +140,13 @@ fn altered_or_truncated_bytes_and_impossible_values_are_refused() {
         assert!(game.decode_state(&altered).is_err(), "byte {i} altered");
         assert!(game.decode_state(&bytes[..i]).is_err(), "cut to {i} bytes");
     }
-    // Well-formed bytes (valid checksum and fingerprints) of impossible states. A library
-    // handle's `GameInfo` lacks the board's labels and edges, which the game fingerprint
-    // covers: the interpreter's (equal to the compiled crate's own) stands in for it.
-    let interp =
-        Interpreter::new(&common::game_ir("ticTacToe.rbg"), "ticTacToe", InterpOptions::default()).unwrap();
+    // Well-formed bytes (valid checksum and fingerprints) of impossible states.
     let parts = game.state_parts(&s);
     let forge = |change: &dyn Fn(&mut rbg_core::StateParts)| {
         let mut p = parts.clone();
         change(&mut p);
         let mut out = Vec::new();
-        state_codec::encode(interp.info(), rules_fingerprint_of(&bytes), &p, &mut out);
+        state_codec::encode(game.info(), rules_fingerprint_of(&bytes), &p, &mut out);
         game.decode_state(&out)
     };
     assert!(forge(&|_| {}).is_ok());
@@ -175,6 +171,7 @@ fn interpreter_states_are_refused_as_another_reasoners() {
     interp.encode_state(&s, &mut bytes);
     let mut compiled_bytes = Vec::new();
     game.encode_state(&game.initial_state(), &mut compiled_bytes);
+    assert_eq!(game.info(), interp.info());
     assert_eq!(rules_fingerprint_of(&bytes), interp.rules_fingerprint());
     assert_ne!(rules_fingerprint_of(&compiled_bytes), interp.rules_fingerprint());
     // Same magic, version and game fingerprint: only the rules fingerprint differs.
