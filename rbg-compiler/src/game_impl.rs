@@ -1,9 +1,13 @@
-//! The generated `impl rbg_core::Game for Reasoner`, where `Reasoner` is a unit struct.
+//! The generated `impl rbg_core::Game for Reasoner`, where `Reasoner` is a unit struct, with
+//! state decoding (`state_from_parts`, checking (player, rules position) pairs against the
+//! program) and the rules fingerprint computed here, at generation time.
 
 use proc_macro2::TokenStream;
 use quote::quote;
+use rbg_automaton::{Modifier, NodeId};
 
 use crate::ctx::Ctx;
+use crate::layout::Layout;
 use crate::monotonic;
 
 pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
@@ -40,7 +44,13 @@ pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
     } else {
         (TokenStream::new(), TokenStream::new())
     };
+    let rules_fingerprint = rules_fingerprint(c);
+    let position_pairs = rules_positions(c).into_iter().map(|(player, node)| quote!((#player, #node)));
     quote! {
+        /// The (player, rules position) pairs a state can have, sorted: the keeper at the start
+        /// and, for every switch, its player at its target.
+        const RULES_POSITIONS: &[(u32, u32)] = &[#(#position_pairs),*];
+
         /// Runs the main search; `Ok(true)` if the sink stopped it.
         #[inline]
         fn run<K: Sink>(st: &mut State, sc: &mut Scratch, k: &mut K) -> Result<bool, SearchError> {
@@ -123,8 +133,17 @@ pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
             // (LTO still inlines across crates in release builds of generated crates).
             fn legal_moves(&self, s: &mut State, sc: &mut Scratch, out: &mut MoveList) -> Result<(), SearchError> {
                 out.clear();
+                // The sink stops the search once the list overflows its bound.
                 run(s, sc, &mut ListSink(out))?;
-                Ok(())
+                out.check()
+            }
+
+            fn rules_fingerprint(&self) -> u64 {
+                #rules_fingerprint
+            }
+
+            fn state_from_parts(&self, parts: &::rbg_core::StateParts) -> Result<State, ::rbg_core::StateCodecError> {
+                state_from_parts(parts)
             }
 
             fn apply_move(&self, s: &mut State, m: &[Action]) {
@@ -140,5 +159,88 @@ pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
 
             #monotonic
         }
+
+        /// Builds a state from its parts, checking every value against the game and rebuilding
+        /// the derived data through `set_piece` (starting from the consistent `INITIAL`).
+        fn state_from_parts(parts: &::rbg_core::StateParts) -> Result<State, ::rbg_core::StateCodecError> {
+            let out_of_range = |what: &'static str, value: i128| ::rbg_core::StateCodecError::OutOfRange { what, value };
+            if RULES_POSITIONS.binary_search(&(parts.player, parts.rules_state)).is_err() {
+                return Err(out_of_range("rules state", i128::from(parts.rules_state)));
+            }
+            if parts.pieces.len() != VERTICES {
+                return Err(out_of_range("vertex count", parts.pieces.len() as i128));
+            }
+            if parts.variables.len() != VARIABLES {
+                return Err(out_of_range("variable count", parts.variables.len() as i128));
+            }
+            if parts.vertex as usize >= VERTICES {
+                return Err(out_of_range("current vertex", i128::from(parts.vertex)));
+            }
+            let mut st = INITIAL;
+            for (v, &piece) in parts.pieces.iter().enumerate() {
+                if piece as usize >= PIECES {
+                    return Err(out_of_range("piece id", i128::from(piece)));
+                }
+                set_piece(&mut st, v as Cell, piece as Piece);
+            }
+            for (slot, (&value, &bound)) in st.vars.iter_mut().zip(parts.variables.iter().zip(BOUNDS.iter())) {
+                if value < 0 || value > bound {
+                    return Err(out_of_range("variable value", i128::from(value)));
+                }
+                *slot = value as Var;
+            }
+            st.vertex = parts.vertex as Cell;
+            st.player = parts.player as PlayerId;
+            st.node = parts.rules_state as NodeId;
+            Ok(st)
+        }
     }
+}
+
+/// The (player, rules position) pairs of states, as stored in `State`: the keeper at the start
+/// and each switch's player at its target (the dead position when the target is unreachable).
+fn rules_positions(c: &Ctx) -> Vec<(u32, u32)> {
+    let dead = Layout::dead_node(c.p) as u32;
+    let mut out: Vec<(u32, u32)> =
+        c.p.modifiers()
+            .iter()
+            .filter_map(|m| match *m {
+                Modifier::Switch { player, target } => Some((player, target.map_or(dead, NodeId::get))),
+                _ => None,
+            })
+            .chain([(0, c.p.start().get())])
+            .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// A fingerprint of the generated code's numbering of rules positions: the shape of the
+/// automaton it numbers (nodes, each node's edge targets), the start, the dead position and
+/// where each switch leads. The tag keeps it apart from the interpreter's numbering.
+fn rules_fingerprint(c: &Ctx) -> u64 {
+    // FNV-1a, 64 bit, as rbg-core's state codec uses (fixed by its definition, so the value
+    // does not depend on the machine or on std's hasher).
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut feed = |bytes: &[u8]| {
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    };
+    feed(b"rbg-compiler nodes");
+    feed(&(c.p.nodes().len() as u64).to_le_bytes());
+    feed(&u64::from(c.p.start().get()).to_le_bytes());
+    feed(&Layout::dead_node(c.p).to_le_bytes());
+    for n in 0..c.p.nodes().len() as u32 {
+        let edges = c.p.node_edges(NodeId::new(n));
+        feed(&(edges.len() as u64).to_le_bytes());
+        for e in edges {
+            feed(&u64::from(e.target().get()).to_le_bytes());
+        }
+    }
+    for (player, node) in rules_positions(c) {
+        feed(&u64::from(player).to_le_bytes());
+        feed(&u64::from(node).to_le_bytes());
+    }
+    h
 }

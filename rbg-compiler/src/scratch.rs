@@ -96,7 +96,7 @@ pub(crate) fn sinks() -> TokenStream {
             k.found(path)
         }
 
-        /// Collects every move.
+        /// Collects every move; stops the search once the list overflows its bound.
         struct ListSink<'a>(&'a mut MoveList);
 
         impl Sink for ListSink<'_> {
@@ -104,7 +104,7 @@ pub(crate) fn sinks() -> TokenStream {
             #[inline(always)]
             fn found(&mut self, path: &[Action]) -> bool {
                 self.0.push(path);
-                false
+                self.0.overflowed()
             }
         }
 

@@ -32,12 +32,12 @@
 //! calls. The caller of the exported functions must pass pointers made by the same library and
 //! not yet freed, and buffers of at least the capacity it states.
 
-use crate::game::{Game, GameInfo, SearchError};
+use crate::game::{Game, GameInfo, SearchError, VertexPosition};
 use crate::moves::{Action, MoveList};
 use crate::state_codec::StateCodecError;
 
 /// Version of the exported interface. See the module documentation for when it changes.
-pub const ABI_VERSION: u32 = 1;
+pub const ABI_VERSION: u32 = 2;
 
 /// Result of a fallible exported function: a code and a detail (a search bound, a size).
 #[repr(C)]
@@ -226,6 +226,24 @@ pub fn encode_info(info: &GameInfo) -> Vec<u8> {
     put_u32(&mut out, info.modifiers);
     put_u32(&mut out, info.switches.len() as u32);
     info.switches.iter().for_each(|&s| put_u32(&mut out, s));
+    // The board's labels and edges (covered by the state codec's game fingerprint, so a host
+    // checking encoded states needs them) and the optional drawing positions.
+    put_strs(&mut out, &info.labels);
+    put_u32(&mut out, info.edges.len() as u32);
+    for &(from, label, to) in &info.edges {
+        [from, label, to].into_iter().for_each(|x| put_u32(&mut out, x));
+    }
+    match &info.positions {
+        None => put_u32(&mut out, 0),
+        Some(positions) => {
+            put_u32(&mut out, 1);
+            put_u32(&mut out, positions.len() as u32);
+            for p in positions {
+                p.coords.iter().for_each(|c| out.extend_from_slice(&c.to_le_bytes()));
+                p.point.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
+            }
+        }
+    }
     out
 }
 
@@ -267,11 +285,20 @@ pub fn decode_info(bytes: &[u8]) -> Option<GameInfo> {
     let vertices = r.many(4, Reader::string)?;
     let modifiers = r.u32()?;
     let switches = r.many(4, Reader::u32)?;
+    let labels = r.many(4, Reader::string)?;
+    let edges = r.many(12, |r| Some((r.u32()?, r.u32()?, r.u32()?)))?;
+    let positions = match r.u32()? {
+        0 => None,
+        1 => Some(r.many(28, |r| {
+            let coord = |r: &mut Reader| Some(i32::from_le_bytes(r.take(4)?.try_into().ok()?));
+            let float = |r: &mut Reader| Some(f64::from_le_bytes(r.take(8)?.try_into().ok()?));
+            Some(VertexPosition { coords: [coord(r)?, coord(r)?, coord(r)?], point: [float(r)?, float(r)?] })
+        })?),
+        _ => return None,
+    };
     if !r.0.is_empty() {
         return None;
     }
-    // Fields this encoding does not carry keep their defaults.
-    #[allow(clippy::needless_update)]
     Some(GameInfo {
         name,
         players,
@@ -281,7 +308,9 @@ pub fn decode_info(bytes: &[u8]) -> Option<GameInfo> {
         vertices,
         modifiers,
         switches,
-        ..GameInfo::default()
+        labels,
+        edges,
+        positions,
     })
 }
 
@@ -689,7 +718,14 @@ mod tests {
 
     #[test]
     fn game_info_round_trips_and_malformed_bytes_are_refused() {
-        let info = Nim::new(3).info().clone();
+        let mut info = Nim::new(3).info().clone();
+        // Board data as a compiled game has it (Nim has none).
+        info.labels = vec!["up".into(), "down".into()];
+        info.edges = vec![(0, 0, 1), (1, 1, 0)];
+        info.positions = Some(vec![
+            VertexPosition { coords: [0, 0, 0], point: [0.0, 0.0] },
+            VertexPosition { coords: [0, 1, 0], point: [0.0, 1.5] },
+        ]);
         let bytes = encode_info(&info);
         assert_eq!(decode_info(&bytes), Some(info.clone()));
         for cut in 0..bytes.len() {

@@ -428,9 +428,9 @@ unsafe extern "C" fn push_trampoline(ctx: *mut c_void, actions: *const Action, l
         unsafe { core::slice::from_raw_parts(actions, len) }
     };
     // Pushing only allocates; an allocation failure aborts rather than unwinds, so nothing
-    // here can unwind into the library.
+    // here can unwind into the library. A full list stops the enumeration.
     out.push(m);
-    0
+    u32::from(out.overflowed())
 }
 
 impl Game for LibGame {
@@ -546,7 +546,8 @@ impl Game for LibGame {
         let status = unsafe {
             (self.api.visit_moves)(s, sc, push_trampoline, out as *mut MoveList as *mut c_void, &mut stopped)
         };
-        search_status(status)
+        search_status(status)?;
+        out.check()
     }
 
     fn has_legal_move(&self, s: &mut LibState, sc: &mut LibScratch) -> Result<bool, SearchError> {

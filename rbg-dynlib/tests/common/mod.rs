@@ -102,3 +102,15 @@ fn write_if_changed(path: &Path, contents: &str) {
     }
     std::fs::write(path, contents).unwrap();
 }
+
+/// Generates the compiled crate of a game given as RBG text, builds it and returns the path of
+/// its cdylib.
+pub fn compiled_library_of_text(text: &str, name: &str) -> PathBuf {
+    let out = rbg_parser::parse(&format!("{name}.rbg"), text.as_bytes());
+    let game = out.game.unwrap_or_else(|| panic!("cannot parse {name}: {:?}", out.diagnostics));
+    let dir = work_dir().join(format!("compiled-{name}"));
+    let written = write_crate(&game, name, &CompileOptions::default(), &dir, &CrateDeps::default(), "dyn")
+        .unwrap_or_else(|e| panic!("cannot compile {name}: {e}"));
+    cargo_build(&written.dir);
+    target_dir().join("release").join(cdylib_name(&written.lib))
+}
