@@ -133,7 +133,7 @@ pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
             // (LTO still inlines across crates in release builds of generated crates).
             fn legal_moves(&self, s: &mut State, sc: &mut Scratch, out: &mut MoveList) -> Result<(), SearchError> {
                 out.clear();
-                // The sink stops the search once the list overflows its bound.
+                // Past its bound the list dropped moves: an error, not a partial list.
                 run(s, sc, &mut ListSink(out))?;
                 out.check()
             }

@@ -96,7 +96,10 @@ pub(crate) fn sinks() -> TokenStream {
             k.found(path)
         }
 
-        /// Collects every move; stops the search once the list overflows its bound.
+        /// Collects every move. It never stops the search: a constant `false` lets the compiler
+        /// drop every stop test on the way back up (asking the list whether it overflowed cost
+        /// compiled breakthrough playouts 15% of their instructions). Past its bound the list
+        /// drops moves, so memory stays bounded, and `legal_moves` reports the overflow.
         struct ListSink<'a>(&'a mut MoveList);
 
         impl Sink for ListSink<'_> {
@@ -104,7 +107,7 @@ pub(crate) fn sinks() -> TokenStream {
             #[inline(always)]
             fn found(&mut self, path: &[Action]) -> bool {
                 self.0.push(path);
-                self.0.overflowed()
+                false
             }
         }
 

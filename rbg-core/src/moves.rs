@@ -117,13 +117,30 @@ impl MoveList {
     /// [`overflowed`](MoveList::overflowed).
     #[inline(always)]
     pub fn push(&mut self, m: &[Action]) {
-        if self.actions.len() + m.len() > self.limit {
+        // The limit is enforced where the buffer grows, and growth never takes the capacity
+        // past the limit: a list with room pays only the capacity test that `extend` makes
+        // anyway (a separate limit test cost compiled playouts about 4% of their instructions).
+        if self.actions.capacity() - self.actions.len() < m.len() && !self.make_room(m.len()) {
             self.overflowed = true;
             return;
         }
         let start = self.actions.len() as u32;
         self.actions.extend_from_slice(m);
         self.spans.push((start, self.actions.len() as u32));
+    }
+
+    /// Grows the buffer for `extra` more actions, to at most the limit; `false` if they do not
+    /// fit in it.
+    #[cold]
+    #[inline(never)]
+    fn make_room(&mut self, extra: usize) -> bool {
+        let needed = self.actions.len() + extra;
+        if needed > self.limit {
+            return false;
+        }
+        let target = (self.actions.capacity() * 2).max(needed).max(64).min(self.limit);
+        self.actions.reserve_exact(target - self.actions.len());
+        true
     }
 
     /// Number of moves.
