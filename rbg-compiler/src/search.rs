@@ -585,6 +585,9 @@ pub(crate) struct StackChecks {
 
 /// Stack reserve besides the node frames (the sink, the caller's frames inlined into ours).
 const RED_ZONE_BASE: usize = 64 << 10;
+/// Most nested calls one pattern evaluation may make and still go without stack checks:
+/// 2048 frames of [`FRAME_BYTES`], 1 MiB, half of a worker thread's default stack.
+const MAX_UNCHECKED_PATTERN_FRAMES: usize = 2048;
 /// A generous bound on one node function's frame: its locals are a few saved values and cells.
 const FRAME_BYTES: usize = 512;
 
@@ -636,6 +639,24 @@ pub(crate) fn stack_checks(c: &Ctx) -> StackChecks {
         Done,
     }
     let count = p.nodes().len();
+    // A pattern's recursion is bounded: one evaluation visits each (node, vertex) pair at most
+    // once along a path (visited checks, or the analysis proved a second visit impossible), so
+    // it nests at most (its nodes × vertices) calls. Where that is small its cycles go
+    // unchecked and the bound joins the red zone instead (the checks cost up to 16% of the
+    // instructions of hex's and go's pattern-heavy searches).
+    let mut pattern_nodes = vec![0usize; p.automata().len()];
+    for n in 0..count as u32 {
+        if let Some(a) = c.a.owner(NodeId::new(n)) {
+            pattern_nodes[a as usize] += 1;
+        }
+    }
+    let vertices = p.board().vertices as usize;
+    let pattern_bound = |n: u32| -> Option<usize> {
+        let a = c.a.owner(NodeId::new(n))?;
+        let frames = pattern_nodes[a as usize].saturating_mul(vertices);
+        (c.is_pattern(n) && frames <= MAX_UNCHECKED_PATTERN_FRAMES).then_some(frames)
+    };
+    let mut unchecked_patterns = vec![false; p.automata().len()];
     let mut mark = vec![Mark::New; count];
     let mut checked = vec![false; count];
     // Frames on the longest unchecked chain of calls starting at each finished node.
@@ -657,7 +678,13 @@ pub(crate) fn stack_checks(c: &Ctx) -> StackChecks {
                         mark[m as usize] = Mark::OnPath;
                         path.push((m, calls(m)));
                     }
-                    Mark::OnPath => checked[m as usize] = true,
+                    Mark::OnPath => match pattern_bound(m) {
+                        Some(_) => {
+                            let a = c.a.owner(NodeId::new(m)).unwrap_or(0);
+                            unchecked_patterns[a as usize] = true;
+                        }
+                        None => checked[m as usize] = true,
+                    },
                     Mark::Done => chain[n as usize] = chain[n as usize].max(chain[m as usize]),
                 },
                 None => {
@@ -675,7 +702,12 @@ pub(crate) fn stack_checks(c: &Ctx) -> StackChecks {
             }
         }
     }
-    StackChecks { checked, red_zone: RED_ZONE_BASE + longest * FRAME_BYTES }
+    // Patterns may nest, so the bounds of all unchecked patterns add up.
+    let pattern_frames: usize = (0..pattern_nodes.len())
+        .filter(|&a| unchecked_patterns[a])
+        .map(|a| pattern_nodes[a].saturating_mul(vertices))
+        .sum();
+    StackChecks { checked, red_zone: RED_ZONE_BASE + (longest + pattern_frames) * FRAME_BYTES }
 }
 
 /// The red zone constant and the out-of-line move to a new stack segment, if any node checks.

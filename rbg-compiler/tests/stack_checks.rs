@@ -6,9 +6,15 @@
 use rbg_compiler::{generate_source, CompileOptions};
 
 fn source(rules: &str) -> String {
+    source_on(4, rules)
+}
+
+/// The generated source of a game on a 1×`cells` row of empty cells.
+fn source_on(cells: usize, rules: &str) -> String {
+    let row = vec!["e"; cells].join(", ");
     let text = format!(
         "#players = x(1), o(1)\n#pieces = e, p\n#variables =\n\
-         #board = rectangle(up, down, left, right, [e, e, e, e])\n#rules = {rules}\n"
+         #board = rectangle(up, down, left, right, [{row}])\n#rules = {rules}\n"
     );
     let out = rbg_parser::parse("test.rbg", text.as_bytes());
     let game = out.game.unwrap_or_else(|| panic!("{:?}", out.diagnostics));
@@ -39,4 +45,21 @@ fn a_pattern_walk_ending_in_itself_is_a_loop_without_checks() {
 fn acyclic_rules_have_no_checks() {
     let code = source("->x right right [p] ->>");
     assert!(!code.contains("stack_low") && !code.contains("'node: loop"), "{code}");
+}
+
+/// A pattern that may step right or left: one of the steps is not its last edge, so it
+/// recurses rather than loops. One
+/// evaluation enters each (node, cell) pair at most once along a path, so its depth is at most
+/// (pattern nodes × cells): small on a short row (no check; the bound joins the red zone),
+/// large on a long one (checked).
+#[test]
+fn pattern_recursion_is_checked_only_where_its_bound_is_large() {
+    const RULES: &str = "->x {? (right {e} + left {e})* right {p}} [p] ->>";
+    let short = source_on(8, RULES);
+    assert!(!short.contains("approximate_stack_pointer"), "{short}");
+    let long = source_on(5000, RULES);
+    assert!(
+        long.contains("approximate_stack_pointer() < sc.stack_low"),
+        "a 5000-cell pattern walk unchecked"
+    );
 }
