@@ -48,10 +48,9 @@ fn acyclic_rules_have_no_checks() {
 }
 
 /// A pattern that may step right or left: one of the steps is not its last edge, so it
-/// recurses rather than loops. One
-/// evaluation enters each (node, cell) pair at most once along a path, so its depth is at most
-/// (pattern nodes × cells): small on a short row (no check; the bound joins the red zone),
-/// large on a long one (checked).
+/// recurses rather than loops. One evaluation enters each (node, cell) pair at most once along
+/// a path, so its depth is at most (pattern nodes × cells): small on a short row (no check; the
+/// bound joins the red zone), large on a long one (checked).
 #[test]
 fn pattern_recursion_is_checked_only_where_its_bound_is_large() {
     const RULES: &str = "->x {? (right {e} + left {e})* right {p}} [p] ->>";
