@@ -150,10 +150,17 @@ fn to_report(d: &Diagnostic, file_name: &str) -> Report<()> {
                 .with_message(escape_controls(&frame.reference_text())),
         );
     }
+    for label in &d.labels {
+        labels.push(
+            Label::secondary((), label.span.start as usize..label.span.end as usize)
+                .with_message(escape_controls(&label.message)),
+        );
+    }
     let message = escape_controls(&d.message);
     // Without a label codespan prints no location, so the message names the file itself.
     let message = if labels.is_empty() { format!("{file_name}: {message}") } else { message };
-    report.with_message(message).with_labels(labels)
+    let notes = d.notes.iter().map(|note| escape_controls(note)).collect();
+    report.with_message(message).with_labels(labels).with_notes(notes)
 }
 
 #[cfg(test)]

@@ -321,3 +321,19 @@ fn a_compiled_crate_travels_and_builds_offline() {
     assert_eq!(rbg(&["compile", game.to_str().unwrap(), "-o", dir.to_str().unwrap()]).status.code(), Some(0));
     assert!(!dir.join(".cargo/config.toml").exists());
 }
+
+#[test]
+fn an_unclosed_paren_is_shown_with_the_paren_and_what_was_expected() {
+    // The `(` after `->a` is never closed: the message is the reference parser's, and our
+    // rendering adds the open paren and what was expected where.
+    let text = "#players = a(1)\n#pieces = e, x\n#variables =\n\
+                #board = rectangle(up, down, left, right, [e, e])\n#rules = ->a (left [x] ->>\n";
+    let path = temp_file("unclosed.rbg", text);
+    let err = stderr(&rbg(&["check", path.to_str().unwrap()]));
+    assert!(err.contains("is not closed"), "{err}");
+    assert!(err.contains("this '(' is not closed"), "{err}");
+    assert!(err.contains("expected ')' before the end of the section"), "{err}");
+    // The reference format stays the reference parser's: no labels, no notes.
+    let reference = stderr(&rbg(&["check", "--format", "reference", path.to_str().unwrap()]));
+    assert!(!reference.contains("is not closed") && !reference.contains("note:"), "{reference}");
+}
