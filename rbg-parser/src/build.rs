@@ -1,5 +1,5 @@
 //! From expanded sections to the game IR (spec sections 5-9 and 12), in the reference's order:
-//! declarations ([`crate::decl`]), board ([`crate::board`]), rules ([`crate::rules`]), then the
+//! declarations (`decl`), board (`board`), rules (`rules`), then the
 //! straightness figures ([`crate::straightness`]).
 
 use crate::diag::Diagnostic;

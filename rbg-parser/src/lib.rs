@@ -3,7 +3,7 @@
 //! Pipeline (language reference, section 1): [`lexer`] (bytes → tokens, grammar in `rbg.pest`)
 //! → [`expand`] (directives, macro expansion) → [`build`] (declarations, board, rules, typing,
 //! lowering, action indices, straightness) → the game IR ([`ir::Game`]) and the printed
-//! low-level form ([`print`]).
+//! low-level form ([`print`](mod@print)).
 //!
 //! Other input languages build games by writing RBG text with [`generate::RbgWriter`], which
 //! remembers where each stretch of the text came from, so the ordinary parser's diagnostics can

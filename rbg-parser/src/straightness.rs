@@ -4,7 +4,7 @@
 //! non-switch modifiers in switch-free segments of its words: T for words without a switch, B
 //! after the last switch, E before the first switch, S strictly between two switches. A value
 //! of -1 means "no such segment" and -2 "unbounded". The four figures differ in how keeper
-//! switches, no-ops and patterns count (see [`Kind`]).
+//! switches, no-ops and patterns count (see `Kind`).
 
 use crate::ir::{ActionKind, Rule, Straightness};
 
