@@ -13,23 +13,44 @@ use crate::monotonic;
 pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
     let monotonic = monotonic::monotonic(c);
     let label_names = c.g.board.labels.iter();
-    let board_edges = c.g.board.vertices.iter().enumerate().flat_map(|(v, vertex)| {
-        let v = v as u32;
-        vertex.edges.iter().map(move |e| {
-            let (label, target) = (e.label, e.target);
-            quote!((#v, #label, #target))
-        })
-    });
+    // Board data as statics: on large boards a `vec![...]` of every edge made one enormous
+    // function for the compiler (a 60,000-cell board took over ten minutes to build).
+    let board_edges: Vec<TokenStream> =
+        c.g.board
+            .vertices
+            .iter()
+            .enumerate()
+            .flat_map(|(v, vertex)| {
+                let v = v as u32;
+                vertex.edges.iter().map(move |e| {
+                    let (label, target) = (e.label, e.target);
+                    quote!((#v, #label, #target))
+                })
+            })
+            .collect();
+    let edge_count = board_edges.len();
     let stack_prologue = crate::search::stack_prologue(c);
-    let positions = match &c.g.board.positions {
+    let (position_table, positions) = match &c.g.board.positions {
         Some(positions) => {
+            let count = positions.len();
             let each = positions.iter().map(|p| {
                 let ([x, y, z], [px, py]) = (p.coords, p.point);
-                quote!(::rbg_core::VertexPosition { coords: [#x, #y, #z], point: [#px, #py] })
+                quote!(([#x, #y, #z], [#px, #py]))
             });
-            quote!(Some(vec![#(#each),*]))
+            (
+                quote! {
+                    /// Each vertex's grid coordinates and drawing point.
+                    static VERTEX_POSITIONS: [([i32; 3], [f64; 2]); #count] = [#(#each),*];
+                },
+                quote!(Some(
+                    VERTEX_POSITIONS
+                        .iter()
+                        .map(|&(coords, point)| ::rbg_core::VertexPosition { coords, point })
+                        .collect()
+                )),
+            )
         }
-        None => quote!(None),
+        None => (TokenStream::new(), quote!(None)),
     };
     let (reset_guard, check_guard) = if c.a.needs_guard() {
         (
@@ -47,6 +68,11 @@ pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
     let rules_fingerprint = rules_fingerprint(c);
     let position_pairs = rules_positions(c).into_iter().map(|(player, node)| quote!((#player, #node)));
     quote! {
+        /// The board's edges: (from vertex, label, to vertex).
+        static BOARD_EDGES: [(u32, u32, u32); #edge_count] = [#(#board_edges),*];
+
+        #position_table
+
         /// The (player, rules position) pairs a state can have, sorted: the keeper at the start
         /// and, for every switch, its player at its target.
         const RULES_POSITIONS: &[(u32, u32)] = &[#(#position_pairs),*];
@@ -75,7 +101,7 @@ pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
                 modifiers: MODIFIERS,
                 switches: SWITCHES.to_vec(),
                 labels: [#(#label_names),*].iter().map(|s: &&str| s.to_string()).collect(),
-                edges: vec![#(#board_edges),*],
+                edges: BOARD_EDGES.to_vec(),
                 positions: #positions,
             })
         }
