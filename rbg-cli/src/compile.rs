@@ -239,9 +239,11 @@ fn write_lock_file(dir: &Path) -> Result<(), Failure> {
         .map_err(|e| Failure::new(format!("cannot write {}: {e}", path.display())))
 }
 
-/// A built compiled engine: the binary to run.
+/// A built compiled engine: the binary to run, and the reasoner library to load in-process
+/// (with `rbg_dynlib::load`).
 pub struct Engine {
     pub binary: PathBuf,
+    pub library: PathBuf,
     pub name: String,
 }
 
@@ -268,10 +270,18 @@ pub fn build_engine(path: &Path, flags: &CompileFlags) -> Result<Engine, Failure
     let target = cache.join("target");
     cargo_build(&written, &target)?;
     let binary = target.join("release").join(format!("{}{}", written.package, std::env::consts::EXE_SUFFIX));
-    if !binary.exists() {
-        return Err(Failure::new(format!("cargo reported success but {} is missing", binary.display())));
+    let library = target.join("release").join(format!(
+        "{}{}{}",
+        std::env::consts::DLL_PREFIX,
+        written.package.replace('-', "_"),
+        std::env::consts::DLL_SUFFIX
+    ));
+    for built in [&binary, &library] {
+        if !built.exists() {
+            return Err(Failure::new(format!("cargo reported success but {} is missing", built.display())));
+        }
     }
-    Ok(Engine { binary, name })
+    Ok(Engine { binary, library, name })
 }
 
 fn cargo_build(written: &WrittenCrate, target: &Path) -> Result<(), Failure> {

@@ -3,6 +3,7 @@
 use std::io::Write;
 use std::path::Path;
 
+use rbg_core::dynamic::AnyGame;
 use rbg_core::notation::{self, VertexStyle};
 use rbg_core::{Game, MoveList, SearchError};
 use rbg_interp::{InterpOptions, Interpreter};
@@ -41,6 +42,19 @@ pub struct EngineArgs {
 impl EngineArgs {
     fn interp_options(&self) -> InterpOptions {
         self.flags.interp_options()
+    }
+}
+
+/// The game at `path` as a dynamic handle on the chosen engine: the interpreter, or the compiled
+/// reasoner built (or found in the cache) and loaded into this process as a library.
+#[allow(dead_code)] // the match, manager and client commands use it
+pub fn any_game(path: &Path, engine: &EngineArgs) -> Result<AnyGame, Failure> {
+    match engine.engine {
+        EngineKind::Interp => Ok(AnyGame::new(interpreter(path, engine.interp_options())?)),
+        EngineKind::Compiled => {
+            let built = build_engine(path, &engine.flags)?;
+            rbg_dynlib::load(&built.library).map_err(|e| Failure::new(e.to_string()))
+        }
     }
 }
 
