@@ -9,6 +9,7 @@ use rbg_parser::ir;
 
 use crate::exprs;
 use crate::layout::Layout;
+use crate::stack_plan::StackPlan;
 use crate::CompileOptions;
 
 /// Everything the generators read.
@@ -25,6 +26,8 @@ pub(crate) struct Ctx<'a> {
     pub a: Analysis,
     /// Some node needs a visited check, so searches carry a layer depth.
     pub has_layers: bool,
+    /// Which node functions check the stack, and the reserve they keep.
+    pub stack: StackPlan,
 }
 
 impl Ctx<'_> {

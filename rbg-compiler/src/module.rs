@@ -22,6 +22,7 @@ use rbg_parser::ir;
 
 use crate::ctx::Ctx;
 use crate::layout::Layout;
+use crate::stack_plan::{self, StackPlan};
 use crate::tables::{self, lit};
 use crate::{apply, exprs, game_impl, names, scratch, search, state};
 use crate::{CompileError, CompileOptions, GENERATOR_VERSION};
@@ -40,7 +41,7 @@ pub(crate) fn module(
     let l = Layout::new(p, o.compact_state)?;
     let var_names: Vec<String> = (0..g.num_vars() as u32).map(|v| g.var_name(v).to_string()).collect();
     let a = Analysis::new(p, o.piece_sets).map_err(|e| CompileError::Unsupported(e.to_string()))?;
-    let c = Ctx {
+    let mut c = Ctx {
         g,
         p,
         o,
@@ -50,7 +51,9 @@ pub(crate) fn module(
         vars: names::constants("VAR", &var_names),
         a,
         has_layers: p.visited_slots() > 0,
+        stack: StackPlan::default(),
     };
+    c.stack = stack_plan::plan(&c);
     let header = header(&c, name);
     let constants = constants(&c, name, &var_names);
     let tables = tables::all(&c);

@@ -26,13 +26,13 @@ use syn::Lifetime;
 
 use crate::ctx::Ctx;
 use crate::exprs::{self, Value};
+use crate::stack_plan::StackPlan;
 use crate::tables::{fan_row, lit};
 
 /// Generates the node functions, the pattern entry points and the rules dispatch.
 pub(crate) fn functions(c: &Ctx) -> TokenStream {
-    let stack = stack_checks(c);
-    let mut g = SearchGen { c, next_id: 0, stack_checked: stack.checked.clone() };
-    let mut out = stack_helpers(&stack);
+    let mut g = SearchGen { c, next_id: 0 };
+    let mut out = stack_helpers(&c.stack);
     for n in 0..c.p.nodes().len() {
         if c.a.owner(NodeId::new(n as u32)).is_some() {
             out.extend(g.node_fn(n as u32));
@@ -59,8 +59,6 @@ struct SearchGen<'a> {
     c: &'a Ctx<'a>,
     /// Counter for unique labels and locals.
     next_id: usize,
-    /// The nodes whose function checks the stack (see [`stack_checks`]).
-    stack_checked: Vec<bool>,
 }
 
 /// What an edge's code needs to know besides its ops.
@@ -123,7 +121,7 @@ impl SearchGen<'_> {
         }
         let mut body = TokenStream::new();
         let mut extra = TokenStream::new();
-        if self.stack_checked[n as usize] {
+        if c.stack.checked[n as usize] {
             // Continue on a fresh stack segment when this thread's stack is nearly used up: the
             // node is on a cycle of calls, so its depth grows with the board (module docs of
             // `rbg_core::stack`).
@@ -573,146 +571,9 @@ fn optional(v: Value) -> TokenStream {
     }
 }
 
-/// Where the generated search checks its stack, and how much stack one stretch between two
-/// checks may need.
-pub(crate) struct StackChecks {
-    /// Per node: its function checks the stack on entry.
-    pub checked: Vec<bool>,
-    /// Bytes kept in reserve below the last check: enough for the longest chain of calls that
-    /// passes no checked node.
-    pub red_zone: usize,
-}
-
-/// Stack reserve besides the node frames (the sink, the caller's frames inlined into ours).
-const RED_ZONE_BASE: usize = 64 << 10;
-/// Most nested calls one pattern evaluation may make and still go without stack checks:
-/// 2048 frames of [`FRAME_BYTES`], 1 MiB, half of a worker thread's default stack.
-const MAX_UNCHECKED_PATTERN_FRAMES: usize = 2048;
-/// A generous bound on one node function's frame: its locals are a few saved values and cells.
-const FRAME_BYTES: usize = 512;
-
-/// The stack checks of a game: recursion deeper than the program is long comes only from
-/// cycles of the call graph (node functions calling the functions of their edges' targets, of
-/// their fans' continuations and of the patterns they evaluate), and every such cycle contains
-/// the target of a back edge of a depth-first search, so those targets are checked. What
-/// remains without checks is acyclic: its longest path bounds the stack used between checks.
-pub(crate) fn stack_checks(c: &Ctx) -> StackChecks {
-    let p = c.p;
-    let calls = |n: u32| -> Vec<u32> {
-        let node = *p.node(NodeId::new(n));
-        let pattern = c.is_pattern(n);
-        if pattern && node.is_accepting() {
-            return Vec::new();
-        }
-        if let NodeKind::Fan { next, .. } = node.kind() {
-            return vec![next.get()];
-        }
-        let mut out = Vec::new();
-        let edges = ordered_edges(c, n);
-        let looping = loops_to_itself(c, n);
-        for (i, e) in edges.iter().enumerate() {
-            if looping && i + 1 == edges.len() {
-                // A loop, not a call (see `loops_to_itself`); its ops may still call patterns.
-                for op in p.edge_ops(e) {
-                    if let Op::Pattern { automaton, .. } = *op {
-                        out.push(p.automata()[automaton as usize].start().get());
-                    }
-                }
-                continue;
-            }
-            for op in p.edge_ops(e) {
-                if let Op::Pattern { automaton, .. } = *op {
-                    out.push(p.automata()[automaton as usize].start().get());
-                }
-            }
-            // A switch ends a search of the rules; patterns ignore switches and go on.
-            if pattern || !p.ends_move(e) {
-                out.push(e.target().get());
-            }
-        }
-        out
-    };
-    #[derive(Copy, Clone, PartialEq)]
-    enum Mark {
-        New,
-        OnPath,
-        Done,
-    }
-    let count = p.nodes().len();
-    // A pattern's recursion is bounded: one evaluation visits each (node, vertex) pair at most
-    // once along a path (visited checks, or the analysis proved a second visit impossible), so
-    // it nests at most (its nodes × vertices) calls. Where that is small its cycles go
-    // unchecked and the bound joins the red zone instead (the checks cost up to 16% of the
-    // instructions of hex's and go's pattern-heavy searches).
-    let mut pattern_nodes = vec![0usize; p.automata().len()];
-    for n in 0..count as u32 {
-        if let Some(a) = c.a.owner(NodeId::new(n)) {
-            pattern_nodes[a as usize] += 1;
-        }
-    }
-    let vertices = p.board().vertices as usize;
-    let pattern_bound = |n: u32| -> Option<usize> {
-        let a = c.a.owner(NodeId::new(n))?;
-        let frames = pattern_nodes[a as usize].saturating_mul(vertices);
-        (c.is_pattern(n) && frames <= MAX_UNCHECKED_PATTERN_FRAMES).then_some(frames)
-    };
-    let mut unchecked_patterns = vec![false; p.automata().len()];
-    let mut mark = vec![Mark::New; count];
-    let mut checked = vec![false; count];
-    // Frames on the longest unchecked chain of calls starting at each finished node.
-    let mut chain = vec![0usize; count];
-    let mut longest = 0;
-    for root in 0..count as u32 {
-        if c.a.owner(NodeId::new(root)).is_none() || mark[root as usize] != Mark::New {
-            continue;
-        }
-        // Depth-first search with an explicit stack (programs can be large): each entry is a
-        // node and its call targets not yet looked at.
-        mark[root as usize] = Mark::OnPath;
-        let mut path: Vec<(u32, Vec<u32>)> = vec![(root, calls(root))];
-        while let Some((n, pending)) = path.last_mut() {
-            let n = *n;
-            match pending.pop() {
-                Some(m) => match mark[m as usize] {
-                    Mark::New => {
-                        mark[m as usize] = Mark::OnPath;
-                        path.push((m, calls(m)));
-                    }
-                    Mark::OnPath => match pattern_bound(m) {
-                        Some(_) => {
-                            let a = c.a.owner(NodeId::new(m)).unwrap_or(0);
-                            unchecked_patterns[a as usize] = true;
-                        }
-                        None => checked[m as usize] = true,
-                    },
-                    Mark::Done => chain[n as usize] = chain[n as usize].max(chain[m as usize]),
-                },
-                None => {
-                    mark[n as usize] = Mark::Done;
-                    // A checked node starts a fresh stretch for its callers.
-                    let own = if checked[n as usize] { 1 } else { chain[n as usize] + 1 };
-                    longest = longest.max(chain[n as usize] + 1);
-                    chain[n as usize] = own;
-                    path.pop();
-                    if let Some((parent, _)) = path.last() {
-                        let parent = *parent as usize;
-                        chain[parent] = chain[parent].max(own);
-                    }
-                }
-            }
-        }
-    }
-    // Patterns may nest, so the bounds of all unchecked patterns add up.
-    let pattern_frames: usize = (0..pattern_nodes.len())
-        .filter(|&a| unchecked_patterns[a])
-        .map(|a| pattern_nodes[a].saturating_mul(vertices))
-        .sum();
-    StackChecks { checked, red_zone: RED_ZONE_BASE + (longest + pattern_frames) * FRAME_BYTES }
-}
-
 /// The red zone constant and the out-of-line move to a new stack segment, if any node checks.
-fn stack_helpers(stack: &StackChecks) -> TokenStream {
-    if !stack.checked.contains(&true) {
+fn stack_helpers(stack: &StackPlan) -> TokenStream {
+    if !stack.any() {
         return TokenStream::new();
     }
     let red_zone = lit(stack.red_zone as u64);
@@ -739,7 +600,7 @@ fn stack_helpers(stack: &StackChecks) -> TokenStream {
 /// The `Scratch` field holding the lowest stack address the search may reach before it moves
 /// to a new segment (empty when no node checks).
 pub(crate) fn stack_scratch_field(c: &Ctx) -> TokenStream {
-    if stack_checks(c).checked.contains(&true) {
+    if c.stack.any() {
         quote!(stack_low: usize,)
     } else {
         TokenStream::new()
@@ -748,7 +609,7 @@ pub(crate) fn stack_scratch_field(c: &Ctx) -> TokenStream {
 
 /// Sets the stack mark at the start of a search, for the stack it runs on.
 pub(crate) fn stack_prologue(c: &Ctx) -> TokenStream {
-    if stack_checks(c).checked.contains(&true) {
+    if c.stack.any() {
         quote!(sc.stack_low = ::rbg_core::stack::low_water_mark(STACK_RED_ZONE);)
     } else {
         TokenStream::new()
@@ -756,7 +617,7 @@ pub(crate) fn stack_prologue(c: &Ctx) -> TokenStream {
 }
 
 /// A node's edges in the order its function tries them.
-fn ordered_edges(c: &Ctx, n: u32) -> Vec<Edge> {
+pub(crate) fn ordered_edges(c: &Ctx, n: u32) -> Vec<Edge> {
     let mut edges = c.p.node_edges(NodeId::new(n)).to_vec();
     if c.is_pattern(n) && c.o.pattern_order {
         // A pattern only asks whether an accepting node is reachable, so the order of its
@@ -769,7 +630,7 @@ fn ordered_edges(c: &Ctx, n: u32) -> Vec<Edge> {
 /// Whether node `n`'s function ends by entering `n` again with nothing left to do afterwards:
 /// its last edge leads back to `n` and applies no modifier (whose undo would follow the call)
 /// and no switch. The function is then a loop over the cells of the chain, not a recursion.
-fn loops_to_itself(c: &Ctx, n: u32) -> bool {
+pub(crate) fn loops_to_itself(c: &Ctx, n: u32) -> bool {
     let node = c.p.node(NodeId::new(n));
     if node.is_fan() || (c.is_pattern(n) && node.is_accepting()) {
         return false;

@@ -22,13 +22,26 @@ fn source_on(cells: usize, rules: &str) -> String {
 }
 
 #[test]
-fn a_rules_loop_tried_before_its_exit_checks_the_stack() {
-    // `(right {e})*` then a modifier: the node tries "one more step" first, so the call to
-    // itself is followed by the exit edge and cannot be a loop.
-    let code = source("->x (right {e})* [p] ->>");
+fn a_rules_loop_through_a_modifier_checks_the_stack() {
+    // Each turn of `(right [p])*` applies a modifier, so it starts a new visited layer: the
+    // depth is not bounded by the board, even on a short one.
+    let code = source("->x (right [p])* ->>");
     assert!(code.contains("approximate_stack_pointer() < sc.stack_low"), "{code}");
     assert!(code.contains("_on_new_stack("), "{code}");
     assert!(code.contains("sc.stack_low = ::rbg_core::stack::low_water_mark(STACK_RED_ZONE)"), "{code}");
+}
+
+/// `(right {e})*` then a modifier: the node tries "one more step" first, so the call to itself
+/// is followed by the exit edge and cannot be a loop. No modifier on the way, so one layer
+/// enters each (node, cell) pair at most once: the depth is at most (cycle nodes x cells),
+/// small on a short row (no check), large on a long one (checked).
+#[test]
+fn a_modifier_free_rules_loop_is_checked_only_where_its_bound_is_large() {
+    const RULES: &str = "->x (right {e})* [p] ->>";
+    let short = source_on(8, RULES);
+    assert!(!short.contains("approximate_stack_pointer"), "{short}");
+    let long = source_on(5000, RULES);
+    assert!(long.contains("approximate_stack_pointer() < sc.stack_low"), "a 5000-cell walk unchecked");
 }
 
 #[test]
