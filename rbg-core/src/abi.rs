@@ -34,10 +34,12 @@
 
 use crate::game::{Game, GameInfo, SearchError, VertexPosition};
 use crate::moves::{Action, MoveList};
+use crate::perft::PerftOptions;
+use crate::playout::{PlayoutBuffers, PlayoutLimits, PlayoutOutcome};
 use crate::state_codec::StateCodecError;
 
 /// Version of the exported interface. See the module documentation for when it changes.
-pub const ABI_VERSION: u32 = 2;
+pub const ABI_VERSION: u32 = 3;
 
 /// Result of a fallible exported function: a code and a detail (a search bound, a size).
 #[repr(C)]
@@ -160,20 +162,141 @@ pub struct AbiMoves {
 pub type AbiVisitor =
     unsafe extern "C" fn(ctx: *mut core::ffi::c_void, actions: *const Action, len: usize) -> u32;
 
-/// The library-side scratch: the reasoner's own plus the last move list generated.
+/// The library-side scratch: the reasoner's own plus the last move list generated and the
+/// buffers of `rbg_random_playout`.
 pub struct AbiScratch<G: Game> {
     /// The reasoner's scratch.
     pub scratch: G::Scratch,
     /// The moves of the last `rbg_legal_moves` call, kept so that a caller whose buffer was too
     /// small can fetch them with `rbg_last_moves` without a second search.
     pub moves: MoveList,
+    /// Made by the first playout, remade when a playout asks for another move-list bound.
+    pub playout: Option<PlayoutBuffers>,
 }
 
 impl<G: Game> AbiScratch<G> {
     /// A fresh scratch for `game`.
     pub fn new(game: &G) -> Self {
-        AbiScratch { scratch: game.new_scratch(), moves: MoveList::new() }
+        AbiScratch { scratch: game.new_scratch(), moves: MoveList::new(), playout: None }
     }
+
+    /// One random playout from `s` with the library's own buffers (`rbg_random_playout`).
+    pub fn random_playout(
+        &mut self,
+        game: &G,
+        s: &mut G::State,
+        seed: u64,
+        limits: &AbiPlayoutLimits,
+    ) -> Result<PlayoutOutcome, SearchError> {
+        let max_actions = usize::try_from(limits.max_move_actions).unwrap_or(usize::MAX);
+        let buffers = match &mut self.playout {
+            Some(b) if b.max_actions() == max_actions => b,
+            slot => slot.insert(PlayoutBuffers::new(game, max_actions)),
+        };
+        game.random_playout(s, &mut self.scratch, buffers, seed, &limits.limits())
+    }
+}
+
+/// [`PlayoutLimits`] and the move-list bound of the caller's [`PlayoutBuffers`], across the ABI.
+#[repr(C)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct AbiPlayoutLimits {
+    /// [`PlayoutLimits::max_plies`].
+    pub max_plies: u64,
+    /// [`PlayoutLimits::keeper_limit`].
+    pub keeper_limit: u64,
+    /// Nonzero: use monotonic classes ([`PlayoutLimits::monotonic`]).
+    pub monotonic: u32,
+    /// The bound of stored move lists ([`PlayoutBuffers::max_actions`]).
+    pub max_move_actions: u64,
+}
+
+impl AbiPlayoutLimits {
+    /// The limits of a playout with buffers bounded at `max_actions`.
+    pub fn new(limits: &PlayoutLimits, max_actions: usize) -> Self {
+        AbiPlayoutLimits {
+            max_plies: limits.max_plies,
+            keeper_limit: limits.keeper_limit,
+            monotonic: limits.monotonic as u32,
+            max_move_actions: max_actions as u64,
+        }
+    }
+
+    /// The playout limits.
+    pub fn limits(&self) -> PlayoutLimits {
+        PlayoutLimits {
+            max_plies: self.max_plies,
+            keeper_limit: self.keeper_limit,
+            monotonic: self.monotonic != 0,
+        }
+    }
+}
+
+/// [`PlayoutOutcome`] across the ABI.
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct AbiPlayoutOutcome {
+    /// [`PlayoutOutcome::plies`].
+    pub plies: u64,
+    /// [`PlayoutOutcome::moves_seen`].
+    pub moves_seen: u64,
+    /// Nonzero: `moves_seen` is exact.
+    pub moves_exact: u32,
+}
+
+impl From<PlayoutOutcome> for AbiPlayoutOutcome {
+    fn from(o: PlayoutOutcome) -> Self {
+        AbiPlayoutOutcome { plies: o.plies, moves_seen: o.moves_seen, moves_exact: o.moves_exact as u32 }
+    }
+}
+
+impl From<AbiPlayoutOutcome> for PlayoutOutcome {
+    fn from(o: AbiPlayoutOutcome) -> Self {
+        PlayoutOutcome { plies: o.plies, moves_seen: o.moves_seen, moves_exact: o.moves_exact != 0 }
+    }
+}
+
+/// The options of a perft subtree ([`PerftOptions`] without the thread count) across the ABI.
+#[repr(C)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct AbiPerftOptions {
+    /// Nonzero: count the last ply's moves without applying them.
+    pub bulk_last_ply: u32,
+    /// [`PerftOptions::keeper_limit`].
+    pub keeper_limit: u64,
+    /// [`PerftOptions::max_move_actions`].
+    pub max_move_actions: u64,
+}
+
+impl AbiPerftOptions {
+    /// The options of `o` that matter to one subtree.
+    pub fn new(o: &PerftOptions) -> Self {
+        AbiPerftOptions {
+            bulk_last_ply: o.bulk_last_ply as u32,
+            keeper_limit: o.keeper_limit,
+            max_move_actions: o.max_move_actions as u64,
+        }
+    }
+
+    /// Single-threaded perft options.
+    pub fn options(&self) -> PerftOptions {
+        PerftOptions {
+            threads: 1,
+            bulk_last_ply: self.bulk_last_ply != 0,
+            keeper_limit: self.keeper_limit,
+            max_move_actions: usize::try_from(self.max_move_actions).unwrap_or(usize::MAX),
+        }
+    }
+}
+
+/// [`PerftCounts`](crate::perft::PerftCounts) across the ABI.
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct AbiPerftCounts {
+    /// Leaves of the subtree.
+    pub leaves: u64,
+    /// Nodes of the subtree.
+    pub nodes: u64,
 }
 
 /// Copies `list` into the caller's buffers if they are large enough; returns the sizes needed
@@ -625,6 +748,53 @@ macro_rules! export_c_abi {
                     };
                     let r = game().complete_keeper(s, &mut sc.scratch, limit);
                     *out = matches!(r, Ok(true)) as u32;
+                    AbiStatus::of_search(r.map(|_| ()))
+                })
+            }
+
+            /// One random playout from `s` to the end of the game, run here (see
+            /// `Game::random_playout`), with buffers kept in the scratch.
+            #[no_mangle]
+            pub unsafe extern "C" fn rbg_random_playout(
+                s: *mut c_void,
+                sc: *mut c_void,
+                seed: u64,
+                limits: *const $crate::abi::AbiPlayoutLimits,
+                out: *mut $crate::abi::AbiPlayoutOutcome,
+            ) -> AbiStatus {
+                guard(PANIC, || {
+                    let (Some(s), Some(sc), Some(limits), Some(out)) =
+                        (state_mut(s), scratch(sc), limits.as_ref(), out.as_mut())
+                    else {
+                        return NULL;
+                    };
+                    let r = sc.random_playout(game(), s, seed, limits);
+                    if let Ok(o) = r {
+                        *out = o.into();
+                    }
+                    AbiStatus::of_search(r.map(|_| ()))
+                })
+            }
+
+            /// Counts the perft subtree of `s` (see `Game::perft_subtree`), run here.
+            #[no_mangle]
+            pub unsafe extern "C" fn rbg_perft_subtree(
+                s: *mut c_void,
+                sc: *mut c_void,
+                depth: u32,
+                opts: *const $crate::abi::AbiPerftOptions,
+                out: *mut $crate::abi::AbiPerftCounts,
+            ) -> AbiStatus {
+                guard(PANIC, || {
+                    let (Some(s), Some(sc), Some(opts), Some(out)) =
+                        (state_mut(s), scratch(sc), opts.as_ref(), out.as_mut())
+                    else {
+                        return NULL;
+                    };
+                    let r = game().perft_subtree(s, &mut sc.scratch, depth, &opts.options());
+                    if let Ok(c) = r {
+                        *out = $crate::abi::AbiPerftCounts { leaves: c.leaves, nodes: c.nodes };
+                    }
                     AbiStatus::of_search(r.map(|_| ()))
                 })
             }

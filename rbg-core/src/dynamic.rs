@@ -51,6 +51,8 @@ use std::sync::Arc;
 
 use crate::game::{Game, GameInfo, Player, SearchError, KEEPER};
 use crate::moves::{Action, MoveList};
+use crate::perft::{PerftCounts, PerftOptions};
+use crate::playout::{PlayoutBuffers, PlayoutLimits, PlayoutOutcome};
 use crate::state_codec::StateCodecError;
 
 /// Why an operation of the dynamic layer failed.
@@ -167,6 +169,23 @@ pub trait DynGame: Send + Sync {
     fn encode_state(&self, s: &dyn Any, out: &mut Vec<u8>) -> Result<(), DynError>;
     /// See [`Game::decode_state`].
     fn decode_state(&self, bytes: &[u8]) -> Result<Box<dyn ErasedState>, StateCodecError>;
+    /// See [`Game::random_playout`]: one call for a whole playout, run by the engine.
+    fn random_playout(
+        &self,
+        s: &mut dyn Any,
+        sc: &mut dyn Any,
+        buffers: &mut PlayoutBuffers,
+        seed: u64,
+        limits: &PlayoutLimits,
+    ) -> Result<PlayoutOutcome, DynError>;
+    /// See [`Game::perft_subtree`]: one call for a whole subtree, run by the engine.
+    fn perft_subtree(
+        &self,
+        s: &mut dyn Any,
+        sc: &mut dyn Any,
+        depth: u32,
+        opts: &PerftOptions,
+    ) -> Result<PerftCounts, DynError>;
 }
 
 /// Checked downcasts of the erased arguments.
@@ -302,6 +321,29 @@ where
 
     fn decode_state(&self, bytes: &[u8]) -> Result<Box<dyn ErasedState>, StateCodecError> {
         Ok(Box::new(Game::decode_state(self, bytes)?))
+    }
+
+    fn random_playout(
+        &self,
+        s: &mut dyn Any,
+        sc: &mut dyn Any,
+        buffers: &mut PlayoutBuffers,
+        seed: u64,
+        limits: &PlayoutLimits,
+    ) -> Result<PlayoutOutcome, DynError> {
+        let (s, sc) = both::<G>(s, sc)?;
+        Ok(Game::random_playout(self, s, sc, buffers, seed, limits)?)
+    }
+
+    fn perft_subtree(
+        &self,
+        s: &mut dyn Any,
+        sc: &mut dyn Any,
+        depth: u32,
+        opts: &PerftOptions,
+    ) -> Result<PerftCounts, DynError> {
+        let (s, sc) = both::<G>(s, sc)?;
+        Ok(Game::perft_subtree(self, s, sc, depth, opts)?)
     }
 }
 
@@ -594,6 +636,31 @@ impl Game for AnyGame {
             // Only a type mismatch can fail here, which matching identities rule out.
             let _ = self.game.encode_state(s, out);
         }
+    }
+
+    fn random_playout(
+        &self,
+        s: &mut DynState,
+        sc: &mut DynScratch,
+        buffers: &mut PlayoutBuffers,
+        seed: u64,
+        limits: &PlayoutLimits,
+    ) -> Result<PlayoutOutcome, SearchError> {
+        let finished = PlayoutOutcome { moves_exact: true, ..Default::default() };
+        let Some((s, sc)) = self.parts(s, sc) else { return Ok(finished) };
+        search_result(self.game.random_playout(s, sc, buffers, seed, limits), finished)
+    }
+
+    fn perft_subtree(
+        &self,
+        s: &mut DynState,
+        sc: &mut DynScratch,
+        depth: u32,
+        opts: &PerftOptions,
+    ) -> Result<PerftCounts, SearchError> {
+        let finished = PerftCounts { leaves: (depth == 0) as u64, nodes: 1 };
+        let Some((s, sc)) = self.parts(s, sc) else { return Ok(finished) };
+        search_result(self.game.perft_subtree(s, sc, depth, opts), finished)
     }
 
     fn decode_state(&self, bytes: &[u8]) -> Result<DynState, StateCodecError> {

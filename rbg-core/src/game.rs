@@ -265,6 +265,37 @@ pub trait Game: Sync {
         Ok(true)
     }
 
+    /// Plays one uniformly random game from `s` (keeper-completed) to its end with a generator
+    /// seeded by `seed`, reusing `buffers`; `s` ends in the final state. The default runs
+    /// [`playout::random_playout`](crate::playout::random_playout) over this trait's methods;
+    /// a reasoner whose every call crosses a boundary (a library loaded at run time) overrides
+    /// it to run the whole loop on its side. An override must play the same game for the same
+    /// seed.
+    fn random_playout(
+        &self,
+        s: &mut Self::State,
+        sc: &mut Self::Scratch,
+        buffers: &mut crate::playout::PlayoutBuffers,
+        seed: u64,
+        limits: &crate::playout::PlayoutLimits,
+    ) -> Result<crate::playout::PlayoutOutcome, SearchError> {
+        crate::playout::random_playout(self, s, sc, buffers, seed, limits)
+    }
+
+    /// Counts the perft subtree of `s`, a state reached by a move (a keeper state is completed
+    /// first), `depth` plies deep. The default runs
+    /// [`perft::perft_subtree`](crate::perft::perft_subtree); overridden for the same reason
+    /// as [`Game::random_playout`], with the same counts.
+    fn perft_subtree(
+        &self,
+        s: &mut Self::State,
+        sc: &mut Self::Scratch,
+        depth: u32,
+        opts: &crate::perft::PerftOptions,
+    ) -> Result<crate::perft::PerftCounts, SearchError> {
+        crate::perft::perft_subtree(self, s, sc, depth, opts)
+    }
+
     /// Monotonic class of the state, if it has one: a class is a rules position at which the
     /// legal moves are exactly "switch at any vertex holding a piece of set P" where no piece of
     /// P is ever created. Along one playout, the legal moves at later visits of the same class

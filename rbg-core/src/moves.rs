@@ -84,12 +84,14 @@ impl MoveList {
     }
 
     /// The most actions the list holds.
+    #[inline]
     pub fn limit(&self) -> usize {
         self.limit
     }
 
     /// Whether a move was dropped since the last [`clear`](MoveList::clear) because the list was
     /// full.
+    #[inline]
     pub fn overflowed(&self) -> bool {
         self.overflowed
     }
@@ -104,6 +106,7 @@ impl MoveList {
     }
 
     /// Removes all moves (keeping the capacity) and resets the overflow mark.
+    #[inline]
     pub fn clear(&mut self) {
         self.actions.clear();
         self.spans.clear();
@@ -144,16 +147,19 @@ impl MoveList {
     }
 
     /// Number of moves.
+    #[inline]
     pub fn len(&self) -> usize {
         self.spans.len()
     }
 
     /// Whether the list has no moves.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.spans.is_empty()
     }
 
     /// The `i`-th move. Panics if `i >= self.len()`.
+    #[inline]
     pub fn get(&self, i: usize) -> &[Action] {
         let (start, end) = self.spans[i];
         &self.actions[start as usize..end as usize]
@@ -165,6 +171,7 @@ impl MoveList {
     }
 
     /// Removes the `i`-th move in O(1) by moving the last one into its place.
+    #[inline]
     pub fn swap_remove(&mut self, i: usize) {
         self.spans.swap_remove(i);
     }

@@ -152,7 +152,7 @@ pub fn perft_with_progress<G: Game>(
     let subtree = |worker: &mut Worker<G>, i: usize| -> Result<PerftCounts, SearchError> {
         let mut child = root.clone();
         game.apply_move(&mut child, moves.get(i));
-        let c = worker.count(game, &mut child, depth - 1, opts);
+        let c = game.perft_subtree(&mut child, &mut worker.scratch, depth - 1, opts);
         progress(done.fetch_add(1, core::sync::atomic::Ordering::Relaxed) + 1, total);
         c
     };
@@ -180,13 +180,13 @@ pub fn perft_with_progress<G: Game>(
 }
 
 /// Per-thread buffers: one move list and one child state per remaining depth.
-struct Worker<G: Game> {
+struct Worker<G: Game + ?Sized> {
     scratch: G::Scratch,
     lists: Vec<MoveList>,
     children: Vec<Option<G::State>>,
 }
 
-impl<G: Game> Worker<G> {
+impl<G: Game + ?Sized> Worker<G> {
     fn new(game: &G, depth: u32, opts: &PerftOptions) -> Self {
         Worker {
             scratch: game.new_scratch(),
@@ -206,8 +206,22 @@ impl<G: Game> Worker<G> {
     }
 }
 
+/// Counts the subtree of `s`, a state reached by a move (possibly a keeper state, which is
+/// completed first), to `depth` more plies: the body of [`Game::perft_subtree`]'s default.
+pub fn perft_subtree<G: Game + ?Sized>(
+    game: &G,
+    s: &mut G::State,
+    sc: &mut G::Scratch,
+    depth: u32,
+    opts: &PerftOptions,
+) -> Result<PerftCounts, SearchError> {
+    let mut lists: Vec<MoveList> = (0..=depth).map(|_| MoveList::with_limit(opts.max_move_actions)).collect();
+    let mut children: Vec<Option<G::State>> = (0..=depth).map(|_| None).collect();
+    count_subtree(game, sc, s, depth, &mut lists, &mut children, opts)
+}
+
 /// Counts the subtree of `s` (a state reached by a move; possibly a keeper state).
-fn count_subtree<G: Game>(
+fn count_subtree<G: Game + ?Sized>(
     game: &G,
     sc: &mut G::Scratch,
     s: &mut G::State,
@@ -259,7 +273,7 @@ fn count_subtree<G: Game>(
 /// go; `s` itself is counted by the caller) without storing its move list: each move is applied and counted as the
 /// search reports it. Used when the list would exceed the bound, so speed matters less than
 /// memory; buffers are allocated here.
-fn count_streaming<G: Game>(
+fn count_streaming<G: Game + ?Sized>(
     game: &G,
     s: &mut G::State,
     depth: u32,

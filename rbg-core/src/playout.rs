@@ -17,7 +17,7 @@
 use core::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-use rand::Rng;
+use rand::{Rng, RngCore};
 use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -142,8 +142,14 @@ pub fn flat_monte_carlo<G: Game>(
         ..Default::default()
     };
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(opts.seed);
-    let mut playout = Playout::new(game, opts.max_move_actions);
+    let mut buffers = PlayoutBuffers::new(game, opts.max_move_actions);
+    let limits = PlayoutLimits {
+        max_plies: opts.max_plies,
+        keeper_limit: opts.keeper_limit,
+        monotonic: opts.monotonic,
+    };
     let mut state = root.clone();
+    let mut exact = true;
     loop {
         // One clock read per playout (it shows in the profile of short playouts); `progress`
         // therefore sees the time at the start of the playout it reports.
@@ -156,91 +162,132 @@ pub fn flat_monte_carlo<G: Game>(
             break;
         }
         state.clone_from(&root);
-        let plies = playout.run(game, &mut state, &mut sc, &mut rng, opts, &mut stats.moves)?;
-        stats.record(plies, (1..=players as u32).map(|p| game.score(&state, p)));
+        let outcome = game.random_playout(&mut state, &mut sc, &mut buffers, rng.next_u64(), &limits)?;
+        stats.moves += outcome.moves_seen;
+        exact &= outcome.moves_exact;
+        stats.record(outcome.plies, (1..=players as u32).map(|p| game.score(&state, p)));
         progress(&stats);
     }
-    stats.moves_exact = !playout.inexact_moves;
+    stats.moves_exact = exact;
     Ok(stats)
 }
 
-/// Buffers reused across playouts.
-struct Playout {
+/// Bounds of one playout.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PlayoutLimits {
+    /// Most player moves; one more is [`SearchError::PlayoutTooLong`].
+    pub max_plies: u64,
+    /// Bound on consecutive keeper moves.
+    pub keeper_limit: u64,
+    /// Use the reasoner's monotonic classes (cached move lists) when it has them.
+    pub monotonic: bool,
+}
+
+impl Default for PlayoutLimits {
+    fn default() -> Self {
+        let o = McOptions::default();
+        PlayoutLimits { max_plies: o.max_plies, keeper_limit: o.keeper_limit, monotonic: o.monotonic }
+    }
+}
+
+/// What one playout did.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlayoutOutcome {
+    /// Player moves applied.
+    pub plies: u64,
+    /// Legal moves counted at the player states visited (see [`McStats::moves`]).
+    pub moves_seen: u64,
+    /// Whether `moves_seen` counts every ply (no ply was played from a monotonic cache).
+    pub moves_exact: bool,
+}
+
+/// Buffers a playout reuses: the move list, the move drawn by streaming, the monotonic caches.
+/// Make one per thread and pass it to every playout.
+pub struct PlayoutBuffers {
     moves: MoveList,
     /// The move drawn by reservoir sampling when `moves` overflowed.
     streamed: Vec<Action>,
-    /// Set when a ply was played from a cached list, whose number of legal moves is unknown.
-    inexact_moves: bool,
     /// Cached move list per monotonic class, valid for the current playout when `fresh[c]`.
     class_moves: Vec<MoveList>,
     fresh: Vec<bool>,
 }
 
-impl Playout {
-    fn new<G: Game>(game: &G, max_actions: usize) -> Self {
+impl PlayoutBuffers {
+    /// Buffers for playouts of `game` whose stored move lists hold at most `max_actions`
+    /// actions ([`MoveList::with_limit`]; past it a move is drawn from the streamed moves).
+    pub fn new<G: Game>(game: &G, max_actions: usize) -> Self {
         let classes = game.monotonic_classes() as usize;
-        Playout {
+        PlayoutBuffers {
             moves: MoveList::with_limit(max_actions),
             streamed: Vec::new(),
-            inexact_moves: false,
             class_moves: (0..classes).map(|_| MoveList::with_limit(max_actions)).collect(),
             fresh: vec![false; classes],
         }
     }
 
-    /// Plays one random game from `s` (keeper-completed); returns the number of player moves.
-    fn run<G: Game>(
-        &mut self,
-        game: &G,
-        s: &mut G::State,
-        sc: &mut G::Scratch,
-        rng: &mut Xoshiro256PlusPlus,
-        opts: &McOptions,
-        moves_seen: &mut u64,
-    ) -> Result<u64, SearchError> {
-        self.fresh.iter_mut().for_each(|f| *f = false);
-        let mut plies = 0u64;
-        loop {
-            let class = if opts.monotonic { game.monotonic_class(s) } else { None };
-            let mut streamed = false;
-            let picked = match class {
-                Some(c) => self.pick_monotonic(game, s, sc, rng, c as usize, moves_seen)?,
-                None => match game.legal_moves(s, sc, &mut self.moves) {
-                    Err(SearchError::TooManyMoves { .. }) => {
-                        self.moves.clear();
-                        streamed = true;
-                        let (picked, seen) = self.pick_streaming(game, s, sc, rng)?;
-                        *moves_seen += seen;
-                        picked
-                    }
-                    other => {
-                        other?;
-                        *moves_seen += self.moves.len() as u64;
-                        (!self.moves.is_empty()).then(|| rng.gen_range(0..self.moves.len() as u32) as usize)
-                    }
-                },
-            };
-            let Some(i) = picked else { return Ok(plies) };
-            if plies == opts.max_plies {
-                return Err(SearchError::PlayoutTooLong { limit: opts.max_plies });
-            }
-            plies += 1;
-            let chosen = match class {
-                _ if streamed => &self.streamed[..],
-                Some(c) => self.class_moves[c as usize].get(i),
-                None => self.moves.get(i),
-            };
-            game.apply_move(s, chosen);
-            if !game.complete_keeper(s, sc, opts.keeper_limit)? {
-                return Ok(plies);
-            }
+    /// The bound on stored move lists these buffers were made with.
+    pub fn max_actions(&self) -> usize {
+        self.moves.limit()
+    }
+}
+
+/// Plays one uniformly random game from `s` (keeper-completed) to its end, with a generator
+/// seeded by `seed`: the body of [`Game::random_playout`]'s default. `s` ends in the final
+/// state.
+pub fn random_playout<G: Game + ?Sized>(
+    game: &G,
+    s: &mut G::State,
+    sc: &mut G::Scratch,
+    buffers: &mut PlayoutBuffers,
+    seed: u64,
+    limits: &PlayoutLimits,
+) -> Result<PlayoutOutcome, SearchError> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let b = buffers;
+    b.fresh.iter_mut().for_each(|f| *f = false);
+    let mut out = PlayoutOutcome { moves_exact: true, ..Default::default() };
+    loop {
+        let class = if limits.monotonic { game.monotonic_class(s) } else { None };
+        let mut streamed = false;
+        let picked = match class {
+            Some(c) => b.pick_monotonic(game, s, sc, &mut rng, c as usize, &mut out)?,
+            None => match game.legal_moves(s, sc, &mut b.moves) {
+                Err(SearchError::TooManyMoves { .. }) => {
+                    b.moves.clear();
+                    streamed = true;
+                    let (picked, seen) = b.pick_streaming(game, s, sc, &mut rng)?;
+                    out.moves_seen += seen;
+                    picked
+                }
+                other => {
+                    other?;
+                    out.moves_seen += b.moves.len() as u64;
+                    (!b.moves.is_empty()).then(|| rng.gen_range(0..b.moves.len() as u32) as usize)
+                }
+            },
+        };
+        let Some(i) = picked else { return Ok(out) };
+        if out.plies == limits.max_plies {
+            return Err(SearchError::PlayoutTooLong { limit: limits.max_plies });
+        }
+        out.plies += 1;
+        let chosen = match class {
+            _ if streamed => &b.streamed[..],
+            Some(c) => b.class_moves[c as usize].get(i),
+            None => b.moves.get(i),
+        };
+        game.apply_move(s, chosen);
+        if !game.complete_keeper(s, sc, limits.keeper_limit)? {
+            return Ok(out);
         }
     }
+}
 
+impl PlayoutBuffers {
     /// Draws a uniformly random legal move into `self.streamed` without storing the move list
     /// (reservoir sampling: the `k`-th move replaces the kept one with probability `1/k`).
     /// Returns `Some(0)` if there is a move, and the number of legal moves.
-    fn pick_streaming<G: Game>(
+    fn pick_streaming<G: Game + ?Sized>(
         &mut self,
         game: &G,
         s: &mut G::State,
@@ -264,22 +311,22 @@ impl Playout {
     /// is no longer legal is removed and another is drawn, which stays uniform over the legal
     /// entries and costs O(stale entries) over a whole playout. `None` when no cached move is
     /// legal any more. The number of legal moves is not known exactly here.
-    fn pick_monotonic<G: Game>(
+    fn pick_monotonic<G: Game + ?Sized>(
         &mut self,
         game: &G,
         s: &mut G::State,
         sc: &mut G::Scratch,
         rng: &mut Xoshiro256PlusPlus,
         class: usize,
-        moves_seen: &mut u64,
+        out: &mut PlayoutOutcome,
     ) -> Result<Option<usize>, SearchError> {
         let list = &mut self.class_moves[class];
         if !self.fresh[class] {
             game.legal_moves(s, sc, list)?;
             self.fresh[class] = true;
-            *moves_seen += list.len() as u64;
+            out.moves_seen += list.len() as u64;
         } else {
-            self.inexact_moves = true;
+            out.moves_exact = false;
         }
         while !list.is_empty() {
             let i = rng.gen_range(0..list.len() as u32) as usize;

@@ -40,8 +40,13 @@ use core::ptr::NonNull;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use rbg_core::abi::{decode_info, AbiMoves, AbiStatus, AbiVisitor, ABI_VERSION};
+use rbg_core::abi::{
+    decode_info, AbiMoves, AbiPerftCounts, AbiPerftOptions, AbiPlayoutLimits, AbiPlayoutOutcome, AbiStatus,
+    AbiVisitor, ABI_VERSION,
+};
 use rbg_core::dynamic::AnyGame;
+use rbg_core::perft::{PerftCounts, PerftOptions};
+use rbg_core::playout::{PlayoutBuffers, PlayoutLimits, PlayoutOutcome};
 use rbg_core::{Action, Game, GameInfo, MoveList, Player, SearchError, StateCodecError, KEEPER};
 
 /// Why a library could not be loaded.
@@ -124,6 +129,20 @@ struct Api {
     state_encode: unsafe extern "C" fn(*const c_void, *mut u8, usize, *mut usize) -> AbiStatus,
     state_decode:
         unsafe extern "C" fn(*const u8, usize, *mut *mut c_void, *mut u8, usize, *mut usize) -> AbiStatus,
+    random_playout: unsafe extern "C" fn(
+        *mut c_void,
+        *mut c_void,
+        u64,
+        *const AbiPlayoutLimits,
+        *mut AbiPlayoutOutcome,
+    ) -> AbiStatus,
+    perft_subtree: unsafe extern "C" fn(
+        *mut c_void,
+        *mut c_void,
+        u32,
+        *const AbiPerftOptions,
+        *mut AbiPerftCounts,
+    ) -> AbiStatus,
     /// Dropped last (fields drop in order): the function pointers above point into it.
     _library: libloading::Library,
 }
@@ -242,6 +261,8 @@ impl LibGame {
             is_still_legal: sym!("rbg_is_still_legal"),
             state_encode: sym!("rbg_state_encode"),
             state_decode: sym!("rbg_state_decode"),
+            random_playout: sym!("rbg_random_playout"),
+            perft_subtree: sym!("rbg_perft_subtree"),
             _library: library,
         };
         Ok(LibGame { api: Arc::new(api), path })
@@ -569,6 +590,42 @@ impl Game for LibGame {
         // SAFETY: state and scratch of this library.
         search_status(unsafe { (self.api.complete_keeper)(s, sc, limit, &mut player_to_move) })?;
         Ok(player_to_move != 0)
+    }
+
+    /// The whole playout runs in the library: one call instead of several per ply.
+    fn random_playout(
+        &self,
+        s: &mut LibState,
+        sc: &mut LibScratch,
+        buffers: &mut PlayoutBuffers,
+        seed: u64,
+        limits: &PlayoutLimits,
+    ) -> Result<PlayoutOutcome, SearchError> {
+        let finished = PlayoutOutcome { moves_exact: true, ..Default::default() };
+        let Some((s, sc)) = self.parts(s, sc) else { return Ok(finished) };
+        // The library keeps its own buffers; `buffers` only tells their move-list bound.
+        let limits = AbiPlayoutLimits::new(limits, buffers.max_actions());
+        let mut out = AbiPlayoutOutcome::default();
+        // SAFETY: state and scratch of this library; `limits` and `out` are live locals.
+        search_status(unsafe { (self.api.random_playout)(s, sc, seed, &limits, &mut out) })?;
+        Ok(out.into())
+    }
+
+    /// The whole subtree is counted in the library.
+    fn perft_subtree(
+        &self,
+        s: &mut LibState,
+        sc: &mut LibScratch,
+        depth: u32,
+        opts: &PerftOptions,
+    ) -> Result<PerftCounts, SearchError> {
+        let finished = PerftCounts { leaves: (depth == 0) as u64, nodes: 1 };
+        let Some((s, sc)) = self.parts(s, sc) else { return Ok(finished) };
+        let opts = AbiPerftOptions::new(opts);
+        let mut out = AbiPerftCounts::default();
+        // SAFETY: state and scratch of this library; `opts` and `out` are live locals.
+        search_status(unsafe { (self.api.perft_subtree)(s, sc, depth, &opts, &mut out) })?;
+        Ok(PerftCounts { leaves: out.leaves, nodes: out.nodes })
     }
 
     fn monotonic_class(&self, s: &LibState) -> Option<u32> {

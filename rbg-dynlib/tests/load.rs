@@ -12,7 +12,7 @@ use rbg_core::dynamic::{AnyGame, DynError};
 use rbg_core::perft::{perft, PerftOptions};
 use rbg_core::playout::{flat_monte_carlo, McLimit, McOptions};
 use rbg_core::toy::Nim;
-use rbg_core::{Action, Game, MoveList};
+use rbg_core::{Action, Game, MoveList, SearchError};
 use rbg_dynlib::{load, LibGame, LoadError};
 use rbg_interp::{InterpOptions, Interpreter};
 
@@ -87,6 +87,13 @@ fn nim_through_the_abi_counts_and_plays_like_the_static_reasoner() {
     let a = flat_monte_carlo(&reference, &opts, |_| {}).unwrap();
     let b = flat_monte_carlo(&dynamic, &opts, |_| {}).unwrap();
     assert_eq!((a.plies, a.moves, a.score_sum), (b.plies, b.moves, b.score_sum));
+    // Playouts and subtrees run inside the library; their bounds come back as the same errors.
+    // Nim(7) takes at least 4 moves (2+2+2+1), so a one-move bound is hit.
+    let short = McOptions { max_plies: 1, ..opts };
+    let expected = flat_monte_carlo(&reference, &short, |_| {}).unwrap_err();
+    assert_eq!(expected, rbg_core::perft::DriverError::Search(SearchError::PlayoutTooLong { limit: 1 }));
+    assert_eq!(flat_monte_carlo(&lib, &short, |_| {}).unwrap_err(), expected);
+    assert_eq!(flat_monte_carlo(&dynamic, &short, |_| {}).unwrap_err(), expected);
 }
 
 #[test]
