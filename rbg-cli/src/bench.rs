@@ -72,7 +72,14 @@ struct PerftFigures {
 }
 
 fn bench_perft(interp: &rbg_interp::Interpreter, engine: &Engine, depth: u32) -> Result<(), Failure> {
-    let args = PerftArgs { depth, threads: 1, json: true, bulk: false, only_last: true };
+    let args = PerftArgs {
+        depth,
+        threads: 1,
+        json: true,
+        bulk: false,
+        only_last: true,
+        max_streamed_moves: rbg_core::perft::DEFAULT_MAX_STREAMED_MOVES,
+    };
     out!("bench {}: perft depth {depth}, single thread", engine.name)?;
     let mut sink = Vec::new();
     let rows = rbg_runner::run_perft(interp, &args, &mut sink).map_err(Failure::from_run)?;
@@ -109,7 +116,14 @@ fn bench_perft(interp: &rbg_interp::Interpreter, engine: &Engine, depth: u32) ->
 
 fn bench_mc(interp: &rbg_interp::Interpreter, engine: &Engine, seconds: f64) -> Result<(), Failure> {
     out!("bench {}: flat Monte Carlo, {seconds} s per engine, seed 1", engine.name)?;
-    let timed = McArgs { seconds: Some(seconds), playouts: None, seed: 1, json: true, no_monotonic: false };
+    let timed = McArgs {
+        seconds: Some(seconds),
+        playouts: None,
+        seed: 1,
+        json: true,
+        no_monotonic: false,
+        max_streamed_moves: rbg_core::perft::DEFAULT_MAX_STREAMED_MOVES,
+    };
     let interpreted = interp_mc(interp, &timed)?;
     let compiled = run_json(engine, "mc", &mc_argv(&timed))?;
     out!("{:<12} {:>12} {:>10} {:>14}", "engine", "playouts", "seconds", "playouts/s")?;

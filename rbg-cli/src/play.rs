@@ -94,8 +94,9 @@ fn run_compiled(binary: &Path, command: &str, argv: &[String]) -> Result<(), Fai
 /// The command-line flags that reproduce `args` (the destructuring is exhaustive, so a new
 /// field is a compile error here until it is forwarded).
 pub fn perft_argv(args: &PerftArgs) -> Vec<String> {
-    let PerftArgs { depth, threads, json, bulk, only_last } = args;
+    let PerftArgs { depth, threads, json, bulk, only_last, max_streamed_moves } = args;
     let mut v = vec!["--depth".to_string(), depth.to_string(), "--threads".into(), threads.to_string()];
+    v.extend(["--max-streamed-moves".into(), max_streamed_moves.to_string()]);
     for (on, flag) in [(json, "--json"), (bulk, "--bulk"), (only_last, "--only-last")] {
         if *on {
             v.push(flag.into());
@@ -106,8 +107,9 @@ pub fn perft_argv(args: &PerftArgs) -> Vec<String> {
 
 /// The command-line flags that reproduce `args` (exhaustive, as [`perft_argv`]).
 pub fn mc_argv(args: &McArgs) -> Vec<String> {
-    let McArgs { seconds, playouts, seed, json, no_monotonic } = args;
+    let McArgs { seconds, playouts, seed, json, no_monotonic, max_streamed_moves } = args;
     let mut v = vec!["--seed".to_string(), seed.to_string()];
+    v.extend(["--max-streamed-moves".into(), max_streamed_moves.to_string()]);
     if let Some(s) = seconds {
         v.extend(["--seconds".into(), s.to_string()]);
     }

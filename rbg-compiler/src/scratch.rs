@@ -87,6 +87,11 @@ pub(crate) fn sinks() -> TokenStream {
             const RECORD: bool = true;
             /// A complete move (its last action is the switch); `true` stops the search.
             fn found(&mut self, path: &[Action]) -> bool;
+            /// The sink dropped moves: the search may end early.
+            #[inline(always)]
+            fn overflowed(&self) -> bool {
+                false
+            }
         }
 
         /// Reports a move whose length differs from the statically known one (never happens).
@@ -108,6 +113,10 @@ pub(crate) fn sinks() -> TokenStream {
             fn found(&mut self, path: &[Action]) -> bool {
                 self.0.push(path);
                 false
+            }
+            #[inline(always)]
+            fn overflowed(&self) -> bool {
+                self.0.overflowed()
             }
         }
 

@@ -141,10 +141,13 @@ impl SearchGen<'_> {
                 (false, false) => quote!(#twin(st, sc, k, v)),
             };
             extra = quote! {
-                #[doc = "Node function on a fresh stack segment."]
+                #[doc = "Node function on a fresh stack segment, or nothing once the search is aborted."]
                 #[cold]
                 #[inline(never)]
                 #twin_header {
+                    if sc.aborted {
+                        return false;
+                    }
                     grow_stack(sc, move |sc| #again)
                 }
             };
@@ -502,11 +505,21 @@ impl SearchGen<'_> {
             }
             None => quote!(k.found(&sc.path)),
         };
+        // A list past its bound ends the search through the stack checks (see
+        // `stack_helpers`); without checks the search is bounded anyway (module `stack_plan`).
+        let abort = if c.stack.any() {
+            quote!(if k.overflowed() {
+                abort_search(sc);
+            })
+        } else {
+            TokenStream::new()
+        };
         quote! {
             if K::RECORD {
                 sc.path.push(Action::new(#index, w as u32));
             }
             let stop = #found;
+            #abort
             if K::KEEP && stop {
                 st.vertex = w;
                 st.player = #player;
@@ -590,9 +603,20 @@ fn stack_helpers(stack: &StackPlan) -> TokenStream {
                 let saved = sc.stack_low;
                 sc.stack_low = ::rbg_core::stack::low_water_mark(STACK_RED_ZONE);
                 let stop = f(sc);
-                sc.stack_low = saved;
+                sc.stack_low = if sc.aborted { usize::MAX } else { saved };
                 stop
             })
+        }
+
+        /// Ends the search early without a test on its hot path: every checked node now fails
+        /// its stack check, and its out-of-line half returns at once. What runs between checks
+        /// is bounded, so the search unwinds quickly. Used when the move list overflows (the
+        /// caller reports `TooManyMoves`).
+        #[cold]
+        #[inline(never)]
+        fn abort_search(sc: &mut Scratch) {
+            sc.aborted = true;
+            sc.stack_low = usize::MAX;
         }
     }
 }
@@ -601,7 +625,7 @@ fn stack_helpers(stack: &StackPlan) -> TokenStream {
 /// to a new segment (empty when no node checks).
 pub(crate) fn stack_scratch_field(c: &Ctx) -> TokenStream {
     if c.stack.any() {
-        quote!(stack_low: usize,)
+        quote!(stack_low: usize, aborted: bool,)
     } else {
         TokenStream::new()
     }
@@ -610,7 +634,10 @@ pub(crate) fn stack_scratch_field(c: &Ctx) -> TokenStream {
 /// Sets the stack mark at the start of a search, for the stack it runs on.
 pub(crate) fn stack_prologue(c: &Ctx) -> TokenStream {
     if c.stack.any() {
-        quote!(sc.stack_low = ::rbg_core::stack::low_water_mark(STACK_RED_ZONE);)
+        quote! {
+            sc.stack_low = ::rbg_core::stack::low_water_mark(STACK_RED_ZONE);
+            sc.aborted = false;
+        }
     } else {
         TokenStream::new()
     }

@@ -35,7 +35,7 @@
 use crate::game::{Game, GameInfo, SearchError, VertexPosition};
 use crate::moves::{Action, MoveList};
 use crate::perft::PerftOptions;
-use crate::playout::{PlayoutBuffers, PlayoutLimits, PlayoutOutcome};
+use crate::playout::{PlayoutBuffers, PlayoutLimits, PlayoutOutcome, RngCore};
 use crate::state_codec::StateCodecError;
 
 /// Version of the exported interface. See the module documentation for when it changes.
@@ -66,6 +66,8 @@ impl AbiStatus {
     pub const AMBIGUOUS_KEEPER: u32 = 5;
     /// [`SearchError::TooManyMoves`].
     pub const TOO_MANY_MOVES: u32 = 6;
+    /// [`SearchError::TooManyStreamedMoves`].
+    pub const TOO_MANY_STREAMED_MOVES: u32 = 7;
     /// The library panicked; the state passed in may be partly updated.
     pub const PANIC: u32 = 100;
     /// An output buffer is too small; `detail` is the size needed. Nothing was written.
@@ -97,6 +99,7 @@ impl AbiStatus {
             Err(SearchError::PlayoutTooLong { limit }) => (Self::PLAYOUT_TOO_LONG, limit),
             Err(SearchError::AmbiguousKeeper) => (Self::AMBIGUOUS_KEEPER, 0),
             Err(SearchError::TooManyMoves { limit }) => (Self::TOO_MANY_MOVES, limit as u64),
+            Err(SearchError::TooManyStreamedMoves { limit }) => (Self::TOO_MANY_STREAMED_MOVES, limit),
         };
         AbiStatus { code, detail }
     }
@@ -112,6 +115,7 @@ impl AbiStatus {
             Self::KEEPER_LOOP => SearchError::KeeperLoop { limit },
             Self::PLAYOUT_TOO_LONG => SearchError::PlayoutTooLong { limit },
             Self::AMBIGUOUS_KEEPER => SearchError::AmbiguousKeeper,
+            Self::TOO_MANY_STREAMED_MOVES => SearchError::TooManyStreamedMoves { limit },
             Self::TOO_MANY_MOVES => {
                 SearchError::TooManyMoves { limit: usize::try_from(limit).unwrap_or(usize::MAX) }
             }
@@ -181,11 +185,11 @@ impl<G: Game> AbiScratch<G> {
     }
 
     /// One random playout from `s` with the library's own buffers (`rbg_random_playout`).
-    pub fn random_playout(
+    pub fn random_playout<R: RngCore + ?Sized>(
         &mut self,
         game: &G,
         s: &mut G::State,
-        seed: u64,
+        rng: &mut R,
         limits: &AbiPlayoutLimits,
     ) -> Result<PlayoutOutcome, SearchError> {
         let max_actions = usize::try_from(limits.max_move_actions).unwrap_or(usize::MAX);
@@ -193,9 +197,15 @@ impl<G: Game> AbiScratch<G> {
             Some(b) if b.max_actions() == max_actions => b,
             slot => slot.insert(PlayoutBuffers::new(game, max_actions)),
         };
-        game.random_playout(s, &mut self.scratch, buffers, seed, &limits.limits())
+        game.random_playout(s, &mut self.scratch, buffers, rng, &limits.limits())
     }
 }
+
+/// The caller's random generator, passed across the ABI so that a playout run by the library
+/// draws the very numbers a playout run by the caller would: called with the context pointer,
+/// it returns the generator's next `u32` (in the low bits) when `wide` is 0, its next `u64`
+/// otherwise. It must not unwind.
+pub type AbiRng = unsafe extern "C" fn(ctx: *mut core::ffi::c_void, wide: u32) -> u64;
 
 /// [`PlayoutLimits`] and the move-list bound of the caller's [`PlayoutBuffers`], across the ABI.
 #[repr(C)]
@@ -209,6 +219,8 @@ pub struct AbiPlayoutLimits {
     pub monotonic: u32,
     /// The bound of stored move lists ([`PlayoutBuffers::max_actions`]).
     pub max_move_actions: u64,
+    /// [`PlayoutLimits::max_streamed_moves`].
+    pub max_streamed_moves: u64,
 }
 
 impl AbiPlayoutLimits {
@@ -219,6 +231,7 @@ impl AbiPlayoutLimits {
             keeper_limit: limits.keeper_limit,
             monotonic: limits.monotonic as u32,
             max_move_actions: max_actions as u64,
+            max_streamed_moves: limits.max_streamed_moves,
         }
     }
 
@@ -228,6 +241,7 @@ impl AbiPlayoutLimits {
             max_plies: self.max_plies,
             keeper_limit: self.keeper_limit,
             monotonic: self.monotonic != 0,
+            max_streamed_moves: self.max_streamed_moves,
         }
     }
 }
@@ -266,6 +280,8 @@ pub struct AbiPerftOptions {
     pub keeper_limit: u64,
     /// [`PerftOptions::max_move_actions`].
     pub max_move_actions: u64,
+    /// [`PerftOptions::max_streamed_moves`].
+    pub max_streamed_moves: u64,
 }
 
 impl AbiPerftOptions {
@@ -275,6 +291,7 @@ impl AbiPerftOptions {
             bulk_last_ply: o.bulk_last_ply as u32,
             keeper_limit: o.keeper_limit,
             max_move_actions: o.max_move_actions as u64,
+            max_streamed_moves: o.max_streamed_moves,
         }
     }
 
@@ -285,6 +302,7 @@ impl AbiPerftOptions {
             bulk_last_ply: self.bulk_last_ply != 0,
             keeper_limit: self.keeper_limit,
             max_move_actions: usize::try_from(self.max_move_actions).unwrap_or(usize::MAX),
+            max_streamed_moves: self.max_streamed_moves,
         }
     }
 }
@@ -752,13 +770,42 @@ macro_rules! export_c_abi {
                 })
             }
 
+            /// The caller's generator (`AbiRng`) as a `RngCore`.
+            struct CallerRng {
+                ctx: *mut c_void,
+                next: $crate::abi::AbiRng,
+            }
+            impl $crate::playout::RngCore for CallerRng {
+                fn next_u32(&mut self) -> u32 {
+                    // SAFETY: `ctx` and `next` come from the caller of `rbg_random_playout`,
+                    // valid for the call (its contract).
+                    unsafe { (self.next)(self.ctx, 0) as u32 }
+                }
+                fn next_u64(&mut self) -> u64 {
+                    // SAFETY: as above.
+                    unsafe { (self.next)(self.ctx, 1) }
+                }
+                fn fill_bytes(&mut self, dest: &mut [u8]) {
+                    for chunk in dest.chunks_mut(8) {
+                        let bytes = self.next_u64().to_le_bytes();
+                        chunk.copy_from_slice(&bytes[..chunk.len()]);
+                    }
+                }
+                fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), $crate::playout::RandError> {
+                    self.fill_bytes(dest);
+                    Ok(())
+                }
+            }
+
             /// One random playout from `s` to the end of the game, run here (see
-            /// `Game::random_playout`), with buffers kept in the scratch.
+            /// `Game::random_playout`) with the caller's generator, with buffers kept in the
+            /// scratch.
             #[no_mangle]
             pub unsafe extern "C" fn rbg_random_playout(
                 s: *mut c_void,
                 sc: *mut c_void,
-                seed: u64,
+                rng_ctx: *mut c_void,
+                rng_next: $crate::abi::AbiRng,
                 limits: *const $crate::abi::AbiPlayoutLimits,
                 out: *mut $crate::abi::AbiPlayoutOutcome,
             ) -> AbiStatus {
@@ -768,7 +815,8 @@ macro_rules! export_c_abi {
                     else {
                         return NULL;
                     };
-                    let r = sc.random_playout(game(), s, seed, limits);
+                    let mut rng = CallerRng { ctx: rng_ctx, next: rng_next };
+                    let r = sc.random_playout(game(), s, &mut rng, limits);
                     if let Ok(o) = r {
                         *out = o.into();
                     }

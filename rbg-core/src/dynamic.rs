@@ -52,7 +52,7 @@ use std::sync::Arc;
 use crate::game::{Game, GameInfo, Player, SearchError, KEEPER};
 use crate::moves::{Action, MoveList};
 use crate::perft::{PerftCounts, PerftOptions};
-use crate::playout::{PlayoutBuffers, PlayoutLimits, PlayoutOutcome};
+use crate::playout::{PlayoutBuffers, PlayoutLimits, PlayoutOutcome, RngCore};
 use crate::state_codec::StateCodecError;
 
 /// Why an operation of the dynamic layer failed.
@@ -175,7 +175,7 @@ pub trait DynGame: Send + Sync {
         s: &mut dyn Any,
         sc: &mut dyn Any,
         buffers: &mut PlayoutBuffers,
-        seed: u64,
+        rng: &mut dyn RngCore,
         limits: &PlayoutLimits,
     ) -> Result<PlayoutOutcome, DynError>;
     /// See [`Game::perft_subtree`]: one call for a whole subtree, run by the engine.
@@ -328,11 +328,11 @@ where
         s: &mut dyn Any,
         sc: &mut dyn Any,
         buffers: &mut PlayoutBuffers,
-        seed: u64,
+        rng: &mut dyn RngCore,
         limits: &PlayoutLimits,
     ) -> Result<PlayoutOutcome, DynError> {
         let (s, sc) = both::<G>(s, sc)?;
-        Ok(Game::random_playout(self, s, sc, buffers, seed, limits)?)
+        Ok(Game::random_playout(self, s, sc, buffers, rng, limits)?)
     }
 
     fn perft_subtree(
@@ -638,17 +638,19 @@ impl Game for AnyGame {
         }
     }
 
-    fn random_playout(
+    fn random_playout<R: RngCore + ?Sized>(
         &self,
         s: &mut DynState,
         sc: &mut DynScratch,
         buffers: &mut PlayoutBuffers,
-        seed: u64,
+        rng: &mut R,
         limits: &PlayoutLimits,
     ) -> Result<PlayoutOutcome, SearchError> {
         let finished = PlayoutOutcome { moves_exact: true, ..Default::default() };
         let Some((s, sc)) = self.parts(s, sc) else { return Ok(finished) };
-        search_result(self.game.random_playout(s, sc, buffers, seed, limits), finished)
+        // `&mut R` is sized, so it can stand for the engine's `dyn RngCore`.
+        let mut rng = rng;
+        search_result(self.game.random_playout(s, sc, buffers, &mut rng, limits), finished)
     }
 
     fn perft_subtree(

@@ -100,6 +100,12 @@ pub enum SearchError {
         /// The bound that was exceeded.
         limit: usize,
     },
+    /// Counting or sampling the moves of one state one by one (because they do not fit in a
+    /// list) met more than `limit` of them: the game has too many legal moves to play.
+    TooManyStreamedMoves {
+        /// The bound that was exceeded.
+        limit: u64,
+    },
     /// A checked keeper completion found two keeper moves that lead to different states
     /// (the description is not proper, spec section 12.1 condition 2).
     AmbiguousKeeper,
@@ -126,6 +132,11 @@ impl fmt::Display for SearchError {
             SearchError::PlayoutTooLong { limit } => {
                 write!(f, "a playout exceeded {limit} moves without ending")
             }
+            SearchError::TooManyStreamedMoves { limit } => write!(
+                f,
+                "one state has more than {limit} legal moves; counting or sampling them one by one \
+                 would not end in reasonable time (the bound is --max-streamed-moves)"
+            ),
             SearchError::TooManyMoves { limit } => write!(
                 f,
                 "the legal moves of one state hold more than {limit} actions in all; \
@@ -265,21 +276,21 @@ pub trait Game: Sync {
         Ok(true)
     }
 
-    /// Plays one uniformly random game from `s` (keeper-completed) to its end with a generator
-    /// seeded by `seed`, reusing `buffers`; `s` ends in the final state. The default runs
+    /// Plays one uniformly random game from `s` (keeper-completed) to its end, drawing from
+    /// `rng` and reusing `buffers`; `s` ends in the final state. The default runs
     /// [`playout::random_playout`](crate::playout::random_playout) over this trait's methods;
     /// a reasoner whose every call crosses a boundary (a library loaded at run time) overrides
-    /// it to run the whole loop on its side. An override must play the same game for the same
-    /// seed.
-    fn random_playout(
+    /// it to run the whole loop on its side. An override must draw the same numbers and play
+    /// the same game.
+    fn random_playout<R: crate::playout::RngCore + ?Sized>(
         &self,
         s: &mut Self::State,
         sc: &mut Self::Scratch,
         buffers: &mut crate::playout::PlayoutBuffers,
-        seed: u64,
+        rng: &mut R,
         limits: &crate::playout::PlayoutLimits,
     ) -> Result<crate::playout::PlayoutOutcome, SearchError> {
-        crate::playout::random_playout(self, s, sc, buffers, seed, limits)
+        crate::playout::random_playout(self, s, sc, buffers, rng, limits)
     }
 
     /// Counts the perft subtree of `s`, a state reached by a move (a keeper state is completed

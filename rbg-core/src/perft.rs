@@ -54,6 +54,9 @@ pub struct PerftOptions {
     /// Most actions one stored move list holds ([`MoveList::with_limit`]); states with more
     /// are counted by streaming their moves.
     pub max_move_actions: usize,
+    /// Most moves one state's streamed count may meet before it fails with
+    /// [`SearchError::TooManyStreamedMoves`] (see [`DEFAULT_MAX_STREAMED_MOVES`]).
+    pub max_streamed_moves: u64,
 }
 
 impl Default for PerftOptions {
@@ -63,9 +66,15 @@ impl Default for PerftOptions {
             bulk_last_ply: false,
             keeper_limit: DEFAULT_KEEPER_LIMIT,
             max_move_actions: DEFAULT_MAX_ACTIONS,
+            max_streamed_moves: DEFAULT_MAX_STREAMED_MOVES,
         }
     }
 }
+
+/// Default bound on the moves of one state that perft counts, or a playout samples from, one
+/// by one when they do not fit in a list: 2^24, seconds of enumeration, far
+/// above any corpus game's (whose lists all fit).
+pub const DEFAULT_MAX_STREAMED_MOVES: u64 = 1 << 24;
 
 /// Default bound on consecutive keeper moves.
 pub const DEFAULT_KEEPER_LIMIT: u64 = 100_000;
@@ -285,7 +294,12 @@ fn count_streaming<G: Game + ?Sized>(
     let mut worker = Worker::new(game, depth.saturating_sub(1), opts);
     let mut sum = PerftCounts::default();
     let mut failure = None;
+    let mut streamed = 0u64;
     let mut count_move = |m: &[Action]| -> Result<PerftCounts, SearchError> {
+        streamed += 1;
+        if streamed > opts.max_streamed_moves {
+            return Err(SearchError::TooManyStreamedMoves { limit: opts.max_streamed_moves });
+        }
         child.clone_from(&base);
         game.apply_move(&mut child, m);
         if depth == 1 {

@@ -17,13 +17,14 @@
 use core::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-use rand::{Rng, RngCore};
+use rand::Rng;
 use rand_core::SeedableRng;
+pub use rand_core::{Error as RandError, RngCore};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::game::{Game, SearchError};
 use crate::moves::{Action, MoveList, DEFAULT_MAX_ACTIONS};
-use crate::perft::{root_state, DriverError, DEFAULT_KEEPER_LIMIT};
+use crate::perft::{root_state, DriverError, DEFAULT_KEEPER_LIMIT, DEFAULT_MAX_STREAMED_MOVES};
 
 /// When to stop playing.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -50,6 +51,8 @@ pub struct McOptions {
     /// Most actions one stored move list holds ([`MoveList::with_limit`]); past it a move is
     /// drawn from the streamed moves (see the module documentation).
     pub max_move_actions: usize,
+    /// Most moves one state's streamed sampling may meet ([`PlayoutLimits::max_streamed_moves`]).
+    pub max_streamed_moves: u64,
 }
 
 impl Default for McOptions {
@@ -61,6 +64,7 @@ impl Default for McOptions {
             keeper_limit: DEFAULT_KEEPER_LIMIT,
             monotonic: true,
             max_move_actions: DEFAULT_MAX_ACTIONS,
+            max_streamed_moves: DEFAULT_MAX_STREAMED_MOVES,
         }
     }
 }
@@ -147,6 +151,7 @@ pub fn flat_monte_carlo<G: Game>(
         max_plies: opts.max_plies,
         keeper_limit: opts.keeper_limit,
         monotonic: opts.monotonic,
+        max_streamed_moves: opts.max_streamed_moves,
     };
     let mut state = root.clone();
     let mut exact = true;
@@ -162,7 +167,7 @@ pub fn flat_monte_carlo<G: Game>(
             break;
         }
         state.clone_from(&root);
-        let outcome = game.random_playout(&mut state, &mut sc, &mut buffers, rng.next_u64(), &limits)?;
+        let outcome = game.random_playout(&mut state, &mut sc, &mut buffers, &mut rng, &limits)?;
         stats.moves += outcome.moves_seen;
         exact &= outcome.moves_exact;
         stats.record(outcome.plies, (1..=players as u32).map(|p| game.score(&state, p)));
@@ -181,12 +186,20 @@ pub struct PlayoutLimits {
     pub keeper_limit: u64,
     /// Use the reasoner's monotonic classes (cached move lists) when it has them.
     pub monotonic: bool,
+    /// Most moves the sampling of one state whose moves do not fit in a list may meet; one more
+    /// is [`SearchError::TooManyStreamedMoves`].
+    pub max_streamed_moves: u64,
 }
 
 impl Default for PlayoutLimits {
     fn default() -> Self {
         let o = McOptions::default();
-        PlayoutLimits { max_plies: o.max_plies, keeper_limit: o.keeper_limit, monotonic: o.monotonic }
+        PlayoutLimits {
+            max_plies: o.max_plies,
+            keeper_limit: o.keeper_limit,
+            monotonic: o.monotonic,
+            max_streamed_moves: o.max_streamed_moves,
+        }
     }
 }
 
@@ -231,18 +244,16 @@ impl PlayoutBuffers {
     }
 }
 
-/// Plays one uniformly random game from `s` (keeper-completed) to its end, with a generator
-/// seeded by `seed`: the body of [`Game::random_playout`]'s default. `s` ends in the final
-/// state.
-pub fn random_playout<G: Game + ?Sized>(
+/// Plays one uniformly random game from `s` (keeper-completed) to its end, drawing from `rng`:
+/// the body of [`Game::random_playout`]'s default. `s` ends in the final state.
+pub fn random_playout<G: Game + ?Sized, R: RngCore + ?Sized>(
     game: &G,
     s: &mut G::State,
     sc: &mut G::Scratch,
     buffers: &mut PlayoutBuffers,
-    seed: u64,
+    rng: &mut R,
     limits: &PlayoutLimits,
 ) -> Result<PlayoutOutcome, SearchError> {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let b = buffers;
     b.fresh.iter_mut().for_each(|f| *f = false);
     let mut out = PlayoutOutcome { moves_exact: true, ..Default::default() };
@@ -250,12 +261,12 @@ pub fn random_playout<G: Game + ?Sized>(
         let class = if limits.monotonic { game.monotonic_class(s) } else { None };
         let mut streamed = false;
         let picked = match class {
-            Some(c) => b.pick_monotonic(game, s, sc, &mut rng, c as usize, &mut out)?,
+            Some(c) => b.pick_monotonic(game, s, sc, rng, c as usize, &mut out)?,
             None => match game.legal_moves(s, sc, &mut b.moves) {
                 Err(SearchError::TooManyMoves { .. }) => {
                     b.moves.clear();
                     streamed = true;
-                    let (picked, seen) = b.pick_streaming(game, s, sc, &mut rng)?;
+                    let (picked, seen) = b.pick_streaming(game, s, sc, rng, limits.max_streamed_moves)?;
                     out.moves_seen += seen;
                     picked
                 }
@@ -287,16 +298,21 @@ impl PlayoutBuffers {
     /// Draws a uniformly random legal move into `self.streamed` without storing the move list
     /// (reservoir sampling: the `k`-th move replaces the kept one with probability `1/k`).
     /// Returns `Some(0)` if there is a move, and the number of legal moves.
-    fn pick_streaming<G: Game + ?Sized>(
+    fn pick_streaming<G: Game + ?Sized, R: RngCore + ?Sized>(
         &mut self,
         game: &G,
         s: &mut G::State,
         sc: &mut G::Scratch,
-        rng: &mut Xoshiro256PlusPlus,
+        rng: &mut R,
+        max_moves: u64,
     ) -> Result<(Option<usize>, u64), SearchError> {
         let mut seen = 0u64;
         let kept = &mut self.streamed;
         let _ = game.visit_moves(s, sc, |m| {
+            if seen == max_moves {
+                seen += 1;
+                return ControlFlow::Break(());
+            }
             seen += 1;
             if rng.gen_range(0..seen) == 0 {
                 kept.clear();
@@ -304,6 +320,9 @@ impl PlayoutBuffers {
             }
             ControlFlow::Continue(())
         })?;
+        if seen > max_moves {
+            return Err(SearchError::TooManyStreamedMoves { limit: max_moves });
+        }
         Ok(((seen > 0).then_some(0), seen))
     }
 
@@ -311,12 +330,12 @@ impl PlayoutBuffers {
     /// is no longer legal is removed and another is drawn, which stays uniform over the legal
     /// entries and costs O(stale entries) over a whole playout. `None` when no cached move is
     /// legal any more. The number of legal moves is not known exactly here.
-    fn pick_monotonic<G: Game + ?Sized>(
+    fn pick_monotonic<G: Game + ?Sized, R: RngCore + ?Sized>(
         &mut self,
         game: &G,
         s: &mut G::State,
         sc: &mut G::Scratch,
-        rng: &mut Xoshiro256PlusPlus,
+        rng: &mut R,
         class: usize,
         out: &mut PlayoutOutcome,
     ) -> Result<Option<usize>, SearchError> {

@@ -41,12 +41,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use rbg_core::abi::{
-    decode_info, AbiMoves, AbiPerftCounts, AbiPerftOptions, AbiPlayoutLimits, AbiPlayoutOutcome, AbiStatus,
-    AbiVisitor, ABI_VERSION,
+    decode_info, AbiMoves, AbiPerftCounts, AbiPerftOptions, AbiPlayoutLimits, AbiPlayoutOutcome, AbiRng,
+    AbiStatus, AbiVisitor, ABI_VERSION,
 };
 use rbg_core::dynamic::AnyGame;
 use rbg_core::perft::{PerftCounts, PerftOptions};
-use rbg_core::playout::{PlayoutBuffers, PlayoutLimits, PlayoutOutcome};
+use rbg_core::playout::{PlayoutBuffers, PlayoutLimits, PlayoutOutcome, RngCore};
 use rbg_core::{Action, Game, GameInfo, MoveList, Player, SearchError, StateCodecError, KEEPER};
 
 /// Why a library could not be loaded.
@@ -132,7 +132,8 @@ struct Api {
     random_playout: unsafe extern "C" fn(
         *mut c_void,
         *mut c_void,
-        u64,
+        *mut c_void,
+        AbiRng,
         *const AbiPlayoutLimits,
         *mut AbiPlayoutOutcome,
     ) -> AbiStatus,
@@ -353,6 +354,17 @@ fn read_sized(mut call: impl FnMut(*mut u8, usize) -> usize) -> Option<Vec<u8>> 
 
 /// A status as a search result. Statuses that are not search errors cannot come from the calls
 /// this is used for except after a panic in the library, reported as the closest search error.
+/// The [`AbiRng`] over a caller's generator: `ctx` points to a `&mut R`.
+unsafe extern "C" fn next_random<R: RngCore + ?Sized>(ctx: *mut c_void, wide: u32) -> u64 {
+    // SAFETY: `random_playout` passes a pointer to a live `&mut R`, used by one call at a time.
+    let rng = unsafe { &mut *(ctx as *mut &mut R) };
+    if wide == 0 {
+        u64::from(rng.next_u32())
+    } else {
+        rng.next_u64()
+    }
+}
+
 fn search_status(status: AbiStatus) -> Result<(), SearchError> {
     match status.code {
         AbiStatus::OK => Ok(()),
@@ -593,12 +605,12 @@ impl Game for LibGame {
     }
 
     /// The whole playout runs in the library: one call instead of several per ply.
-    fn random_playout(
+    fn random_playout<R: RngCore + ?Sized>(
         &self,
         s: &mut LibState,
         sc: &mut LibScratch,
         buffers: &mut PlayoutBuffers,
-        seed: u64,
+        rng: &mut R,
         limits: &PlayoutLimits,
     ) -> Result<PlayoutOutcome, SearchError> {
         let finished = PlayoutOutcome { moves_exact: true, ..Default::default() };
@@ -606,8 +618,13 @@ impl Game for LibGame {
         // The library keeps its own buffers; `buffers` only tells their move-list bound.
         let limits = AbiPlayoutLimits::new(limits, buffers.max_actions());
         let mut out = AbiPlayoutOutcome::default();
-        // SAFETY: state and scratch of this library; `limits` and `out` are live locals.
-        search_status(unsafe { (self.api.random_playout)(s, sc, seed, &limits, &mut out) })?;
+        // The library draws from `rng` through `next_random::<R>`; `&mut R` is sized, so a
+        // pointer to it is thin.
+        let mut rng: &mut R = rng;
+        let ctx = &mut rng as *mut &mut R as *mut c_void;
+        // SAFETY: state and scratch of this library; `ctx` points to a live `&mut R` for the
+        // call, as `next_random::<R>` expects; `limits` and `out` are live locals.
+        search_status(unsafe { (self.api.random_playout)(s, sc, ctx, next_random::<R>, &limits, &mut out) })?;
         Ok(out.into())
     }
 

@@ -33,6 +33,10 @@ pub struct McArgs {
     /// Do not use monotonic classes (cached move lists) even if the reasoner has them.
     #[arg(long)]
     pub no_monotonic: bool,
+    /// Most moves of one state sampled one by one when they are too many to list (an error
+    /// past it; the game has too many moves to play).
+    #[arg(long, default_value_t = rbg_core::perft::DEFAULT_MAX_STREAMED_MOVES)]
+    pub max_streamed_moves: u64,
 }
 
 /// The statistics printed by `mc`.
@@ -108,7 +112,13 @@ pub fn run_mc<G: Game>(game: &G, args: &McArgs, out: &mut dyn Write) -> Result<M
         (None, Some(n)) => McLimit::Playouts(n),
         _ => return Err(RunError::Usage("give exactly one of --seconds S or --playouts N".into())),
     };
-    let opts = McOptions { seed: args.seed, limit, monotonic: !args.no_monotonic, ..Default::default() };
+    let opts = McOptions {
+        seed: args.seed,
+        limit,
+        monotonic: !args.no_monotonic,
+        max_streamed_moves: args.max_streamed_moves,
+        ..Default::default()
+    };
     let bar = match limit {
         McLimit::Playouts(n) => progress_bar(n, "playouts".into()),
         McLimit::Time(d) => progress_bar(d.as_millis() as u64, "ms".into()),

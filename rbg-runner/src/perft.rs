@@ -27,6 +27,10 @@ pub struct PerftArgs {
     /// Only count the deepest depth instead of every depth from 1.
     #[arg(long)]
     pub only_last: bool,
+    /// Most moves of one state counted one by one when they are too many to list (an error
+    /// past it; the game has too many moves to count).
+    #[arg(long, default_value_t = rbg_core::perft::DEFAULT_MAX_STREAMED_MOVES)]
+    pub max_streamed_moves: u64,
 }
 
 /// One printed row.
@@ -50,7 +54,12 @@ pub fn run_perft<G: Game>(
     out: &mut dyn Write,
 ) -> Result<Vec<PerftRow>, RunError> {
     check_threads(args.threads, available_cores())?;
-    let opts = PerftOptions { threads: args.threads, bulk_last_ply: args.bulk, ..Default::default() };
+    let opts = PerftOptions {
+        threads: args.threads,
+        bulk_last_ply: args.bulk,
+        max_streamed_moves: args.max_streamed_moves,
+        ..Default::default()
+    };
     let first = if args.only_last { args.depth } else { 1.min(args.depth) };
     let mut rows = Vec::new();
     for depth in first..=args.depth {
