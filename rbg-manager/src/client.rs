@@ -202,21 +202,23 @@ impl Client {
         loop {
             let seed = game_seed(self.config.seed, report.games.len() as u64);
             match self.play_game(&game, &mut agent, player, seed)? {
-                Some(played) => report.games.push(played),
-                None => return Ok(report),
+                GameEnd::Reset(played) => report.games.push(played),
+                GameEnd::Closed { moves } => {
+                    report.unfinished_moves = moves;
+                    return Ok(report);
+                }
             }
         }
     }
 
-    /// Plays one game until `reset` (returns it) or until the server closes the connection
-    /// (returns `None`, with the moves made noted in the log).
+    /// Plays one game until `reset` or until the server closes the connection.
     fn play_game<G: Game, A: Agent<G>>(
         &mut self,
         game: &G,
         agent: &mut A,
         me: Player,
         seed: u64,
-    ) -> Result<Option<ClientGame>, ClientError> {
+    ) -> Result<GameEnd, ClientError> {
         agent.reset(seed);
         let mut sc = game.new_scratch();
         let mut state = game.initial_state();
@@ -236,7 +238,7 @@ impl Client {
                     if moves > 0 {
                         self.note(format_args!("the server closed the connection after {moves} moves"));
                     }
-                    return Ok(None);
+                    return Ok(GameEnd::Closed { moves });
                 }
                 Err(e) => return Err(e.into()),
             };
@@ -249,7 +251,7 @@ impl Client {
                     if played.finished { "" } else { " (not by the rules)" },
                     played.scores
                 ));
-                return Ok(Some(played));
+                return Ok(GameEnd::Reset(played));
             }
             let mv = match to_move {
                 Some(p) if p == me => {
@@ -282,6 +284,14 @@ impl Client {
             ongoing = game.complete_keeper(&mut state, &mut sc, self.config.keeper_limit)?;
         }
     }
+}
+
+/// How one game ended for the client.
+enum GameEnd {
+    /// The server sent `reset`.
+    Reset(ClientGame),
+    /// The server closed the connection after `moves` moves of this game.
+    Closed { moves: u64 },
 }
 
 fn malformed(expected: &'static str, message: &str) -> ClientError {

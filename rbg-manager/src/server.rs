@@ -287,8 +287,13 @@ impl<G: Game> Server<G> {
         if game.info().num_players() == 0 {
             return Err(ServerError::NoPlayers);
         }
+        // A game over before anyone moves would make every game empty (and an unlimited run
+        // an endless loop).
         let mut state = game.initial_state();
-        if !game.complete_keeper(&mut state, &mut game.new_scratch(), config.keeper_limit)? {
+        let mut sc = game.new_scratch();
+        if !game.complete_keeper(&mut state, &mut sc, config.keeper_limit)?
+            || !game.has_legal_move(&mut state, &mut sc)?
+        {
             return Err(ServerError::GameOverAtStart);
         }
         let listener = TcpListener::bind(addr)?;
@@ -353,7 +358,7 @@ impl<G: Game> Server<G> {
     fn accept_clients(&mut self) -> Result<Vec<Seat>, ServerError> {
         let needed = self.game.info().num_players();
         let addr = self.listener.local_addr()?;
-        self.event(format_args!("waiting for {needed} clients on {addr}"));
+        self.event(format_args!("listening on {addr}, waiting for {needed} clients"));
         let give_up = self.config.accept_timeout.map(|t| Instant::now() + t);
         self.listener.set_nonblocking(give_up.is_some())?;
         let mut seats = Vec::with_capacity(needed);
@@ -654,6 +659,17 @@ mod tests {
         r.timeouts = vec![0, 2];
         r.forfeit = Some(Forfeit { player: 1, reason: ForfeitReason::Timeout { waited: Duration::ZERO } });
         assert_eq!(r.results_line(), "1.250000 9 45 100 0 timeouts=0,2 forfeit=p1:timeout");
+    }
+
+    #[test]
+    fn games_that_cannot_be_served_are_refused() {
+        use rbg_core::toy::Nim;
+        let config = ServerConfig::default;
+        let refused =
+            |r: Result<Server<Nim>, ServerError>| r.err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(refused(Server::bind(Nim::new(3), "a\0b", "127.0.0.1:0", config())).contains("NUL"));
+        assert!(refused(Server::bind(Nim::new(0), "nim", "127.0.0.1:0", config())).contains("over before"));
+        assert!(Server::bind(Nim::new(3), "nim", "127.0.0.1:0", config()).is_ok());
     }
 
     #[test]

@@ -150,8 +150,9 @@ impl Raw {
     }
 
     pub fn send(&mut self, text: &str) {
-        self.send_bytes(text.as_bytes());
-        self.send_bytes(&[0]);
+        let mut bytes = text.as_bytes().to_vec();
+        bytes.push(0);
+        self.send_bytes(&bytes);
     }
 }
 
@@ -215,7 +216,10 @@ pub fn scripted_client(addr: SocketAddr, fault: Fault, turn: u32, faulty_games: 
                             }
                             Fault::Disconnect => break 'games,
                             Fault::Silent => {}
-                            Fault::TooLong { len } => raw.send(&"1 ".repeat(len / 2 + 1)),
+                            Fault::TooLong { len } => {
+                                // The server may close the connection before it has all of it.
+                                let _ = raw.stream.write_all("1 ".repeat(len / 2 + 1).as_bytes());
+                            }
                             Fault::Late { millis } => {
                                 std::thread::sleep(Duration::from_millis(millis));
                                 raw.send(&format_wire(&first));
