@@ -14,6 +14,7 @@ mod check;
 mod compile;
 mod diagnostics;
 mod load;
+mod manager;
 mod play;
 
 use std::path::PathBuf;
@@ -112,6 +113,23 @@ enum Command {
         #[command(flatten)]
         flags: compile::CompileFlags,
     },
+    /// Run games between clients over TCP (the RBG game-manager protocol): one client per
+    /// player, in connection order.
+    Manager {
+        file: PathBuf,
+        #[command(flatten)]
+        args: manager::ManagerArgs,
+        #[command(flatten)]
+        engine: play::EngineArgs,
+    },
+    /// Play a game manager's games with an agent. With --engine compiled the game is compiled
+    /// after it arrives, which can take minutes: more than a usual preparation time.
+    Client {
+        #[command(flatten)]
+        args: manager::ClientArgs,
+        #[command(flatten)]
+        engine: play::EngineArgs,
+    },
 }
 
 /// Writes a line to stderr, ignoring write errors (stderr may be closed).
@@ -204,6 +222,10 @@ fn main() -> ExitCode {
         Command::Moves { file, after, flags } => {
             play::moves(&file, after.as_deref(), &flags).map_err(|f| f.about(&file))
         }
+        Command::Manager { file, args, engine } => {
+            manager::serve(&file, &engine, &args).map_err(|f| f.about(&file))
+        }
+        Command::Client { args, engine } => manager::client(&args, &engine),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
