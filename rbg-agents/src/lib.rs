@@ -60,5 +60,5 @@ pub use matches::{
 pub use mcts::{Mcts, MctsConfig};
 pub use play::{play_game, seat_seed, GameRecord, PlayError, PlayLimits, PlayedMove};
 pub use random::RandomAgent;
-pub use spec::{AgentKind, AgentSpec, BuildError, SpecError};
+pub use spec::{parse_time, AgentKind, AgentSpec, BuildError, SpecError};
 pub use zobrist::Zobrist;

@@ -32,8 +32,9 @@
 //! `-400 log10(1/p - 1)`. Its 95% interval maps `p ± 1.96 s/sqrt(N)` the same way, `s` being the
 //! standard deviation of the per-game scores (population form) over the `N` games; an end of
 //! the interval outside (0, 1) is infinite. When `p` is 0 or 1 the difference is unbounded: it
-//! is reported as a bound, computed as if the agent had scored half a point less (more), e.g.
-//! "> +512" after winning 10 games out of 10, and no interval is given.
+//! is reported as a bound, computed as if one more game had been played and drawn (`p` of
+//! `(N + 0.5)/(N + 1)`, or `0.5/(N + 1)`), e.g. "> +529" after winning 10 games out of 10,
+//! and no interval is given.
 
 use core::fmt;
 
@@ -363,11 +364,11 @@ impl Elo {
         let points = wins as f64 + draws as f64 / 2.0;
         let score = points / n;
         if wins == games {
-            let difference = elo_difference((points - 0.5) / n);
+            let difference = elo_difference((n + 0.5) / (n + 1.0));
             return Some(Elo { games, score, difference, kind: EloKind::AtLeast, interval: None });
         }
         if losses == games {
-            let difference = elo_difference(0.5 / n);
+            let difference = elo_difference(0.5 / (n + 1.0));
             return Some(Elo { games, score, difference, kind: EloKind::AtMost, interval: None });
         }
         let variance = (wins as f64 * (1.0 - score).powi(2)
@@ -396,7 +397,7 @@ fn signed(x: f64) -> String {
     }
 }
 
-/// `+147 (95%: -33 .. +504)`, `> +512`, `< -512`.
+/// `+147 (95%: -33 .. +504)`, `> +529`, `< -529`.
 impl fmt::Display for Elo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.kind, self.interval) {
@@ -605,13 +606,15 @@ mod tests {
         assert!(close(e.difference, 190.8485), "{e:?}");
         let (lo, hi) = e.interval.unwrap();
         assert!(close(lo, 81.9588) && close(hi, 353.1233), "{e:?}");
-        // All won: p clamped to (10 - 0.5)/10 = 0.95, 400 log10(19) = 511.5014, a lower bound.
+        // All won: p clamped to (10 + 0.5)/(10 + 1) = 21/22, 1/p - 1 = 1/21, so the bound is
+        // 400 log10(21) = 528.8877. A single game won gives p = 0.75: 400 log10(3) = 190.8485.
         let all = Elo::from_results(10, 0, 0).unwrap();
         assert_eq!((all.kind, all.interval, all.score), (EloKind::AtLeast, None, 1.0));
-        assert!(close(all.difference, 511.5014), "{all:?}");
-        assert_eq!(all.to_string(), "> +512");
+        assert!(close(all.difference, 528.8877), "{all:?}");
+        assert_eq!(all.to_string(), "> +529");
+        assert!(close(Elo::from_results(1, 0, 0).unwrap().difference, 190.8485));
         let none = Elo::from_results(0, 0, 10).unwrap();
-        assert_eq!((none.kind, none.to_string()), (EloKind::AtMost, "< -512".to_string()));
+        assert_eq!((none.kind, none.to_string()), (EloKind::AtMost, "< -529".to_string()));
         // All drawn: p = 0.5 with no spread, an interval of one point.
         let drawn = Elo::from_results(0, 4, 0).unwrap();
         assert_eq!((drawn.difference, drawn.interval), (0.0, Some((0.0, 0.0))));

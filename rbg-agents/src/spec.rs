@@ -139,6 +139,12 @@ fn parse_duration(key: &str, value: &str) -> Result<Duration, SpecError> {
     Duration::try_from_secs_f64(x * scale).map_err(|_| bad(key, value, EXPECTED))
 }
 
+/// Reads a time budget as the `time` key does: a number with unit `us`, `ms` or `s` (`100ms`,
+/// `1.5s`).
+pub fn parse_time(text: &str) -> Result<Duration, SpecError> {
+    parse_duration("time", text.trim())
+}
+
 impl FromStr for AgentSpec {
     type Err = SpecError;
 
