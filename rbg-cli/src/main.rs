@@ -9,10 +9,12 @@
 
 #![forbid(unsafe_code)]
 
+mod arena;
 mod bench;
 mod check;
 mod compile;
 mod diagnostics;
+mod human;
 mod load;
 mod play;
 
@@ -112,6 +114,22 @@ enum Command {
         #[command(flatten)]
         flags: compile::CompileFlags,
     },
+    /// Play games between agents (a match, seats rotated) and print the results; an agent
+    /// named `human` is you, at this terminal.
+    Play {
+        file: PathBuf,
+        #[command(flatten)]
+        args: arena::PlayArgs,
+        #[command(flatten)]
+        engine: play::EngineArgs,
+    },
+    /// Check every move of a log written by `rbg play --log` against the rules.
+    Replay {
+        #[command(flatten)]
+        args: arena::ReplayArgs,
+        #[command(flatten)]
+        engine: play::EngineArgs,
+    },
 }
 
 /// Writes a line to stderr, ignoring write errors (stderr may be closed).
@@ -204,6 +222,10 @@ fn main() -> ExitCode {
         Command::Moves { file, after, flags } => {
             play::moves(&file, after.as_deref(), &flags).map_err(|f| f.about(&file))
         }
+        Command::Play { file, args, engine } => {
+            arena::play(&file, &engine, &args).map_err(|f| f.about(&file))
+        }
+        Command::Replay { args, engine } => arena::replay(&args, &engine),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
