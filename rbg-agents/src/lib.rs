@@ -16,7 +16,7 @@
 //!   `alphabeta:depth=3,time=100ms`, parsed with clear errors.
 //! * [`play_game`]: plays one game between agents to the end, bounded by a move limit.
 //! * [`play_match`]: many games between the same agents, seats rotated, on several threads,
-//!   with wins/draws/losses per agent and per seat and an Elo estimate ([`matches`]).
+//!   with wins/draws/losses per agent and per seat and an Elo estimate ([`mod@matches`]).
 //!
 //! Agents are only asked to move when a real player is to move (the keeper's moves are completed
 //! with [`Game::complete_keeper`](rbg_core::Game::complete_keeper), as the reference tools do).

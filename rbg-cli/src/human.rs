@@ -122,13 +122,15 @@ impl<R: BufRead, W: Write> Human<R, W> {
         loop {
             write!(self.out, "{who}> ")?;
             self.out.flush()?;
-            let mut line = String::new();
-            if self.input.read_line(&mut line)? == 0 {
+            // Bytes, not `read_line`: input that is not UTF-8 is junk to explain, not an error.
+            let mut bytes = Vec::new();
+            if self.input.read_until(b'\n', &mut bytes)? == 0 {
                 writeln!(self.out)?;
                 return Ok(Reply::Eof);
             }
+            let line = String::from_utf8_lossy(&bytes);
             if self.echo {
-                writeln!(self.out, "{}", line.trim_end())?;
+                writeln!(self.out, "{}", printable(line.trim_end()))?;
             }
             let (_, view) = self.view.as_ref().expect("built above");
             match interpret(view, info, &legal, &shown, &line) {
@@ -180,6 +182,13 @@ impl<G: Game, R: BufRead, W: Write> Agent<G> for Human<R, W> {
     }
 }
 
+/// `text` with control characters escaped (`\u{1b}`), safe to print to a terminal.
+fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() })
+        .collect()
+}
+
 fn player_name(info: &GameInfo, player: Player) -> String {
     match info.players.get((player as usize).wrapping_sub(1)) {
         Some(name) => name.clone(),
@@ -221,7 +230,7 @@ fn interpret(view: &BoardView, info: &GameInfo, legal: &MoveList, shown: &[Shown
     }
     if text.contains('@') {
         return match notation::parse_move(info, text) {
-            Err(e) => Input::Problem(format!("cannot read that move: {e}")),
+            Err(e) => Input::Problem(format!("cannot read that move: {}", printable(&e.to_string()))),
             Ok(mv) => match legal.iter().position(|m| m == mv.as_slice()) {
                 Some(i) => Input::Move(i),
                 None => Input::Problem(format!(
@@ -237,7 +246,8 @@ fn interpret(view: &BoardView, info: &GameInfo, legal: &MoveList, shown: &[Shown
             Some(vs) => wanted.extend(vs),
             None => {
                 return Input::Problem(format!(
-                    "'{token}' is not a move number, a vertex name or a command (type `help`)"
+                    "'{}' is not a move number, a vertex name or a command (type `help`)",
+                    printable(token)
                 ))
             }
         }
@@ -885,6 +895,38 @@ mod tests {
         assert_eq!(empty_piece(&names(&["A", "E", "e"]), &[1, 1, 1], 3), Some(2));
         assert_eq!(empty_piece(&names(&["a", "b", "c"]), &[3, 3, 3], 9), None);
         assert_eq!(empty_piece(&[], &[], 0), None);
+    }
+
+    /// The human agent through `play_game` (which has no undo): in Nim with 3 stones the human
+    /// takes one stone (move 1) after a junk line; the end of the input, or `quit`, aborts the
+    /// game with the agent's error.
+    #[test]
+    fn the_human_agent_plays_through_play_game() {
+        use rbg_agents::{play_game, AgentSpec, PlayError};
+        use rbg_core::toy::Nim;
+        let game = Nim::new(3);
+        let play = |input: &'static str| {
+            let human = Human::new(io::Cursor::new(input), Vec::new(), true);
+            let random = "random".parse::<AgentSpec>().unwrap().build(&game).unwrap();
+            let mut agents: Vec<Box<dyn Agent<Nim>>> = vec![Box::new(human), random];
+            play_game(&game, &mut agents, 1, &PlayLimits::default())
+        };
+        // Enough answers for every line of play (each "1" takes a stone).
+        let record = play("junk\n1\n1\n1\n").unwrap();
+        assert!(record.finished);
+        assert_eq!(record.moves[0].mv, vec![Action::new(1, 0)]);
+        match play("junk\n") {
+            Err(PlayError::Agent { player: 1, error: AgentError::Aborted(why) }) => {
+                assert_eq!(why, "the input ended")
+            }
+            other => panic!("{other:?}"),
+        }
+        match play("undo\nquit\n") {
+            Err(PlayError::Agent { player: 1, error: AgentError::Aborted(why) }) => {
+                assert_eq!(why, "the player quit")
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! `rbg`: the command-line front of rbg-rs.
 //!
-//! Exit codes: 0 success; 1 a game is invalid or a run failed; 2 a usage error (clap's);
-//! 130 after Ctrl-C; 141 when standard output is closed early (`rbg perft ... | head`), as a
-//! shell reports a C tool killed by SIGPIPE (nothing is printed then).
+//! Exit codes: 0 success (also when a human player quits `rbg play` or its input ends); 1 a
+//! game is invalid or a run failed; 2 a usage error (clap's); 130 after Ctrl-C; 141 when
+//! standard output is closed early (`rbg perft ... | head`), as a shell reports a C tool killed
+//! by SIGPIPE (nothing is printed then).
 //!
 //! Nothing here panics on a closed stream: messages to stderr go through [`say`], whose write
 //! errors are ignored (there is nowhere left to report them).

@@ -21,8 +21,8 @@ fn log_path(name: &str) -> PathBuf {
 }
 
 /// Runs `rbg` with `input` on standard input.
-fn rbg_with_input(args: &[&str], input: &str) -> Output {
-    Command::cargo_bin("rbg").unwrap().args(args).write_stdin(input).output().unwrap()
+fn rbg_with_input(args: &[&str], input: impl Into<Vec<u8>>) -> Output {
+    Command::cargo_bin("rbg").unwrap().args(args).write_stdin(input.into()).output().unwrap()
 }
 
 fn log_lines(path: &Path) -> Vec<serde_json::Value> {
@@ -204,7 +204,10 @@ fn a_budget_override_and_a_move_limit_show_in_the_results() {
 #[test]
 fn a_human_game_of_tic_tac_toe_with_junk_and_undo_finishes() {
     let log = log_path("human.jsonl");
-    let input = "hello there\n42\n4@zz\nhelp\nb2\nb2\nundo\na1\n1\n1\n1\n1\n1\n";
+    let input = "hello there\n42\n4@zz\n\u{7f}\u{1b}[A\nhelp\nb2\nb2\nundo\na1\n1\n1\n1\n1\n1\n";
+    let mut input = input.as_bytes().to_vec();
+    // Bytes that are not UTF-8 are junk too.
+    input.splice(0..0, b"\xff\xfe\n".iter().copied());
     let out = rbg_with_input(
         &[
             "play",
@@ -227,6 +230,8 @@ fn a_human_game_of_tic_tac_toe_with_junk_and_undo_finishes() {
         "5) b2  4@rx1y1 5@rx1y1  rx1y1: free→X",
         "'hello' is not a move number, a vertex name or a command (type `help`)",
         "there is no move 42: moves are numbered 1 to 9",
+        "'\\u{7f}\\u{1b}[A' is not a move number",
+        "'\u{fffd}\u{fffd}' is not a move number",
         "cannot read that move: token 1 '4@zz': no such vertex in this game",
         "undo         take back your last move",
         "nought (random) plays ",
