@@ -38,6 +38,9 @@ pub enum AgentError {
     KeeperToMove,
     /// The player to move has no legal move (the game is over).
     NoLegalMove,
+    /// The agent gave up without choosing a move, for the reason given (e.g. a human player
+    /// quit, or their input ended). The built-in agents never do.
+    Aborted(String),
 }
 
 impl From<SearchError> for AgentError {
@@ -54,6 +57,7 @@ impl fmt::Display for AgentError {
                 write!(f, "an agent was asked to move for the keeper; complete the keeper's moves first")
             }
             AgentError::NoLegalMove => write!(f, "the player to move has no legal move: the game is over"),
+            AgentError::Aborted(reason) => write!(f, "the agent gave up: {reason}"),
         }
     }
 }

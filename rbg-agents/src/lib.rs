@@ -15,6 +15,8 @@
 //! * [`AgentSpec`]: agent descriptions such as `mcts:c=0.4,iterations=2000` or
 //!   `alphabeta:depth=3,time=100ms`, parsed with clear errors.
 //! * [`play_game`]: plays one game between agents to the end, bounded by a move limit.
+//! * [`play_match`]: many games between the same agents, seats rotated, on several threads,
+//!   with wins/draws/losses per agent and per seat and an Elo estimate ([`mod@matches`]).
 //!
 //! Agents are only asked to move when a real player is to move (the keeper's moves are completed
 //! with [`Game::complete_keeper`](rbg_core::Game::complete_keeper), as the reference tools do).
@@ -40,6 +42,7 @@ mod alpha_beta;
 mod budget;
 mod eval;
 mod flat_mc;
+pub mod matches;
 mod mcts;
 mod play;
 mod random;
@@ -51,8 +54,11 @@ pub use alpha_beta::{AlphaBeta, AlphaBetaConfig};
 pub use budget::Budget;
 pub use eval::{piece_owners, Evaluation};
 pub use flat_mc::{FlatMcConfig, FlatMonteCarlo};
+pub use matches::{
+    play_match, GameResult, MatchConfig, MatchError, MatchOutcome, MatchSummary, Outcome, Tally, Termination,
+};
 pub use mcts::{Mcts, MctsConfig};
-pub use play::{play_game, GameRecord, PlayError, PlayLimits};
+pub use play::{play_game, seat_seed, GameRecord, PlayError, PlayLimits, PlayedMove};
 pub use random::RandomAgent;
-pub use spec::{AgentKind, AgentSpec, BuildError, SpecError};
+pub use spec::{parse_time, AgentKind, AgentSpec, BuildError, SpecError};
 pub use zobrist::Zobrist;

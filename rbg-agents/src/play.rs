@@ -101,43 +101,81 @@ pub fn play_game<G: Game, A: Agent<G>>(
     if agents.len() != players {
         return Err(PlayError::AgentCount { players, agents: agents.len() });
     }
+    let played = play_recorded(game, agents, seed, limits);
+    let finished = played.outcome?;
+    Ok(GameRecord { moves: played.moves, scores: played.scores, finished })
+}
+
+/// A game played as far as it went: the moves, the scores of the last state reached, and
+/// whether it finished (`Ok(true)`), stopped at the move limit (`Ok(false)`) or failed.
+pub(crate) struct Played {
+    pub moves: Vec<PlayedMove>,
+    pub scores: Vec<i64>,
+    pub outcome: Result<bool, PlayError>,
+}
+
+/// The seed an agent is reset with for the game seeded `seed`, in seat `seat` (from 0).
+pub fn seat_seed(seed: u64, seat: usize) -> u64 {
+    splitmix(seed ^ splitmix(seat as u64 + 1))
+}
+
+/// [`play_game`] keeping what was played when the game fails. `agents` must hold one agent per
+/// player.
+pub(crate) fn play_recorded<G: Game, A: Agent<G>>(
+    game: &G,
+    agents: &mut [A],
+    seed: u64,
+    limits: &PlayLimits,
+) -> Played {
     for (seat, agent) in agents.iter_mut().enumerate() {
-        agent.reset(splitmix(seed ^ splitmix(seat as u64 + 1)));
+        agent.reset(seat_seed(seed, seat));
     }
     let mut sc = game.new_scratch();
     let mut state = game.initial_state();
-    if !game.complete_keeper(&mut state, &mut sc, limits.keeper_limit)? {
+    let mut moves = Vec::new();
+    let outcome = play_moves(game, agents, limits, &mut sc, &mut state, &mut moves);
+    let players = game.info().num_players() as Player;
+    let scores = (1..=players).map(|p| game.score(&state, p)).collect();
+    Played { moves, scores, outcome }
+}
+
+fn play_moves<G: Game, A: Agent<G>>(
+    game: &G,
+    agents: &mut [A],
+    limits: &PlayLimits,
+    sc: &mut G::Scratch,
+    state: &mut G::State,
+    moves: &mut Vec<PlayedMove>,
+) -> Result<bool, PlayError> {
+    if !game.complete_keeper(state, sc, limits.keeper_limit)? {
         return Err(PlayError::GameOverAtStart);
     }
-    let mut moves = Vec::new();
     let mut legal = MoveList::new();
-    let finished = loop {
-        game.legal_moves(&mut state, &mut sc, &mut legal)?;
+    loop {
+        game.legal_moves(state, sc, &mut legal)?;
         if legal.is_empty() {
-            break true;
+            return Ok(true);
         }
         if moves.len() as u64 >= limits.max_moves {
-            break false;
+            return Ok(false);
         }
-        let player = game.current_player(&state);
+        let player = game.current_player(state);
         let agent = &mut agents[player as usize - 1];
         let budget = agent.budget();
         let decision =
-            agent.select_move(game, &state, &budget).map_err(|error| PlayError::Agent { player, error })?;
+            agent.select_move(game, state, &budget).map_err(|error| PlayError::Agent { player, error })?;
         if !legal.iter().any(|m| m == decision.mv.as_slice()) {
             return Err(PlayError::IllegalMove { player, mv: decision.mv });
         }
         for (seat, agent) in agents.iter_mut().enumerate() {
             agent
-                .observe(game, &state, &decision.mv)
+                .observe(game, state, &decision.mv)
                 .map_err(|error| PlayError::Agent { player: seat as Player + 1, error })?;
         }
-        game.apply_move(&mut state, &decision.mv);
+        game.apply_move(state, &decision.mv);
         moves.push(PlayedMove { player, mv: decision.mv, stats: decision.stats });
-        if !game.complete_keeper(&mut state, &mut sc, limits.keeper_limit)? {
-            break true;
+        if !game.complete_keeper(state, sc, limits.keeper_limit)? {
+            return Ok(true);
         }
-    };
-    let scores = (1..=players as Player).map(|p| game.score(&state, p)).collect();
-    Ok(GameRecord { moves, scores, finished })
+    }
 }

@@ -139,6 +139,12 @@ fn parse_duration(key: &str, value: &str) -> Result<Duration, SpecError> {
     Duration::try_from_secs_f64(x * scale).map_err(|_| bad(key, value, EXPECTED))
 }
 
+/// Reads a time budget as the `time` key does: a number with unit `us`, `ms` or `s` (`100ms`,
+/// `1.5s`).
+pub fn parse_time(text: &str) -> Result<Duration, SpecError> {
+    parse_duration("time", text.trim())
+}
+
 impl FromStr for AgentSpec {
     type Err = SpecError;
 
@@ -223,6 +229,27 @@ impl FromStr for AgentSpec {
 }
 
 impl AgentSpec {
+    /// The same agent with its budget replaced by `budget` (the random agent has none).
+    pub fn with_budget(mut self, budget: Budget) -> Self {
+        match &mut self.kind {
+            AgentKind::Random => {}
+            AgentKind::FlatMc(c) => c.budget = budget,
+            AgentKind::Mcts(c) => c.budget = budget,
+            AgentKind::AlphaBeta(c) => c.budget = budget,
+        }
+        self
+    }
+
+    /// The budget the agent is configured with (empty for the random agent).
+    pub fn budget(&self) -> Budget {
+        match &self.kind {
+            AgentKind::Random => Budget::default(),
+            AgentKind::FlatMc(c) => c.budget,
+            AgentKind::Mcts(c) => c.budget,
+            AgentKind::AlphaBeta(c) => c.budget,
+        }
+    }
+
     /// The agent for `game`.
     pub fn build<'a, G: Game + 'a>(&self, game: &G) -> Result<Box<dyn Agent<G> + 'a>, BuildError> {
         Ok(match &self.kind {
@@ -231,6 +258,85 @@ impl AgentSpec {
             AgentKind::Mcts(c) => Box::new(Mcts::new(game, c.clone(), self.seed)),
             AgentKind::AlphaBeta(c) => Box::new(AlphaBeta::new(game, c.clone())?),
         })
+    }
+}
+
+/// Writes a duration in the form [`AgentSpec`] parsing reads: whole seconds, milliseconds or
+/// microseconds when exact, seconds with a fraction otherwise.
+fn format_duration(d: Duration) -> String {
+    let nanos = d.as_nanos();
+    if nanos.is_multiple_of(1_000_000_000) {
+        format!("{}s", d.as_secs())
+    } else if nanos.is_multiple_of(1_000_000) {
+        format!("{}ms", d.as_millis())
+    } else if nanos.is_multiple_of(1_000) {
+        format!("{}us", d.as_micros())
+    } else {
+        format!("{}s", d.as_secs_f64())
+    }
+}
+
+/// The specification as text that parses back to it: the agent's name, then the options that
+/// differ from their defaults, then the budget keys and the seed (if not 0).
+impl fmt::Display for AgentSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut options: Vec<String> = Vec::new();
+        let name = match &self.kind {
+            AgentKind::Random => "random",
+            AgentKind::FlatMc(c) => {
+                if c.playouts_per_move != FlatMcConfig::default().playouts_per_move {
+                    options.push(format!("playouts={}", c.playouts_per_move));
+                }
+                "flatmc"
+            }
+            AgentKind::Mcts(c) => {
+                let d = MctsConfig::default();
+                if c.c != d.c {
+                    options.push(format!("c={}", c.c));
+                }
+                if c.mast != d.mast {
+                    options.push(format!("mast={}", c.mast));
+                }
+                if c.mast_epsilon != d.mast_epsilon {
+                    options.push(format!("epsilon={}", c.mast_epsilon));
+                }
+                if c.reuse_tree != d.reuse_tree {
+                    options.push(format!("reuse={}", c.reuse_tree));
+                }
+                "mcts"
+            }
+            AgentKind::AlphaBeta(c) => {
+                let d = AlphaBetaConfig::default();
+                if c.tt_bits != d.tt_bits {
+                    options.push(format!("tt={}", c.tt_bits));
+                }
+                if c.material != d.material {
+                    options.push(format!("material={}", c.material));
+                }
+                for (piece, weight) in &c.piece_weights {
+                    options.push(format!("piece.{piece}={weight}"));
+                }
+                "alphabeta"
+            }
+        };
+        let budget = self.budget();
+        if let Some(n) = budget.iterations {
+            options.push(format!("iterations={n}"));
+        }
+        if let Some(t) = budget.time {
+            options.push(format!("time={}", format_duration(t)));
+        }
+        if let Some(d) = budget.depth {
+            options.push(format!("depth={d}"));
+        }
+        if self.seed != 0 {
+            options.push(format!("seed={}", self.seed));
+        }
+        if options.is_empty() {
+            write!(f, "{name}")
+        } else {
+            write!(f, "{name}:{}", options.join(","))
+        }
     }
 }
 
@@ -296,6 +402,37 @@ mod tests {
         assert!(matches!(parse("alphabeta:piece.=3"), Err(SpecError::UnknownKey { .. })));
         // Every error has a message that names what was wrong.
         assert!(parse("mcts:depht=3").unwrap_err().to_string().contains("depht"));
+    }
+
+    #[test]
+    fn display_writes_what_parses_back() {
+        for text in [
+            "random",
+            "random:seed=3",
+            "flatmc:playouts=7",
+            "mcts:c=0.4,iterations=2000",
+            "mcts:mast=true,epsilon=0.25,reuse=false,time=100ms,depth=5",
+            "mcts:time=1500us",
+            "mcts:time=2s",
+            "alphabeta:tt=10,material=2,piece.wPawn=3,depth=3",
+        ] {
+            let spec = parse(text).unwrap();
+            assert_eq!(spec.to_string(), text);
+            assert_eq!(parse(&spec.to_string()).unwrap(), spec);
+        }
+        // Defaults are left out; odd durations keep their value.
+        assert_eq!(parse("mcts:c=1.4142135623730951,reuse=true").unwrap().to_string(), "mcts");
+        let odd = parse("mcts:time=0.0000015s").unwrap();
+        assert_eq!(parse(&odd.to_string()).unwrap(), odd);
+    }
+
+    #[test]
+    fn a_budget_override_replaces_the_whole_budget() {
+        let spec = parse("alphabeta:depth=9,tt=12").unwrap().with_budget(Budget::iterations(50));
+        assert_eq!(spec.budget(), Budget::iterations(50));
+        assert_eq!(spec.to_string(), "alphabeta:tt=12,iterations=50");
+        let random = parse("random").unwrap().with_budget(Budget::iterations(50));
+        assert_eq!(random.budget(), Budget::default());
     }
 
     proptest::proptest! {

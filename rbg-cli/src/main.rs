@@ -1,18 +1,21 @@
 //! `rbg`: the command-line front of rbg-rs.
 //!
-//! Exit codes: 0 success; 1 a game is invalid or a run failed; 2 a usage error (clap's);
-//! 130 after Ctrl-C; 141 when standard output is closed early (`rbg perft ... | head`), as a
-//! shell reports a C tool killed by SIGPIPE (nothing is printed then).
+//! Exit codes: 0 success (also when a human player quits `rbg play` or its input ends); 1 a
+//! game is invalid or a run failed; 2 a usage error (clap's); 130 after Ctrl-C; 141 when
+//! standard output is closed early (`rbg perft ... | head`), as a shell reports a C tool killed
+//! by SIGPIPE (nothing is printed then).
 //!
 //! Nothing here panics on a closed stream: messages to stderr go through [`say`], whose write
 //! errors are ignored (there is nowhere left to report them).
 
 #![forbid(unsafe_code)]
 
+mod arena;
 mod bench;
 mod check;
 mod compile;
 mod diagnostics;
+mod human;
 mod load;
 mod manager;
 mod play;
@@ -130,6 +133,22 @@ enum Command {
         #[command(flatten)]
         engine: play::EngineArgs,
     },
+    /// Play games between agents (a match, seats rotated) and print the results; an agent
+    /// named `human` is you, at this terminal.
+    Play {
+        file: PathBuf,
+        #[command(flatten)]
+        args: arena::PlayArgs,
+        #[command(flatten)]
+        engine: play::EngineArgs,
+    },
+    /// Check every move of a log written by `rbg play --log` against the rules.
+    Replay {
+        #[command(flatten)]
+        args: arena::ReplayArgs,
+        #[command(flatten)]
+        engine: play::EngineArgs,
+    },
 }
 
 /// Writes a line to stderr, ignoring write errors (stderr may be closed).
@@ -226,6 +245,10 @@ fn main() -> ExitCode {
             manager::serve(&file, &engine, &args).map_err(|f| f.about(&file))
         }
         Command::Client { args, engine } => manager::client(&args, &engine),
+        Command::Play { file, args, engine } => {
+            arena::play(&file, &engine, &args).map_err(|f| f.about(&file))
+        }
+        Command::Replay { args, engine } => arena::replay(&args, &engine),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -47,7 +47,6 @@ impl EngineArgs {
 
 /// The game at `path` as a dynamic handle on the chosen engine: the interpreter, or the compiled
 /// reasoner built (or found in the cache) and loaded into this process as a library.
-#[allow(dead_code)] // the match, manager and client commands use it
 pub fn any_game(path: &Path, engine: &EngineArgs) -> Result<AnyGame, Failure> {
     match engine.engine {
         EngineKind::Interp => Ok(AnyGame::new(interpreter(path, engine.interp_options())?)),
