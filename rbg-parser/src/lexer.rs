@@ -29,66 +29,116 @@ pub struct Lexed {
     pub warnings: Vec<Diagnostic>,
 }
 
+/// Bytes given to one pest call (more when one token is longer). Pest builds the pairs of its
+/// whole input before the first can be read, about 80 bytes per token; lexing a large file in one
+/// call held twice the memory of the tokens themselves (120 bytes per byte of a file of symbols).
+/// Chunks keep that to one chunk's worth.
+const CHUNK_BYTES: usize = 1 << 16;
+
 /// Tokenizes a whole file.
 pub fn lex(bytes: &[u8]) -> Result<Lexed, Diagnostic> {
     if let Some(error) = not_text(bytes) {
         return Err(error);
     }
-    // Keep byte offsets: every non-ASCII byte becomes DEL, which no token starts with.
+    // Keep byte offsets: every non-ASCII byte becomes DEL, which no token starts with. The text
+    // is therefore ASCII, and every byte offset is a place where a chunk may end.
     let text: String = bytes.iter().map(|&b| if b < 0x80 { b as char } else { '\u{7f}' }).collect();
-    let pairs = match RbgLexer::parse(Rule::file, &text) {
-        Ok(mut pairs) => pairs.next().map(|file| file.into_inner()),
-        // The grammar accepts every input (`stray` matches any character); keep a clear error
-        // rather than a panic should that ever change.
-        Err(e) => return Err(Diagnostic::error(format!("Internal lexer error: {e}"), None)),
-    };
     let mut out = Lexed::default();
     let mut limit = WarningLimit::default();
-    for pair in pairs.into_iter().flatten() {
-        let span = Span::new(pair.as_span().start() as u32, pair.as_span().end() as u32);
-        let text = pair.as_str();
-        let kind = match pair.as_rule() {
-            Rule::word => match Keyword::from_word(text) {
-                Some(k) => TokenKind::Keyword(k),
-                None => TokenKind::Ident(Rc::from(text)),
-            },
-            Rule::number => TokenKind::Number(parse_number(text, span)?),
-            Rule::string => {
-                let closed = text.len() >= 2 && text.ends_with('"');
-                if !closed {
-                    limit.push(&mut out.warnings, Diagnostic::warning("Unterminated string", Some(span)));
-                }
-                let inner = &bytes[span.start as usize + 1..span.end as usize - closed as usize];
-                TokenKind::Str(Rc::from(String::from_utf8_lossy(inner).as_ref()))
-            }
-            Rule::symbol => {
-                TokenKind::Sym(Sym::from_spelling(text).expect("grammar symbols are Sym spellings"))
-            }
-            Rule::block_comment => {
-                if !(text.len() >= 4 && text.ends_with("*/")) {
-                    limit.push(&mut out.warnings, Diagnostic::warning("Unterminated comment", Some(span)));
-                }
-                continue;
-            }
-            Rule::stray => {
-                let byte = bytes[span.start as usize];
-                let shown = if byte.is_ascii_graphic() || byte == b' ' {
-                    (byte as char).to_string()
-                } else {
-                    format!("\\x{byte:02x}")
-                };
-                let warning = Diagnostic::warning(format!("Stray '{shown}' character in file"), Some(span));
-                limit.push(&mut out.warnings, warning);
-                continue;
-            }
-            _ => continue,
-        };
-        out.tokens.push(Token { kind, span, trail: TrailId::ROOT });
+    let (mut start, mut size) = (0, CHUNK_BYTES);
+    while start < text.len() {
+        let end = start.saturating_add(size).min(text.len());
+        match lex_chunk(&text, bytes, start..end, &mut out, &mut limit)? {
+            Some(next) => (start, size) = (next, CHUNK_BYTES),
+            // One token (a long comment or string, say) fills the chunk: take a larger one.
+            None => size = size.saturating_mul(2),
+        }
     }
     out.warnings.extend(limit.summaries());
     Ok(out)
 }
 
+/// Lexes `text[chunk]` into `out`. Unless the chunk ends the file, its last token may be cut
+/// short (a word, a `->` of `->>`, a comment or string that goes on): it is left out, and the
+/// place to go on from, its start, is returned; `None` if that leaves nothing to add. Every
+/// earlier token ends before the chunk does, so the cut did not change it. (A line comment
+/// makes no token: one cut short lies after the last token and is lexed again with it.)
+fn lex_chunk(
+    text: &str,
+    bytes: &[u8],
+    chunk: std::ops::Range<usize>,
+    out: &mut Lexed,
+    limit: &mut WarningLimit,
+) -> Result<Option<usize>, Diagnostic> {
+    let offset = chunk.start;
+    let ends_file = chunk.end == text.len();
+    let pairs = match RbgLexer::parse(Rule::file, &text[chunk]) {
+        Ok(mut pairs) => pairs.next().map(|file| file.into_inner()),
+        // The grammar accepts every input (`stray` matches any character); keep a clear error
+        // rather than a panic should that ever change.
+        Err(e) => return Err(Diagnostic::error(format!("Internal lexer error: {e}"), None)),
+    };
+    let mut pairs = pairs.into_iter().flatten().filter(|p| p.as_rule() != Rule::EOI).peekable();
+    let mut added = false;
+    while let Some(pair) = pairs.next() {
+        let span =
+            Span::new((offset + pair.as_span().start()) as u32, (offset + pair.as_span().end()) as u32);
+        if !ends_file && pairs.peek().is_none() {
+            return Ok(added.then_some(span.start as usize));
+        }
+        added = true;
+        add_token(pair.as_rule(), pair.as_str(), span, bytes, out, limit)?;
+    }
+    // No token at all (whitespace and line comments): go on only at the end of the file.
+    Ok(ends_file.then_some(text.len()))
+}
+
+/// Turns one pair into a token of `out`, or into a warning.
+fn add_token(
+    rule: Rule,
+    text: &str,
+    span: Span,
+    bytes: &[u8],
+    out: &mut Lexed,
+    limit: &mut WarningLimit,
+) -> Result<(), Diagnostic> {
+    let kind = match rule {
+        Rule::word => match Keyword::from_word(text) {
+            Some(k) => TokenKind::Keyword(k),
+            None => TokenKind::Ident(Rc::from(text)),
+        },
+        Rule::number => TokenKind::Number(parse_number(text, span)?),
+        Rule::string => {
+            let closed = text.len() >= 2 && text.ends_with('"');
+            if !closed {
+                limit.push(&mut out.warnings, Diagnostic::warning("Unterminated string", Some(span)));
+            }
+            let inner = &bytes[span.start as usize + 1..span.end as usize - closed as usize];
+            TokenKind::Str(Rc::from(String::from_utf8_lossy(inner).as_ref()))
+        }
+        Rule::symbol => TokenKind::Sym(Sym::from_spelling(text).expect("grammar symbols are Sym spellings")),
+        Rule::block_comment => {
+            if !(text.len() >= 4 && text.ends_with("*/")) {
+                limit.push(&mut out.warnings, Diagnostic::warning("Unterminated comment", Some(span)));
+            }
+            return Ok(());
+        }
+        Rule::stray => {
+            let byte = bytes[span.start as usize];
+            let shown = if byte.is_ascii_graphic() || byte == b' ' {
+                (byte as char).to_string()
+            } else {
+                format!("\\x{byte:02x}")
+            };
+            let warning = Diagnostic::warning(format!("Stray '{shown}' character in file"), Some(span));
+            limit.push(&mut out.warnings, warning);
+            return Ok(());
+        }
+        _ => return Ok(()),
+    };
+    out.tokens.push(Token { kind, span, trail: TrailId::ROOT });
+    Ok(())
+}
 /// How much of the file [`not_text`] looks at.
 pub const TEXT_SNIFF_BYTES: usize = 1024;
 
@@ -195,6 +245,37 @@ mod tests {
         assert_eq!(lexed.tokens.len(), 3);
         assert_eq!(lexed.tokens[0].kind, TokenKind::Str(Rc::from("x # y")));
         assert_eq!(lexed.warnings[0].message, "Unterminated string");
+    }
+
+    #[test]
+    fn comments_and_strings_across_chunk_boundaries() {
+        // Lines `x` with a comment and a string that each span a chunk boundary; every line
+        // outside them is one token, so the expected count is a plain line count.
+        let line = "x\n";
+        let lines_before = CHUNK_BYTES / line.len() - 3;
+        let mut src = line.repeat(lines_before);
+        src.push_str("/* a comment\n".repeat(8).as_str());
+        src.push_str("*/\n");
+        src.push_str(&line.repeat(CHUNK_BYTES / line.len()));
+        src.push_str("\"a string\n");
+        src.push_str(&"over lines\n".repeat(CHUNK_BYTES / 11 + 5));
+        src.push_str("\" y\n");
+        let lexed = lex(src.as_bytes()).unwrap();
+        assert!(lexed.warnings.is_empty(), "{:?}", lexed.warnings);
+        let xs = lexed.tokens.iter().filter(|t| t.kind == TokenKind::Ident(Rc::from("x"))).count();
+        assert_eq!(xs, lines_before + CHUNK_BYTES / line.len());
+        let strings: Vec<_> = lexed.tokens.iter().filter(|t| matches!(t.kind, TokenKind::Str(_))).collect();
+        assert_eq!(strings.len(), 1);
+        assert!(matches!(&strings[0].kind, TokenKind::Str(s) if s.starts_with("a string\nover")));
+        assert_eq!(lexed.tokens.last().unwrap().kind, TokenKind::Ident(Rc::from("y")));
+        // The last token's span is its place in the whole file, not in its chunk.
+        assert_eq!(lexed.tokens.last().unwrap().span.start as usize, src.len() - 2);
+        // Unterminated at the end of a large file: still one warning, no token.
+        let open = format!("{}/* open", line.repeat(CHUNK_BYTES));
+        let lexed = lex(open.as_bytes()).unwrap();
+        assert_eq!(lexed.tokens.len(), CHUNK_BYTES);
+        assert_eq!(lexed.warnings.len(), 1);
+        assert_eq!(lexed.warnings[0].message, "Unterminated comment");
     }
 
     #[test]
