@@ -12,7 +12,8 @@ use crate::Failure;
 
 /// Translates `path` and writes the RBG text to `output` or stdout.
 pub fn sbg2rbg(path: &Path, output: Option<&Path>, format: Format) -> Result<(), Failure> {
-    let bytes = std::fs::read(path).map_err(|e| Failure::new(format!("cannot read {}: {e}", path.display())))?;
+    let bytes =
+        std::fs::read(path).map_err(|e| Failure::new(format!("cannot read {}: {e}", path.display())))?;
     let name = path.display().to_string();
     let source = SourceFile::new(name.clone(), bytes.clone());
     let game = rbg_sbg::parse(&name, &bytes).map_err(|diagnostics| {
@@ -29,7 +30,8 @@ pub fn sbg2rbg(path: &Path, output: Option<&Path>, format: Format) -> Result<(),
     }
     let text = writer.text();
     match output {
-        Some(out) => std::fs::write(out, text).map_err(|e| Failure::new(format!("cannot write {}: {e}", out.display()))),
+        Some(out) => std::fs::write(out, text)
+            .map_err(|e| Failure::new(format!("cannot write {}: {e}", out.display()))),
         None => {
             let mut stdout = std::io::stdout().lock();
             stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush()).map_err(Failure::output)

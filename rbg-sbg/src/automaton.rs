@@ -138,7 +138,8 @@ mod tests {
         if a.accepts_empty {
             out.push(Vec::new());
         }
-        let mut frontier: Vec<(u32, Vec<i32>)> = a.first.iter().map(|&s| (s, vec![a.letters[s as usize].dx])).collect();
+        let mut frontier: Vec<(u32, Vec<i32>)> =
+            a.first.iter().map(|&s| (s, vec![a.letters[s as usize].dx])).collect();
         while let Some((state, word)) = frontier.pop() {
             if a.accepting[state as usize] {
                 out.push(word.clone());

@@ -323,7 +323,9 @@ impl Parser<'_> {
             let inner = self.alternatives()?;
             self.depth -= 1;
             if !self.eat(b')')? {
-                return Err(self.expected("')' or '+'").with_label(span(open, open + 1), "the group opened here"));
+                return Err(self
+                    .expected("')' or '+'")
+                    .with_label(span(open, open + 1), "the group opened here"));
             }
             inner
         };
@@ -419,7 +421,9 @@ fn validate(game: &SbgGame) -> Vec<Diagnostic> {
                         format!("Letter ({}, {}) leaves any {width}x{height} board", letter.dx, letter.dy),
                         Some(letter.span),
                     )
-                    .with_note("dx must lie strictly between -width and width, dy between -height and height"),
+                    .with_note(
+                        "dx must lie strictly between -width and width, dy between -height and height",
+                    ),
                 );
             }
         });
@@ -450,7 +454,8 @@ mod tests {
         }
     }
 
-    const TINY: &str = "<<Tiny>> <BOARD> 2 2 |.k| |K.| <PIECES> K (0,1,e) + (1,0,e)^* & <GOALS> 10 & #K 0 & @K 1 1 &";
+    const TINY: &str =
+        "<<Tiny>> <BOARD> 2 2 |.k| |K.| <PIECES> K (0,1,e) + (1,0,e)^* & <GOALS> 10 & #K 0 & @K 1 1 &";
 
     #[test]
     fn a_small_game_is_read() {
@@ -463,14 +468,21 @@ mod tests {
 
     #[test]
     fn comments_are_skipped_anywhere() {
-        let text = "// head\n<</*x*/<</*y*/".replace("<</*x*/<</*y*/", "<<T>>/* c */<BOARD> 1 /*a*/ 1 |/*b*/.//c\n| <PIECES> <GOALS> 1 & ");
+        let text = "// head\n<</*x*/<</*y*/"
+            .replace("<</*x*/<</*y*/", "<<T>>/* c */<BOARD> 1 /*a*/ 1 |/*b*/.//c\n| <PIECES> <GOALS> 1 & ");
         assert_eq!(errors(&text), Vec::<String>::new());
     }
 
     #[test]
     fn validity_rules_are_reported() {
-        assert_eq!(errors("<<T>> <BOARD> 2 2 |..| <PIECES> <GOALS> 1 &"), ["The board has 1 rows, the height says 2"]);
-        assert_eq!(errors("<<T>> <BOARD> 2 1 |...| <PIECES> <GOALS> 1 &"), ["This row has 3 squares, the width says 2"]);
+        assert_eq!(
+            errors("<<T>> <BOARD> 2 2 |..| <PIECES> <GOALS> 1 &"),
+            ["The board has 1 rows, the height says 2"]
+        );
+        assert_eq!(
+            errors("<<T>> <BOARD> 2 1 |...| <PIECES> <GOALS> 1 &"),
+            ["This row has 3 squares, the width says 2"]
+        );
         assert_eq!(
             errors("<<T>> <BOARD> 2 1 |..| <PIECES> K (0,0,w) & K (0,0,w) & <GOALS> 1 &"),
             ["A second movement rule for piece 'K'"]
@@ -479,19 +491,29 @@ mod tests {
             errors("<<T>> <BOARD> 2 1 |..| <PIECES> K (2,0,e) & <GOALS> 1 & @K 0 1 &"),
             ["Letter (2, 0) leaves any 2x1 board", "Square (0, 1) is not on the board"]
         );
-        assert_eq!(errors("<<T>> <BOARD> 1 1 |.| /* open"), ["Unterminated comment: '/*' without a closing '*/'"]);
-        assert_eq!(errors("<<T>> <BOARD> 1 1 |.| <PIECES> k (0,0,w) &"), [
-            "Expected an uppercase letter (rules are given for white pieces only), found 'k'"
-        ]);
+        assert_eq!(
+            errors("<<T>> <BOARD> 1 1 |.| /* open"),
+            ["Unterminated comment: '/*' without a closing '*/'"]
+        );
+        assert_eq!(
+            errors("<<T>> <BOARD> 1 1 |.| <PIECES> k (0,0,w) &"),
+            ["Expected an uppercase letter (rules are given for white pieces only), found 'k'"]
+        );
     }
 
     #[test]
     fn oversized_inputs_are_errors_not_work() {
         assert!(errors("<<T>> <BOARD> 65 1").iter().any(|m| m.contains("between 1 and 64")));
-        let nested = format!("<<T>> <BOARD> 1 1 |.| <PIECES> K {}(0,0,w){} & <GOALS> 1 &", "(".repeat(100), ")".repeat(100));
+        let nested = format!(
+            "<<T>> <BOARD> 1 1 |.| <PIECES> K {}(0,0,w){} & <GOALS> 1 &",
+            "(".repeat(100),
+            ")".repeat(100)
+        );
         assert!(errors(&nested)[0].starts_with("Groups nested"));
         let big = "<<T>> <BOARD> 1 1 |.| <PIECES> K (((0,0,w)^100)^100) & <GOALS> 1 &";
         assert!(errors(big)[0].contains("10000 letters"));
-        assert!(errors("<<T>> <BOARD> 99999999999999999999").iter().any(|m| m.starts_with("Number too large")));
+        assert!(errors("<<T>> <BOARD> 99999999999999999999")
+            .iter()
+            .any(|m| m.starts_with("Number too large")));
     }
 }

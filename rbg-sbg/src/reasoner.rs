@@ -25,7 +25,9 @@
 
 use core::ops::ControlFlow;
 
-use rbg_core::{Action, Game, GameInfo, Player, SearchError, StateCodecError, StateParts, VertexPosition, KEEPER};
+use rbg_core::{
+    Action, Game, GameInfo, Player, SearchError, StateCodecError, StateParts, VertexPosition, KEEPER,
+};
 
 use crate::automaton::PieceAutomaton;
 use crate::syntax::{Goal, Piece, SbgGame, Side};
@@ -149,7 +151,9 @@ impl SbgReasoner {
                 vertices.push(format!("rx{x}y{row}"));
                 positions.push(VertexPosition { coords: [x, row, 0], point: [f64::from(x), f64::from(row)] });
                 let from = (row * width as i32 + x) as u32;
-                for (label, (tx, ty)) in [(x, row + 1), (x - 1, row), (x + 1, row), (x, row - 1)].into_iter().enumerate() {
+                for (label, (tx, ty)) in
+                    [(x, row + 1), (x - 1, row), (x + 1, row), (x, row - 1)].into_iter().enumerate()
+                {
                     if (0..width as i32).contains(&tx) && (0..height as i32).contains(&ty) {
                         edges.push((from, label as u32, (ty * width as i32 + tx) as u32));
                     }
@@ -157,11 +161,17 @@ impl SbgReasoner {
             }
         }
         let info = GameInfo {
-            name: game.file.rsplit(['/', '\\']).next().unwrap_or_default().trim_end_matches(".sbg").to_string(),
+            name: game
+                .file
+                .rsplit(['/', '\\'])
+                .next()
+                .unwrap_or_default()
+                .trim_end_matches(".sbg")
+                .to_string(),
             players: vec!["white".into(), "black".into()],
             pieces: pieces.clone(),
             variables: vec!["white".into(), "black".into(), HALF_MOVES.into()],
-            bounds: vec![100, 100, game.turn_limit as i64],
+            bounds: vec![100, 100, crate::translate::half_moves_bound(game) as i64],
             vertices,
             modifiers: 2,
             switches: vec![2],
@@ -178,7 +188,14 @@ impl SbgReasoner {
             info,
             width: width as i32,
             height: height as i32,
-            initial: SbgState { board, counts, half_moves: 0, to_move: Side::White, ended: false, scores: [0, 0] },
+            initial: SbgState {
+                board,
+                counts,
+                half_moves: 0,
+                to_move: Side::White,
+                ended: false,
+                scores: [0, 0],
+            },
             owner,
             automaton_of,
             automata,
@@ -342,7 +359,12 @@ impl Game for SbgReasoner {
         self.current_player(s)
     }
 
-    fn visit_moves<F>(&self, s: &mut SbgState, sc: &mut SbgScratch, mut visit: F) -> Result<ControlFlow<()>, SearchError>
+    fn visit_moves<F>(
+        &self,
+        s: &mut SbgState,
+        sc: &mut SbgScratch,
+        mut visit: F,
+    ) -> Result<ControlFlow<()>, SearchError>
     where
         F: FnMut(&[Action]) -> ControlFlow<()>,
     {

@@ -59,7 +59,10 @@ pub fn rbg_move_squares(m: &[Action]) -> Option<(u32, u32)> {
 /// One line of source text for a comment: control characters and runs of space collapsed.
 fn one_line(bytes: &[u8]) -> String {
     let text = String::from_utf8_lossy(bytes);
-    text.split(|c: char| c.is_whitespace() || c.is_control()).filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ")
+    text.split(|c: char| c.is_whitespace() || c.is_control())
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The RBG text of a game with the origins of its parts; `source` is the SBG text the game was
@@ -71,7 +74,10 @@ pub fn to_rbg_writer_with_source(game: &SbgGame, source: &[u8]) -> RbgWriter {
     let mut w = RbgWriter::new();
     let kinds = game.kinds();
     let file = one_line(game.file.as_bytes());
-    w.push(&format!("// {}: translated from the Simplified Boardgames description {file}.\n", one_line(game.name.as_bytes())));
+    w.push(&format!(
+        "// {}: translated from the Simplified Boardgames description {file}.\n",
+        one_line(game.name.as_bytes())
+    ));
     w.push(concat!(
         "// Piece whiteX is white's X, blackX black's; a side's Origin marks the start square of the\n",
         "// move being made. A move walks the piece's rule with shifts and checks only, then puts the\n",
@@ -84,7 +90,8 @@ pub fn to_rbg_writer_with_source(game: &SbgGame, source: &[u8]) -> RbgWriter {
         w.push(&format!(", white{0}, black{0}", kind as char));
     }
     w.push(&format!(
-        "\n#variables = {HALF_MOVES}({}) // half-moves played; the game is drawn when it reaches the limit\n",
+        "\n#variables = {HALF_MOVES}({}) // half-moves played; the game is drawn when it reaches {}\n",
+        half_moves_bound(game),
         game.turn_limit
     ));
     w.open(game.turn_limit_span).close();
@@ -199,7 +206,11 @@ fn write_wins(w: &mut RbgWriter, game: &SbgGame, side: Side) -> bool {
                 let paths: Vec<String> = squares
                     .iter()
                     .map(|&(x, y)| {
-                        let path = [shift("right", x), shift("up", y)].into_iter().flatten().collect::<Vec<_>>().join(" ");
+                        let path = [shift("right", x), shift("up", y)]
+                            .into_iter()
+                            .flatten()
+                            .collect::<Vec<_>>()
+                            .join(" ");
                         if path.is_empty() {
                             ".".to_string()
                         } else {
@@ -207,7 +218,14 @@ fn write_wins(w: &mut RbgWriter, game: &SbgGame, side: Side) -> bool {
                         }
                     })
                     .collect();
-                conditions.push((goal, format!("{{? left* {{! left}} down* {{! down}} ({}) {{{}}}}}", paths.join(" + "), piece.rbg_name())));
+                conditions.push((
+                    goal,
+                    format!(
+                        "{{? left* {{! left}} down* {{! down}} ({}) {{{}}}}}",
+                        paths.join(" + "),
+                        piece.rbg_name()
+                    ),
+                ));
             }
             Goal::Count { piece, count, .. } if piece.side != side => {
                 // Counts never exceed the board's area; clamping keeps the literal small.
@@ -233,6 +251,12 @@ fn write_wins(w: &mut RbgWriter, game: &SbgGame, side: Side) -> bool {
     true
 }
 
+/// The bound of `halfMoves`: the turn limit, but at least 1 (RBG bounds are positive; with a
+/// limit of 0 the game ends before any move, so the variable stays 0 anyway).
+pub fn half_moves_bound(game: &SbgGame) -> u64 {
+    game.turn_limit.max(1)
+}
+
 /// `label^n`, `label` or nothing.
 fn shift(label: &str, n: u32) -> Option<String> {
     match n {
@@ -244,9 +268,16 @@ fn shift(label: &str, n: u32) -> Option<String> {
 
 /// One letter: the horizontal shift, the vertical one (relative to the mover), the check.
 fn letter_text(letter: &Letter) -> String {
-    let horizontal = if letter.dx >= 0 { shift("right", letter.dx as u32) } else { shift("left", letter.dx.unsigned_abs()) };
-    let vertical =
-        if letter.dy >= 0 { shift("forward", letter.dy as u32) } else { shift("backward", letter.dy.unsigned_abs()) };
+    let horizontal = if letter.dx >= 0 {
+        shift("right", letter.dx as u32)
+    } else {
+        shift("left", letter.dx.unsigned_abs())
+    };
+    let vertical = if letter.dy >= 0 {
+        shift("forward", letter.dy as u32)
+    } else {
+        shift("backward", letter.dy.unsigned_abs())
+    };
     let check = match letter.on {
         On::Empty => "{empty}",
         On::Opponent => "{side(opponent)}",

@@ -18,6 +18,10 @@ const GAMES: &[&str] = &[
     "nightriders.sbg",
     "grasshoppers.sbg",
     "cannibals.sbg",
+    "silverman.sbg",
+    "losalamos.sbg",
+    "blockade.sbg",
+    "duel.sbg",
 ];
 
 fn play_side_by_side(file: &str, games: u32, seed: u64) {
@@ -59,8 +63,13 @@ fn play_side_by_side(file: &str, games: u32, seed: u64) {
                 endings.insert((direct.variable(&ds, 0), direct.current_player(&ds) == KEEPER));
                 break;
             }
-            let (from, to) = SbgReasoner::move_squares(dlist.get(rng.gen_range(0..dlist.len()))).expect("a move");
-            let rbg_move = ilist.iter().find(|m| rbg_move_squares(m) == Some((from, to))).expect("the same move").to_vec();
+            let (from, to) =
+                SbgReasoner::move_squares(dlist.get(rng.gen_range(0..dlist.len()))).expect("a move");
+            let rbg_move = ilist
+                .iter()
+                .find(|m| rbg_move_squares(m) == Some((from, to)))
+                .expect("the same move")
+                .to_vec();
             direct.apply_move(&mut ds, &SbgReasoner::move_of_squares(from, to));
             interpreter.apply_move(&mut is, &rbg_move);
             interpreter.complete_keeper(&mut is, &mut isc, 1000).expect("keeper");

@@ -66,3 +66,58 @@ fn cannibals() {
     let leaves = deep_agreeing_perft("cannibals.sbg", 6);
     eprintln!("cannibals {leaves:?}");
 }
+
+#[test]
+fn silverman() {
+    let leaves = deep_agreeing_perft("silverman.sbg", 7);
+    // By hand (see the file's header).
+    assert_eq!(leaves[..2], [4, 18]);
+}
+
+#[test]
+fn los_alamos() {
+    let leaves = deep_agreeing_perft("losalamos.sbg", 5);
+    assert_eq!(leaves[0], 10);
+}
+
+#[test]
+fn duel_ends_at_the_turn_limit() {
+    let leaves = agreeing_perft("duel.sbg", 7);
+    // By hand: 3 and 9; the limit of 6 half-moves leaves nothing at depth 7.
+    assert_eq!(leaves[..2], [3, 9]);
+    assert!(leaves[5] > 0);
+    assert_eq!(leaves[6], 0);
+}
+
+/// Blockade's leaves per depth, counted without our code: only the pawns' rows matter (each
+/// file holds one white pawn moving up and one black pawn moving down, never passing).
+fn blockade_by_brute_force(depth: u32) -> Vec<u64> {
+    fn count(white: [u32; 4], black: [u32; 4], white_to_move: bool, depth: u32, leaves: &mut [u64]) {
+        if depth as usize == leaves.len() {
+            return;
+        }
+        for file in 0..4 {
+            if white[file] + 1 < black[file] {
+                let (mut w, mut b) = (white, black);
+                if white_to_move {
+                    w[file] += 1;
+                } else {
+                    b[file] -= 1;
+                }
+                leaves[depth as usize] += 1;
+                count(w, b, !white_to_move, depth + 1, leaves);
+            }
+        }
+    }
+    let mut leaves = vec![0; depth as usize];
+    count([0; 4], [4; 4], true, 0, &mut leaves);
+    leaves
+}
+
+#[test]
+fn blockade_matches_a_brute_force_count() {
+    // 4 files with 3 empty squares each: 12 moves in all, then the player to move is stuck.
+    let expected = blockade_by_brute_force(13);
+    assert_eq!(expected[12], 0);
+    assert_eq!(agreeing_perft("blockade.sbg", 13), expected);
+}

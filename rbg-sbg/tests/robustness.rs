@@ -8,13 +8,8 @@ use proptest::prelude::*;
 use proptest::sample::{select, Index};
 use rbg_core::{Game, MoveList};
 
-const GAMES: &[&str] = &[
-    "gardner.sbg",
-    "breakthrough5.sbg",
-    "nightriders.sbg",
-    "grasshoppers.sbg",
-    "cannibals.sbg",
-];
+const GAMES: &[&str] =
+    &["gardner.sbg", "breakthrough5.sbg", "nightriders.sbg", "grasshoppers.sbg", "cannibals.sbg"];
 
 fn sources() -> Vec<Vec<u8>> {
     GAMES.iter().map(|f| std::fs::read(support::game_path(f)).expect("game file")).collect()

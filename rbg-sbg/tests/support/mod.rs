@@ -22,7 +22,9 @@ pub fn both(file: &str) -> (SbgReasoner, Interpreter) {
     let (game, source) = load(file);
     let rbg = rbg_sbg::to_rbg_writer_with_source(&game, &source);
     let generated = rbg.parse(&format!("{file}.rbg"));
-    let ir = generated.game.unwrap_or_else(|| panic!("{file}: the translation is invalid: {:?}\n{}", generated.parsed, rbg.text()));
+    let ir = generated.game.unwrap_or_else(|| {
+        panic!("{file}: the translation is invalid: {:?}\n{}", generated.parsed, rbg.text())
+    });
     let interpreter = Interpreter::new(&ir, file, InterpOptions::default()).expect("a program");
     (SbgReasoner::new(&game), interpreter)
 }
