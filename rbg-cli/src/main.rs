@@ -19,6 +19,7 @@ mod human;
 mod load;
 mod manager;
 mod play;
+mod sbg;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -58,6 +59,15 @@ enum Command {
     },
     /// Print the low-level RBG form of a game (as the reference parser writes it).
     Lower {
+        file: PathBuf,
+        /// Write to this file instead of standard output.
+        #[arg(long, short = 'o')]
+        output: Option<PathBuf>,
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// Translate a Simplified Boardgames description (.sbg) into RBG.
+    Sbg2rbg {
         file: PathBuf,
         /// Write to this file instead of standard output.
         #[arg(long, short = 'o')]
@@ -226,6 +236,9 @@ fn main() -> ExitCode {
         }
         Command::Lower { file, output, format } => {
             check::lower(&file, output.as_deref(), format).map_err(|f| f.about(&file))
+        }
+        Command::Sbg2rbg { file, output, format } => {
+            sbg::sbg2rbg(&file, output.as_deref(), format).map_err(|f| f.about(&file))
         }
         Command::Perft { file, engine, args } => {
             play::perft(&file, &engine, &args).map_err(|f| f.about(&file))

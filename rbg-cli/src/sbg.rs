@@ -1,0 +1,40 @@
+//! `rbg sbg2rbg`: a Simplified Boardgames description translated to RBG (rbg-sbg). SBG errors
+//! and, should the translation be rejected, the RBG parser's errors mapped back are rendered
+//! like any RBG diagnostics, at the SBG source.
+
+use std::io::Write;
+use std::path::Path;
+
+use rbg_parser::source::SourceFile;
+
+use crate::diagnostics::{emit, Format};
+use crate::Failure;
+
+/// Translates `path` and writes the RBG text to `output` or stdout.
+pub fn sbg2rbg(path: &Path, output: Option<&Path>, format: Format) -> Result<(), Failure> {
+    let bytes =
+        std::fs::read(path).map_err(|e| Failure::new(format!("cannot read {}: {e}", path.display())))?;
+    let name = path.display().to_string();
+    let source = SourceFile::new(name.clone(), bytes.clone());
+    let game = rbg_sbg::parse(&name, &bytes).map_err(|diagnostics| {
+        emit(&source, &diagnostics, format);
+        Failure::silent()
+    })?;
+    let writer = rbg_sbg::to_rbg_writer_with_source(&game, &bytes);
+    // The translation is checked before it is written: a rejected one is a bug of ours, but
+    // its errors still point at the SBG source.
+    let generated = writer.parse(&format!("{name}.rbg"));
+    if generated.game.is_none() {
+        emit(&source, &generated.mapped, format);
+        return Err(Failure::new("the RBG translation was rejected (a bug of the translator)"));
+    }
+    let text = writer.text();
+    match output {
+        Some(out) => std::fs::write(out, text)
+            .map_err(|e| Failure::new(format!("cannot write {}: {e}", out.display()))),
+        None => {
+            let mut stdout = std::io::stdout().lock();
+            stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush()).map_err(Failure::output)
+        }
+    }
+}
