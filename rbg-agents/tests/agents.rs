@@ -2,8 +2,9 @@
 //! where it is known, reproducibility, and the tree-reuse and hashing machinery.
 //!
 //! Every game here runs with a fixed seed and iteration (never time) budgets, so results are
-//! deterministic. The 100-game matches of the issue are `#[ignore]`d (they take minutes of CPU);
-//! the default suite runs shorter versions of them.
+//! deterministic. The 100-game matches of the issue run on connect4 (about 25 s of CPU); the one on
+//! breakthrough is `#[ignore]`d (two minutes of CPU on the interpreter) and the default suite runs a
+//! shorter version of it.
 
 use rbg_agents::{
     piece_owners, play_game, Agent, AgentError, AgentSpec, Budget, GameRecord, Mcts, MctsConfig, PlayLimits,
@@ -218,10 +219,6 @@ fn mcts_beats_random(file: &str, games: u32) {
     assert!(t.wins * 100 >= 95 * games, "{t:?}");
 }
 
-#[test]
-fn mcts_beats_random_at_connect4() {
-    mcts_beats_random("connect4.rbg", 40);
-}
 
 #[test]
 fn mcts_beats_random_at_breakthrough() {
@@ -229,7 +226,6 @@ fn mcts_beats_random_at_breakthrough() {
 }
 
 #[test]
-#[ignore = "100 games: about 10 s of CPU in release"]
 fn mcts_beats_random_at_connect4_100_games() {
     mcts_beats_random("connect4.rbg", 100);
 }
@@ -248,12 +244,6 @@ fn eight_times_the_iterations(games: u32) {
 }
 
 #[test]
-fn mcts_with_eight_times_the_iterations_beats_itself_at_connect4() {
-    eight_times_the_iterations(60);
-}
-
-#[test]
-#[ignore = "100 games of MCTS self-play: about 15 s of CPU in release"]
 fn mcts_with_eight_times_the_iterations_beats_itself_at_connect4_100_games() {
     eight_times_the_iterations(100);
 }
