@@ -35,11 +35,12 @@
 use crate::game::{Game, GameInfo, SearchError, VertexPosition};
 use crate::moves::{Action, MoveList};
 use crate::perft::PerftOptions;
-use crate::playout::{PlayoutBuffers, PlayoutLimits, PlayoutOutcome, RngCore};
+use crate::playout::{PlayoutBuffers, PlayoutLimits, PlayoutOutcome};
+use crate::rng::PlayoutRng;
 use crate::state_codec::StateCodecError;
 
 /// Version of the exported interface. See the module documentation for when it changes.
-pub const ABI_VERSION: u32 = 3;
+pub const ABI_VERSION: u32 = 4;
 
 /// Result of a fallible exported function: a code and a detail (a search bound, a size).
 #[repr(C)]
@@ -185,11 +186,11 @@ impl<G: Game> AbiScratch<G> {
     }
 
     /// One random playout from `s` with the library's own buffers (`rbg_random_playout`).
-    pub fn random_playout<R: RngCore + ?Sized>(
+    pub fn random_playout(
         &mut self,
         game: &G,
         s: &mut G::State,
-        rng: &mut R,
+        rng: &mut PlayoutRng,
         limits: &AbiPlayoutLimits,
     ) -> Result<PlayoutOutcome, SearchError> {
         let max_actions = usize::try_from(limits.max_move_actions).unwrap_or(usize::MAX);
@@ -200,12 +201,6 @@ impl<G: Game> AbiScratch<G> {
         game.random_playout(s, &mut self.scratch, buffers, rng, &limits.limits())
     }
 }
-
-/// The caller's random generator, passed across the ABI so that a playout run by the library
-/// draws the very numbers a playout run by the caller would: called with the context pointer,
-/// it returns the generator's next `u32` (in the low bits) when `wide` is 0, its next `u64`
-/// otherwise. It must not unwind.
-pub type AbiRng = unsafe extern "C" fn(ctx: *mut core::ffi::c_void, wide: u32) -> u64;
 
 /// [`PlayoutLimits`] and the move-list bound of the caller's [`PlayoutBuffers`], across the ABI.
 #[repr(C)]
@@ -770,42 +765,14 @@ macro_rules! export_c_abi {
                 })
             }
 
-            /// The caller's generator (`AbiRng`) as a `RngCore`.
-            struct CallerRng {
-                ctx: *mut c_void,
-                next: $crate::abi::AbiRng,
-            }
-            impl $crate::playout::RngCore for CallerRng {
-                fn next_u32(&mut self) -> u32 {
-                    // SAFETY: `ctx` and `next` come from the caller of `rbg_random_playout`,
-                    // valid for the call (its contract).
-                    unsafe { (self.next)(self.ctx, 0) as u32 }
-                }
-                fn next_u64(&mut self) -> u64 {
-                    // SAFETY: as above.
-                    unsafe { (self.next)(self.ctx, 1) }
-                }
-                fn fill_bytes(&mut self, dest: &mut [u8]) {
-                    for chunk in dest.chunks_mut(8) {
-                        let bytes = self.next_u64().to_le_bytes();
-                        chunk.copy_from_slice(&bytes[..chunk.len()]);
-                    }
-                }
-                fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), $crate::playout::RandError> {
-                    self.fill_bytes(dest);
-                    Ok(())
-                }
-            }
-
             /// One random playout from `s` to the end of the game, run here (see
-            /// `Game::random_playout`) with the caller's generator, with buffers kept in the
-            /// scratch.
+            /// `Game::random_playout`) with the caller's generator, whose four state words
+            /// `rng` points to (read, then written back), with buffers kept in the scratch.
             #[no_mangle]
             pub unsafe extern "C" fn rbg_random_playout(
                 s: *mut c_void,
                 sc: *mut c_void,
-                rng_ctx: *mut c_void,
-                rng_next: $crate::abi::AbiRng,
+                rng: *mut u64,
                 limits: *const $crate::abi::AbiPlayoutLimits,
                 out: *mut $crate::abi::AbiPlayoutOutcome,
             ) -> AbiStatus {
@@ -815,8 +782,15 @@ macro_rules! export_c_abi {
                     else {
                         return NULL;
                     };
-                    let mut rng = CallerRng { ctx: rng_ctx, next: rng_next };
+                    if rng.is_null() {
+                        return NULL;
+                    }
+                    // SAFETY: the caller passes four words, live for the call (the contract).
+                    let words = unsafe { core::slice::from_raw_parts_mut(rng, 4) };
+                    let state = [words[0], words[1], words[2], words[3]];
+                    let mut rng = $crate::PlayoutRng::from_state(state);
                     let r = sc.random_playout(game(), s, &mut rng, limits);
+                    words.copy_from_slice(&rng.state());
                     if let Ok(o) = r {
                         *out = o.into();
                     }

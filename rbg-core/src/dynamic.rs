@@ -52,7 +52,8 @@ use std::sync::Arc;
 use crate::game::{Game, GameInfo, Player, SearchError, KEEPER};
 use crate::moves::{Action, MoveList};
 use crate::perft::{PerftCounts, PerftOptions};
-use crate::playout::{PlayoutBuffers, PlayoutLimits, PlayoutOutcome, RngCore};
+use crate::playout::{PlayoutBuffers, PlayoutLimits, PlayoutOutcome};
+use crate::rng::PlayoutRng;
 use crate::state_codec::StateCodecError;
 
 /// Why an operation of the dynamic layer failed.
@@ -175,7 +176,7 @@ pub trait DynGame: Send + Sync {
         s: &mut dyn Any,
         sc: &mut dyn Any,
         buffers: &mut PlayoutBuffers,
-        rng: &mut dyn RngCore,
+        rng: &mut PlayoutRng,
         limits: &PlayoutLimits,
     ) -> Result<PlayoutOutcome, DynError>;
     /// See [`Game::perft_subtree`]: one call for a whole subtree, run by the engine.
@@ -328,7 +329,7 @@ where
         s: &mut dyn Any,
         sc: &mut dyn Any,
         buffers: &mut PlayoutBuffers,
-        rng: &mut dyn RngCore,
+        rng: &mut PlayoutRng,
         limits: &PlayoutLimits,
     ) -> Result<PlayoutOutcome, DynError> {
         let (s, sc) = both::<G>(s, sc)?;
@@ -638,19 +639,17 @@ impl Game for AnyGame {
         }
     }
 
-    fn random_playout<R: RngCore + ?Sized>(
+    fn random_playout(
         &self,
         s: &mut DynState,
         sc: &mut DynScratch,
         buffers: &mut PlayoutBuffers,
-        rng: &mut R,
+        rng: &mut PlayoutRng,
         limits: &PlayoutLimits,
     ) -> Result<PlayoutOutcome, SearchError> {
         let finished = PlayoutOutcome { moves_exact: true, ..Default::default() };
         let Some((s, sc)) = self.parts(s, sc) else { return Ok(finished) };
-        // `&mut R` is sized, so it can stand for the engine's `dyn RngCore`.
-        let mut rng = rng;
-        search_result(self.game.random_playout(s, sc, buffers, &mut rng, limits), finished)
+        search_result(self.game.random_playout(s, sc, buffers, rng, limits), finished)
     }
 
     fn perft_subtree(

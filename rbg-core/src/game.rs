@@ -281,13 +281,14 @@ pub trait Game: Sync {
     /// [`playout::random_playout`](crate::playout::random_playout) over this trait's methods;
     /// a reasoner whose every call crosses a boundary (a library loaded at run time) overrides
     /// it to run the whole loop on its side. An override must draw the same numbers and play
-    /// the same game.
-    fn random_playout<R: crate::playout::RngCore + ?Sized>(
+    /// the same game. The generator is the concrete [`PlayoutRng`](crate::PlayoutRng) so that
+    /// such a library can take its state instead of calling back for every number.
+    fn random_playout(
         &self,
         s: &mut Self::State,
         sc: &mut Self::Scratch,
         buffers: &mut crate::playout::PlayoutBuffers,
-        rng: &mut R,
+        rng: &mut crate::PlayoutRng,
         limits: &crate::playout::PlayoutLimits,
     ) -> Result<crate::playout::PlayoutOutcome, SearchError> {
         crate::playout::random_playout(self, s, sc, buffers, rng, limits)

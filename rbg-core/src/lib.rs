@@ -54,6 +54,7 @@ pub mod moves;
 pub mod notation;
 pub mod perft;
 pub mod playout;
+pub mod rng;
 #[allow(unsafe_code)]
 pub mod stack;
 pub mod state_codec;
@@ -63,4 +64,5 @@ mod game;
 
 pub use game::{Game, GameInfo, Player, SearchError, VertexPosition, KEEPER};
 pub use moves::{Action, MoveList};
+pub use rng::PlayoutRng;
 pub use state_codec::{StateCodecError, StateParts};

@@ -5,7 +5,7 @@
 //! monotonic class, a move is drawn from the class's cached list by rejection), one is chosen
 //! uniformly and applied, and the keeper is completed. Keeper states are never counted.
 //!
-//! The random generator is xoshiro256++ seeded with [`McOptions::seed`]; moves are drawn with
+//! The random generator is xoshiro256++ ([`PlayoutRng`]) seeded with [`McOptions::seed`]; moves are drawn with
 //! `rand`'s unbiased bounded sampling of `u32`, so a seed gives the same playouts on every
 //! platform for a given reasoner and move order.
 //!
@@ -20,11 +20,11 @@ use std::time::{Duration, Instant};
 use rand::Rng;
 use rand_core::SeedableRng;
 pub use rand_core::{Error as RandError, RngCore};
-use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::game::{Game, SearchError};
 use crate::moves::{Action, MoveList, DEFAULT_MAX_ACTIONS};
 use crate::perft::{root_state, DriverError, DEFAULT_KEEPER_LIMIT, DEFAULT_MAX_STREAMED_MOVES};
+use crate::rng::PlayoutRng;
 
 /// When to stop playing.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -145,7 +145,7 @@ pub fn flat_monte_carlo<G: Game>(
         score_max: vec![0; players],
         ..Default::default()
     };
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(opts.seed);
+    let mut rng = PlayoutRng::seed_from_u64(opts.seed);
     let mut buffers = PlayoutBuffers::new(game, opts.max_move_actions);
     let limits = PlayoutLimits {
         max_plies: opts.max_plies,

@@ -41,12 +41,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use rbg_core::abi::{
-    decode_info, AbiMoves, AbiPerftCounts, AbiPerftOptions, AbiPlayoutLimits, AbiPlayoutOutcome, AbiRng,
-    AbiStatus, AbiVisitor, ABI_VERSION,
+    decode_info, AbiMoves, AbiPerftCounts, AbiPerftOptions, AbiPlayoutLimits, AbiPlayoutOutcome, AbiStatus,
+    AbiVisitor, ABI_VERSION,
 };
 use rbg_core::dynamic::AnyGame;
 use rbg_core::perft::{PerftCounts, PerftOptions};
-use rbg_core::playout::{PlayoutBuffers, PlayoutLimits, PlayoutOutcome, RngCore};
+use rbg_core::playout::{PlayoutBuffers, PlayoutLimits, PlayoutOutcome};
+use rbg_core::PlayoutRng;
 use rbg_core::{Action, Game, GameInfo, MoveList, Player, SearchError, StateCodecError, KEEPER};
 
 /// Why a library could not be loaded.
@@ -132,8 +133,7 @@ struct Api {
     random_playout: unsafe extern "C" fn(
         *mut c_void,
         *mut c_void,
-        *mut c_void,
-        AbiRng,
+        *mut u64,
         *const AbiPlayoutLimits,
         *mut AbiPlayoutOutcome,
     ) -> AbiStatus,
@@ -354,17 +354,6 @@ fn read_sized(mut call: impl FnMut(*mut u8, usize) -> usize) -> Option<Vec<u8>> 
 
 /// A status as a search result. Statuses that are not search errors cannot come from the calls
 /// this is used for except after a panic in the library, reported as the closest search error.
-/// The [`AbiRng`] over a caller's generator: `ctx` points to a `&mut R`.
-unsafe extern "C" fn next_random<R: RngCore + ?Sized>(ctx: *mut c_void, wide: u32) -> u64 {
-    // SAFETY: `random_playout` passes a pointer to a live `&mut R`, used by one call at a time.
-    let rng = unsafe { &mut *(ctx as *mut &mut R) };
-    if wide == 0 {
-        u64::from(rng.next_u32())
-    } else {
-        rng.next_u64()
-    }
-}
-
 fn search_status(status: AbiStatus) -> Result<(), SearchError> {
     match status.code {
         AbiStatus::OK => Ok(()),
@@ -605,12 +594,12 @@ impl Game for LibGame {
     }
 
     /// The whole playout runs in the library: one call instead of several per ply.
-    fn random_playout<R: RngCore + ?Sized>(
+    fn random_playout(
         &self,
         s: &mut LibState,
         sc: &mut LibScratch,
         buffers: &mut PlayoutBuffers,
-        rng: &mut R,
+        rng: &mut PlayoutRng,
         limits: &PlayoutLimits,
     ) -> Result<PlayoutOutcome, SearchError> {
         let finished = PlayoutOutcome { moves_exact: true, ..Default::default() };
@@ -618,13 +607,14 @@ impl Game for LibGame {
         // The library keeps its own buffers; `buffers` only tells their move-list bound.
         let limits = AbiPlayoutLimits::new(limits, buffers.max_actions());
         let mut out = AbiPlayoutOutcome::default();
-        // The library draws from `rng` through `next_random::<R>`; `&mut R` is sized, so a
-        // pointer to it is thin.
-        let mut rng: &mut R = rng;
-        let ctx = &mut rng as *mut &mut R as *mut c_void;
-        // SAFETY: state and scratch of this library; `ctx` points to a live `&mut R` for the
-        // call, as `next_random::<R>` expects; `limits` and `out` are live locals.
-        search_status(unsafe { (self.api.random_playout)(s, sc, ctx, next_random::<R>, &limits, &mut out) })?;
+        // The library plays with a copy of the generator's state and writes it back, so `rng`
+        // goes on as if the playout had drawn from it here.
+        let mut words = rng.state();
+        // SAFETY: state and scratch of this library; `words`, `limits` and `out` are live
+        // locals for the call.
+        let status = unsafe { (self.api.random_playout)(s, sc, words.as_mut_ptr(), &limits, &mut out) };
+        *rng = PlayoutRng::from_state(words);
+        search_status(status)?;
         Ok(out.into())
     }
 
