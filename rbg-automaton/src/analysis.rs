@@ -104,7 +104,7 @@ fn static_run(p: &Program, ops: &[Op], mut v: u32) -> Option<u32> {
 }
 
 fn needed_checks(p: &Program) -> Vec<bool> {
-    let vertices = p.board.vertices as usize;
+    let vertices = p.board.vertices() as usize;
     let stop = pattern_accepting(p);
     let mut starters: Vec<u32> = p.automata.iter().map(|a| a.start).collect();
     for e in &p.edges {
@@ -246,7 +246,7 @@ fn class_shape(p: &Program, q: u32) -> Option<Vec<(u32, Vec<bool>)>> {
         n = e.target;
     }
     let fan = p.nodes[n as usize];
-    if !fan.is_fan() || !p.fan_tables[fan.fan as usize].uniform {
+    if !fan.is_fan() || !p.fan_tables[fan.fan as usize].is_uniform() {
         return None;
     }
     let last = p.nodes[fan.next as usize];

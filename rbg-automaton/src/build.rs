@@ -206,7 +206,7 @@ impl<'g> Builder<'g> {
 
     /// A shift table for a positional sequence (or alternative) of rules.
     fn table(&mut self, items: &[&'g Rule], alternative: bool) -> X {
-        let vertices = self.board.vertices;
+        let vertices = self.board.vertices();
         let rows = self.positional.rows(items, alternative);
         if rows.iter().all(|r| r.is_empty()) {
             return X::Op(Op::Fail);
@@ -242,7 +242,7 @@ impl<'g> Builder<'g> {
         if set.is_empty() {
             return X::Op(Op::Fail);
         }
-        if set.len() == self.board.vertices as usize {
+        if set.len() == self.board.vertices() as usize {
             return X::Eps;
         }
         let next = self.cell_sets.len() as u32;
@@ -258,7 +258,7 @@ impl<'g> Builder<'g> {
         let index = if in_pattern { 0 } else { a.index };
         Ok(match &a.kind {
             ActionKind::Shift(l) => {
-                if *l >= self.board.labels {
+                if *l >= self.board.labels() {
                     return Err(BuildError::BadIr { what: format!("label id {l}") });
                 }
                 X::Op(Op::Shift(*l))
@@ -325,7 +325,7 @@ impl<'g> Builder<'g> {
             ActionKind::Pattern { positive, body } => {
                 if self.opts.precomputed_patterns && self.positional(body, true) {
                     let holds = self.positional.pattern_set(body);
-                    let set = if *positive { holds } else { holds.complement(self.board.vertices) };
+                    let set = if *positive { holds } else { holds.complement(self.board.vertices()) };
                     self.cell_test(set)
                 } else {
                     let automaton = self.pattern_automaton(body)?;

@@ -88,7 +88,7 @@ impl Analysis {
     /// instead of its row, if any.
     pub fn tracked_set(&self, p: &Program, n: NodeId) -> Option<usize> {
         let node = p.nodes[n.index()];
-        if !node.is_fan() || !p.fan_tables[node.fan as usize].all_vertices {
+        if !node.is_fan() || !p.fan_tables[node.fan as usize].covers_all_vertices() {
             return None;
         }
         self.tracked.iter().position(|&m| m == node.filter)
@@ -248,7 +248,7 @@ fn reads_derived(p: &Program, a: &Analysis) -> Vec<bool> {
 fn tracked_masks(p: &Program) -> Vec<u64> {
     let mut masks = Vec::new();
     for node in &p.nodes {
-        let all = node.is_fan() && p.fan_tables[node.fan as usize].all_vertices;
+        let all = node.is_fan() && p.fan_tables[node.fan as usize].covers_all_vertices();
         if all && node.filter != u64::MAX && !masks.contains(&node.filter) {
             masks.push(node.filter);
         }

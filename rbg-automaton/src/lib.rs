@@ -600,9 +600,9 @@ impl Program {
             let acc = if n.accepting { " accepting" } else { "" };
             if n.is_fan() {
                 let t = &self.fan_tables[n.fan as usize];
-                let kind = if t.all_vertices {
+                let kind = if t.covers_all_vertices() {
                     "all"
-                } else if t.uniform {
+                } else if t.is_uniform() {
                     "uniform"
                 } else {
                     "rows"

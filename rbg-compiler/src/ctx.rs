@@ -150,7 +150,7 @@ impl Ctx<'_> {
         }
         if let NodeKind::Fan { table, next, filter } = node.kind() {
             let t = &self.p.fan_tables()[table as usize];
-            let kind = if t.all_vertices {
+            let kind = if t.covers_all_vertices() {
                 "every cell".to_string()
             } else {
                 format!("each cell of fan table {table}")

@@ -64,7 +64,7 @@ struct Call {
 /// Plans the stack checks of `c`'s search (module docs).
 pub(crate) fn plan(c: &Ctx) -> StackPlan {
     let calls: Vec<Vec<Call>> = (0..c.p.nodes().len() as u32).map(|n| node_calls(c, n)).collect();
-    let vertices = c.p.board().vertices as usize;
+    let vertices = c.p.board().vertices() as usize;
     let owned: Vec<bool> = (0..calls.len() as u32).map(|n| c.a.owner(NodeId::new(n)).is_some()).collect();
     let mut checked = vec![false; calls.len()];
     // Cycles through a modifier: unbounded.

@@ -137,7 +137,7 @@ impl Interpreter {
     ) -> Result<bool, SearchError> {
         sc.budget = self.limits.max_search_nodes;
         if self.program.options().pattern_memo {
-            let size = self.program.automata().len() * self.program.board().vertices as usize;
+            let size = self.program.automata().len() * self.program.board().vertices() as usize;
             if sc.memo.len() != size {
                 sc.memo = vec![0; size];
             }
@@ -183,7 +183,7 @@ impl Interpreter {
 
     fn bump_layer(&self, sc: &mut Scratch, depth: usize) {
         while sc.layers.len() <= depth {
-            let size = self.program.visited_slots() as usize * self.program.board().vertices as usize;
+            let size = self.program.visited_slots() as usize * self.program.board().vertices() as usize;
             sc.layers.push(Layer { generation: 0, stamps: vec![0; size] });
         }
         let layer = &mut sc.layers[depth];
@@ -211,7 +211,7 @@ impl Interpreter {
         }
         if n.slot != NONE {
             let layer = &mut sc.layers[depth as usize];
-            let k = n.slot as usize * self.program.board().vertices as usize + vertex as usize;
+            let k = n.slot as usize * self.program.board().vertices() as usize + vertex as usize;
             if layer.stamps[k] == layer.generation {
                 return Some(false);
             }
@@ -310,7 +310,7 @@ impl Interpreter {
             }
             let n = &self.nodes[node as usize];
             if n.is_fan() {
-                (node, v) = (n.next, p.fan_tables()[n.fan as usize].targets[item as usize]);
+                (node, v) = (n.next, p.fan_tables()[n.fan as usize].targets()[item as usize]);
                 match self.admit::<PATTERN>(sc, node, v, d) {
                     Some(x) => fresh = x,
                     None => stopped = true,
@@ -373,7 +373,7 @@ impl Interpreter {
             let (first, end) = fan.row_span(v);
             let mut i = first;
             while let Some(j) = self.next_fan_target(st, n, i, end) {
-                if self.eval_pure(st, sc, n.next, fan.targets[j as usize], depth, level + 1) {
+                if self.eval_pure(st, sc, n.next, fan.targets()[j as usize], depth, level + 1) {
                     return true;
                 }
                 i = j + 1;
@@ -406,7 +406,7 @@ impl Interpreter {
         if filter == u64::MAX {
             return (from < end).then_some(from);
         }
-        if table.all_vertices && !st.occ.is_empty() {
+        if table.covers_all_vertices() && !st.occ.is_empty() {
             // Positions are vertices here: scan the union of the filter's piece bitsets.
             let words = st.occ_words;
             let mut word = from as usize / 64;
@@ -428,7 +428,7 @@ impl Interpreter {
             }
             return None;
         }
-        let row = &table.targets[from as usize..end as usize];
+        let row = &table.targets()[from as usize..end as usize];
         row.iter().position(|&w| (filter >> st.pieces[w as usize]) & 1 == 1).map(|i| from + i as u32)
     }
 
@@ -574,7 +574,7 @@ impl Interpreter {
                 }
                 Instr::Pattern { automaton, positive } => {
                     let holds = if p.options().pattern_memo {
-                        let key = automaton as usize * p.board().vertices as usize + v as usize;
+                        let key = automaton as usize * p.board().vertices() as usize + v as usize;
                         let version = sc.trail.last().map_or(sc.base_version, |u| u.version);
                         let entry = sc.memo[key];
                         if entry >> 1 == version {
