@@ -113,7 +113,7 @@ fn node_calls(c: &Ctx, n: u32) -> Vec<Call> {
         let ops = p.edge_ops(e);
         for op in ops {
             if let Op::Pattern { automaton, .. } = *op {
-                out.push(Call { target: p.automata()[automaton as usize].start().get(), fresh: true });
+                out.push(Call { target: p.automaton(automaton).start().get(), fresh: true });
             }
         }
         // The last edge of a loop is its next iteration, not a call (see `loops_to_itself`);

@@ -8,7 +8,7 @@
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
-use rbg_automaton::NONE;
+use rbg_automaton::{FanTableId, NONE};
 
 use crate::ctx::Ctx;
 use crate::layout::Uint;
@@ -138,8 +138,9 @@ fn cell_set(c: &Ctx, s: usize) -> TokenStream {
 }
 
 /// Tokens iterating the row of fan table `t` at cell `v` (an expression yielding cells).
-pub(crate) fn fan_row(c: &Ctx, t: usize, v: &TokenStream) -> TokenStream {
-    let table = &c.p.fan_tables()[t];
+pub(crate) fn fan_row(c: &Ctx, t: FanTableId, v: &TokenStream) -> TokenStream {
+    let table = c.p.fan_table(t);
+    let t = t.get();
     let cell = c.l.cell.tokens();
     if table.covers_all_vertices() {
         let n = lit(c.l.vertices as u64);

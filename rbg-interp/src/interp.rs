@@ -202,7 +202,7 @@ impl Interpreter {
         let piece_bitsets = options.piece_bitsets
             && program.nodes().iter().any(|n| {
                 matches!(n.kind(), NodeKind::Fan { table, filter: Some(_), .. }
-                    if program.fan_tables()[table as usize].covers_all_vertices())
+                    if program.fan_table(table).covers_all_vertices())
             });
         let mut positions: Vec<(Player, u32)> = program
             .modifiers()
@@ -425,7 +425,7 @@ impl Game for Interpreter {
                     }
                 }
                 Some(ExecModifier::Assign { var, expr }) => {
-                    if let Some(value) = p.exprs()[*expr as usize].eval(&s.vars, &s.counts) {
+                    if let Some(value) = p.expr(*expr).eval(&s.vars, &s.counts) {
                         s.vars[*var as usize] = value as i32;
                     }
                 }
