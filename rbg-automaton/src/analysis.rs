@@ -18,7 +18,7 @@
 //!
 //! Derived from the definition, see [`super::MonotonicClass`].
 
-use super::{Op, Program, NONE};
+use super::{AutomatonId, Op, Program, NONE};
 
 /// Bound on static walk steps; past it the analysis gives up and checks everything.
 const WALK_BUDGET: u64 = 200_000_000;
@@ -85,9 +85,9 @@ fn static_run(p: &Program, ops: &[Op], mut v: u32) -> Option<u32> {
     for op in ops {
         match *op {
             Op::Shift(l) => v = p.board.neighbour(v, l),
-            Op::Table(t) => v = p.det_tables[t as usize][v as usize],
+            Op::Table(t) => v = p.det_table(t)[v as usize],
             Op::InSet(s) => {
-                if !p.cell_sets[s as usize].contains(v) {
+                if !p.cell_set(s).contains(v) {
                     return None;
                 }
             }
@@ -104,7 +104,7 @@ fn static_run(p: &Program, ops: &[Op], mut v: u32) -> Option<u32> {
 }
 
 fn needed_checks(p: &Program) -> Vec<bool> {
-    let vertices = p.board.vertices as usize;
+    let vertices = p.board.vertices() as usize;
     let stop = pattern_accepting(p);
     let mut starters: Vec<u32> = p.automata.iter().map(|a| a.start).collect();
     for e in &p.edges {
@@ -200,7 +200,7 @@ pub(super) fn find_monotonic_classes(p: &mut Program) {
     }
     // Pieces placed by offs that persist (outside patterns).
     let mut placed = vec![false; p.num_pieces as usize];
-    for n in reachable(p, p.automata[0].start) {
+    for n in reachable(p, p.automaton(AutomatonId::RULES).start) {
         let node = p.nodes[n as usize];
         for e in &p.edges[node.first_edge as usize..node.end_edge as usize] {
             for op in p.edge_ops(e) {
@@ -246,7 +246,7 @@ fn class_shape(p: &Program, q: u32) -> Option<Vec<(u32, Vec<bool>)>> {
         n = e.target;
     }
     let fan = p.nodes[n as usize];
-    if !fan.is_fan() || !p.fan_tables[fan.fan as usize].uniform {
+    if !fan.is_fan() || !p.fan_tables[fan.fan as usize].is_uniform() {
         return None;
     }
     let last = p.nodes[fan.next as usize];
@@ -260,7 +260,7 @@ fn class_shape(p: &Program, q: u32) -> Option<Vec<(u32, Vec<bool>)>> {
             [Op::On(m), Op::Switch { index, .. }] => {
                 ((0..p.num_pieces).map(|i| i < 64 && (m >> i) & 1 == 1).collect(), *index)
             }
-            [Op::OnSet(s), Op::Switch { index, .. }] => (p.piece_sets[*s as usize].clone(), *index),
+            [Op::OnSet(s), Op::Switch { index, .. }] => (p.piece_set(*s).to_vec(), *index),
             _ => return None,
         };
         switches.push((index, mask));

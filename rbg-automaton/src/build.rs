@@ -23,7 +23,10 @@ use rbg_parser::ir::{self, ActionKind, Rule};
 use super::analysis;
 use super::expr::{self, Expr};
 use super::tables::{is_positional, BoardGraph, CellSet, FanTable, Positional};
-use super::{Automaton, BuildError, Edge, Modifier, Node, NodeId, Op, Program, ProgramOptions, NONE};
+use super::{
+    Automaton, AutomatonId, BuildError, CellSetId, DetTableId, Edge, ExprId, FanTableId, Modifier, Node,
+    NodeId, Op, PieceSetId, Program, ProgramOptions, NONE,
+};
 
 /// The intermediate tree between the IR and the automaton.
 enum X {
@@ -31,8 +34,8 @@ enum X {
     Alt(Vec<X>),
     Star(Box<X>),
     Op(Op),
-    /// Branching shift table (index into the fan tables).
-    Fan(u32),
+    /// Branching shift table.
+    Fan(FanTableId),
     Eps,
 }
 
@@ -59,16 +62,16 @@ struct Builder<'g> {
     forward: Vec<u32>,
     automata: Vec<Automaton>,
     det_tables: Vec<Vec<u32>>,
-    det_index: HashMap<Vec<u32>, u32>,
+    det_index: HashMap<Vec<u32>, DetTableId>,
     fan_tables: Vec<FanTable>,
     cell_sets: Vec<CellSet>,
-    cell_index: HashMap<CellSet, u32>,
+    cell_index: HashMap<CellSet, CellSetId>,
     piece_sets: Vec<Vec<bool>>,
     exprs: Vec<Expr>,
     modifiers: Vec<Modifier>,
     bounds: Vec<i64>,
     /// Pattern bodies already compiled, for sharing equal ones.
-    patterns: Vec<(&'g Rule, u32)>,
+    patterns: Vec<(&'g Rule, AutomatonId)>,
 }
 
 pub(super) fn build(game: &ir::Game, opts: &ProgramOptions) -> Result<Program, BuildError> {
@@ -206,7 +209,7 @@ impl<'g> Builder<'g> {
 
     /// A shift table for a positional sequence (or alternative) of rules.
     fn table(&mut self, items: &[&'g Rule], alternative: bool) -> X {
-        let vertices = self.board.vertices;
+        let vertices = self.board.vertices();
         let rows = self.positional.rows(items, alternative);
         if rows.iter().all(|r| r.is_empty()) {
             return X::Op(Op::Fail);
@@ -219,7 +222,7 @@ impl<'g> Builder<'g> {
                 det.iter().enumerate().filter(|(_, &w)| w != NONE).for_each(|(v, _)| set.insert(v as u32));
                 return self.cell_test(set);
             }
-            let next = self.det_tables.len() as u32;
+            let next = DetTableId::new(self.det_tables.len() as u32);
             let id = *self.det_index.entry(det.clone()).or_insert(next);
             if id == next {
                 self.det_tables.push(det);
@@ -234,7 +237,7 @@ impl<'g> Builder<'g> {
                 self.fan_tables.len() - 1
             }
         };
-        X::Fan(id as u32)
+        X::Fan(FanTableId::new(id as u32))
     }
 
     /// A test that the current vertex is in `set` (folded when trivial).
@@ -242,10 +245,10 @@ impl<'g> Builder<'g> {
         if set.is_empty() {
             return X::Op(Op::Fail);
         }
-        if set.len() == self.board.vertices as usize {
+        if set.len() == self.board.vertices() as usize {
             return X::Eps;
         }
-        let next = self.cell_sets.len() as u32;
+        let next = CellSetId::new(self.cell_sets.len() as u32);
         let id = *self.cell_index.entry(set.clone()).or_insert(next);
         if id == next {
             self.cell_sets.push(set);
@@ -258,7 +261,7 @@ impl<'g> Builder<'g> {
         let index = if in_pattern { 0 } else { a.index };
         Ok(match &a.kind {
             ActionKind::Shift(l) => {
-                if *l >= self.board.labels {
+                if *l >= self.board.labels() {
                     return Err(BuildError::BadIr { what: format!("label id {l}") });
                 }
                 X::Op(Op::Shift(*l))
@@ -279,7 +282,7 @@ impl<'g> Builder<'g> {
                     let mut flags = vec![false; n];
                     set.iter().for_each(|&p| flags[p as usize] = true);
                     self.piece_sets.push(flags);
-                    X::Op(Op::OnSet(self.piece_sets.len() as u32 - 1))
+                    X::Op(Op::OnSet(PieceSetId::new(self.piece_sets.len() as u32 - 1)))
                 }
             }
             ActionKind::Off(p) => {
@@ -296,7 +299,7 @@ impl<'g> Builder<'g> {
                     .ok_or_else(|| BuildError::BadIr { what: format!("variable id {var}") })?;
                 let expr = self.expr(value)?;
                 self.record(in_pattern, a.index, Modifier::Assign { var: *var, expr })?;
-                match self.exprs[expr as usize] {
+                match self.exprs[expr.index()] {
                     Expr::Const(c) if fold => {
                         if (0..=bound).contains(&c) {
                             X::Op(Op::AssignConst { var: *var, value: c as i32, index })
@@ -310,7 +313,7 @@ impl<'g> Builder<'g> {
             }
             ActionKind::Compare(lhs, rel, rhs) => {
                 let (l, r) = (self.expr(lhs)?, self.expr(rhs)?);
-                match (&self.exprs[l as usize], &self.exprs[r as usize]) {
+                match (&self.exprs[l.index()], &self.exprs[r.index()]) {
                     (Expr::Invalid, _) | (_, Expr::Invalid) => X::Op(Op::Fail),
                     (Expr::Const(x), Expr::Const(y)) if fold => {
                         if rel.holds(*x, *y) {
@@ -325,7 +328,7 @@ impl<'g> Builder<'g> {
             ActionKind::Pattern { positive, body } => {
                 if self.opts.precomputed_patterns && self.positional(body, true) {
                     let holds = self.positional.pattern_set(body);
-                    let set = if *positive { holds } else { holds.complement(self.board.vertices) };
+                    let set = if *positive { holds } else { holds.complement(self.board.vertices()) };
                     self.cell_test(set)
                 } else {
                     let automaton = self.pattern_automaton(body)?;
@@ -367,7 +370,7 @@ impl<'g> Builder<'g> {
         }
     }
 
-    fn expr(&mut self, arith: &ir::Arith) -> Result<u32, BuildError> {
+    fn expr(&mut self, arith: &ir::Arith) -> Result<ExprId, BuildError> {
         let e = expr::compile(
             arith,
             self.opts.constant_folding,
@@ -375,10 +378,10 @@ impl<'g> Builder<'g> {
             self.game.pieces.len() as u32,
         )?;
         self.exprs.push(e);
-        Ok(self.exprs.len() as u32 - 1)
+        Ok(ExprId::new(self.exprs.len() as u32 - 1))
     }
 
-    fn pattern_automaton(&mut self, body: &'g Rule) -> Result<u32, BuildError> {
+    fn pattern_automaton(&mut self, body: &'g Rule) -> Result<AutomatonId, BuildError> {
         if self.opts.pattern_memo {
             if let Some(&(_, id)) = self.patterns.iter().find(|(b, _)| *b == body) {
                 return Ok(id);
@@ -387,7 +390,7 @@ impl<'g> Builder<'g> {
         let start = self.new_node();
         let accept = self.new_node();
         self.nodes[accept as usize].accepting = true;
-        let id = self.automata.len() as u32;
+        let id = AutomatonId::new(self.automata.len() as u32);
         self.automata.push(Automaton { start, is_pattern: true });
         let x = self.convert(body, true)?;
         self.thompson(x, start, accept);
@@ -428,7 +431,7 @@ impl<'g> Builder<'g> {
             }
             X::Fan(table) => {
                 let fan = self.new_node();
-                self.nodes[fan as usize].fan = table;
+                self.nodes[fan as usize].fan = table.get();
                 self.nodes[fan as usize].next = to;
                 self.edge(from, Vec::new(), fan);
             }

@@ -4,7 +4,7 @@
 //! far each pattern node is from acceptance. Computed once by [`Analysis::new`]; each is a pure
 //! function of the program (and of whether piece-location sets are maintained).
 
-use crate::{NodeId, Op, Program, NONE};
+use crate::{AutomatonId, NodeId, Op, Program, NONE};
 
 /// A node reachable from two automata. The builder never shares nodes between automata, so this
 /// means a malformed program; generated code (one function per node and automaton) cannot
@@ -12,8 +12,8 @@ use crate::{NodeId, Op, Program, NONE};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SharedNode {
     pub node: NodeId,
-    pub first: u32,
-    pub second: u32,
+    pub first: AutomatonId,
+    pub second: AutomatonId,
 }
 
 impl core::fmt::Display for SharedNode {
@@ -55,13 +55,13 @@ impl Analysis {
     }
 
     /// The automaton node `n` belongs to (`None` if no automaton reaches it).
-    pub fn owner(&self, n: NodeId) -> Option<u32> {
-        Some(self.owner[n.index()]).filter(|&a| a != NONE)
+    pub fn owner(&self, n: NodeId) -> Option<AutomatonId> {
+        Some(self.owner[n.index()]).filter(|&a| a != NONE).map(AutomatonId::new)
     }
 
     /// Whether node `n` belongs to a pattern automaton.
     pub fn is_pattern_node(&self, p: &Program, n: NodeId) -> bool {
-        self.owner(n).is_some_and(|a| p.automata[a as usize].is_pattern)
+        self.owner(n).is_some_and(|a| p.automaton(a).is_pattern)
     }
 
     /// Whether an edge applying an off or assignment lies on a cycle of the search graph (switch
@@ -88,7 +88,7 @@ impl Analysis {
     /// instead of its row, if any.
     pub fn tracked_set(&self, p: &Program, n: NodeId) -> Option<usize> {
         let node = p.nodes[n.index()];
-        if !node.is_fan() || !p.fan_tables[node.fan as usize].all_vertices {
+        if !node.is_fan() || !p.fan_tables[node.fan as usize].covers_all_vertices() {
             return None;
         }
         self.tracked.iter().position(|&m| m == node.filter)
@@ -118,7 +118,13 @@ fn owners(p: &Program) -> Result<Vec<u32>, SharedNode> {
         for n in crate::analysis::reachable(p, automaton.start) {
             match owner[n as usize] {
                 NONE => owner[n as usize] = a as u32,
-                other => return Err(SharedNode { node: NodeId::new(n), first: other, second: a as u32 }),
+                other => {
+                    return Err(SharedNode {
+                        node: NodeId::new(n),
+                        first: AutomatonId::new(other),
+                        second: AutomatonId::new(a as u32),
+                    })
+                }
             }
         }
     }
@@ -209,11 +215,9 @@ fn path_lengths(p: &Program, owner: &[u32]) -> Vec<Option<u32>> {
 
 fn ops_read(p: &Program, reads: &[bool], ops: &[Op]) -> bool {
     ops.iter().any(|op| match *op {
-        Op::Pattern { automaton, .. } => reads[p.automata[automaton as usize].start as usize],
-        Op::Compare { lhs, rhs, .. } => {
-            p.exprs[lhs as usize].reads_counts() || p.exprs[rhs as usize].reads_counts()
-        }
-        Op::Assign { expr, .. } => p.exprs[expr as usize].reads_counts(),
+        Op::Pattern { automaton, .. } => reads[p.automaton(automaton).start().index()],
+        Op::Compare { lhs, rhs, .. } => p.expr(lhs).reads_counts() || p.expr(rhs).reads_counts(),
+        Op::Assign { expr, .. } => p.expr(expr).reads_counts(),
         _ => false,
     })
 }
@@ -248,7 +252,7 @@ fn reads_derived(p: &Program, a: &Analysis) -> Vec<bool> {
 fn tracked_masks(p: &Program) -> Vec<u64> {
     let mut masks = Vec::new();
     for node in &p.nodes {
-        let all = node.is_fan() && p.fan_tables[node.fan as usize].all_vertices;
+        let all = node.is_fan() && p.fan_tables[node.fan as usize].covers_all_vertices();
         if all && node.filter != u64::MAX && !masks.contains(&node.filter) {
             masks.push(node.filter);
         }

@@ -162,6 +162,39 @@ pub struct NodeId(u32);
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct EdgeId(u32);
 
+/// Identifies an automaton: an index into [`Program::automata`]; [`AutomatonId::RULES`] is the
+/// rules, every other one a pattern body ([`Op::Pattern`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct AutomatonId(u32);
+
+/// Identifies a visited slot ([`Node::slot`]): a search layer holds one stamp per
+/// (slot, vertex), so slots are numbered densely `0..`[`Program::visited_slots`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SlotId(u32);
+
+/// Identifies a deterministic shift table ([`Op::Table`]): an index into
+/// [`Program::det_tables`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DetTableId(u32);
+
+/// Identifies a branching shift table ([`NodeKind::Fan`]): an index into
+/// [`Program::fan_tables`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FanTableId(u32);
+
+/// Identifies an arithmetic expression ([`Op::Assign`], [`Op::Compare`], [`Modifier::Assign`]):
+/// an index into [`Program::exprs`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ExprId(u32);
+
+/// Identifies a precomputed vertex set ([`Op::InSet`]): an index into [`Program::cell_sets`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CellSetId(u32);
+
+/// Identifies a piece set ([`Op::OnSet`]): an index into [`Program::piece_sets`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PieceSetId(u32);
+
 macro_rules! id_methods {
     ($id:ident) => {
         impl $id {
@@ -187,6 +220,18 @@ macro_rules! id_methods {
 }
 id_methods!(NodeId);
 id_methods!(EdgeId);
+id_methods!(AutomatonId);
+id_methods!(SlotId);
+id_methods!(DetTableId);
+id_methods!(FanTableId);
+id_methods!(ExprId);
+id_methods!(CellSetId);
+id_methods!(PieceSetId);
+
+impl AutomatonId {
+    /// The rules automaton (always the first); its start is the initial rules position.
+    pub const RULES: AutomatonId = AutomatonId(0);
+}
 
 /// The outgoing edges of a branch node: the contiguous ids `first..end`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -218,7 +263,7 @@ pub enum NodeKind {
     /// ([`Program::fan_tables`]) — the row is iterated like a list of edges. With a `filter`
     /// (a piece mask that every edge of `next` tests first) the search skips row vertices whose
     /// piece is not in it without entering `next` (the "any square {P}" idiom, design notes 6.2).
-    Fan { table: u32, next: NodeId, filter: Option<u64> },
+    Fan { table: FanTableId, next: NodeId, filter: Option<u64> },
 }
 
 /// A node of the program graph. The fields are a compact encoding (sentinels instead of
@@ -250,7 +295,7 @@ impl Node {
             }
         } else {
             NodeKind::Fan {
-                table: self.fan,
+                table: FanTableId(self.fan),
                 next: NodeId(self.next),
                 filter: (self.filter != u64::MAX).then_some(self.filter),
             }
@@ -265,8 +310,8 @@ impl Node {
     /// The node's visited slot: `None` if the node never needs a visited check. A search
     /// layer holds one stamp per (slot, vertex).
     #[inline(always)]
-    pub fn slot(&self) -> Option<u32> {
-        (self.slot != NONE).then_some(self.slot)
+    pub fn slot(&self) -> Option<SlotId> {
+        (self.slot != NONE).then_some(SlotId(self.slot))
     }
 
     /// Reaching this node completes a pattern (only meaningful in pattern automata).
@@ -316,24 +361,25 @@ pub enum Op {
     /// Move along the edge with this label; fails if the vertex has none.
     Shift(u32),
     /// Deterministic shift table ([`Program::det_tables`]): one lookup; fails on [`NONE`].
-    Table(u32),
+    Table(DetTableId),
     /// The piece on the current vertex must be in this bitmask (all piece ids < 64).
     On(u64),
     /// Like `On` for games with more than 64 pieces: index into [`Program::piece_sets`].
-    OnSet(u32),
+    OnSet(PieceSetId),
     /// The current vertex must be in this precomputed set ([`Program::cell_sets`]).
-    InSet(u32),
+    InSet(CellSetId),
     /// Put a piece on the current vertex. `index` is the action index (0 inside patterns).
     Off { piece: u32, index: u32 },
     /// Set a variable to an expression ([`Program::exprs`]), failing when the value is out of
     /// `0..=bound` or cannot be computed (division by zero, overflow).
-    Assign { var: u32, expr: u32, index: u32 },
+    Assign { var: u32, expr: ExprId, index: u32 },
     /// Set a variable to a constant already known to be within its bounds.
     AssignConst { var: u32, value: i32, index: u32 },
     /// Compare two expressions; fails when the relation does not hold or a side cannot be computed.
-    Compare { lhs: u32, rel: ir::RelOp, rhs: u32 },
-    /// Evaluate the pattern automaton [`Program::automata`]`[automaton]` here.
-    Pattern { automaton: u32, positive: bool },
+    Compare { lhs: ExprId, rel: ir::RelOp, rhs: ExprId },
+    /// Evaluate the pattern automaton [`Program::automaton`]`(automaton)` here; with
+    /// `positive` false the op holds when the pattern does not.
+    Pattern { automaton: AutomatonId, positive: bool },
     /// Give the turn to `player` (0 = keeper) and end the move. Always the last op of its edge.
     Switch { player: u32, index: u32 },
     /// Never valid (empty on-set, constant out-of-range assignment, …).
@@ -351,7 +397,7 @@ impl Op {
     }
 }
 
-/// An automaton of the program: the rules (automaton 0) or a pattern body.
+/// An automaton of the program: the rules ([`AutomatonId::RULES`]) or a pattern body.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Automaton {
     pub(crate) start: u32,
@@ -378,7 +424,7 @@ pub enum Modifier {
     },
     Assign {
         var: u32,
-        expr: u32,
+        expr: ExprId,
     },
     /// Player 0 is the keeper; `target` is the rules position after the switch (`None` when the
     /// switch can never be reached).
@@ -469,10 +515,21 @@ impl Program {
         &self.initial_pieces
     }
 
-    /// The rules (automaton 0) and one automaton per pattern that is not precomputed
-    /// ([`Op::Pattern`] refers to them by index).
+    /// The rules ([`AutomatonId::RULES`]) and one automaton per pattern that is not precomputed,
+    /// indexed by [`AutomatonId`].
     pub fn automata(&self) -> &[Automaton] {
         &self.automata
+    }
+
+    /// The automaton `id` (the rules, or the pattern body of an [`Op::Pattern`]).
+    #[inline(always)]
+    pub fn automaton(&self, id: AutomatonId) -> &Automaton {
+        &self.automata[id.index()]
+    }
+
+    /// The ids of [`Program::automata`], in order.
+    pub fn automaton_ids(&self) -> impl ExactSizeIterator<Item = AutomatonId> {
+        (0..self.automata.len() as u32).map(AutomatonId)
     }
 
     /// Every node of every automaton, indexed by [`NodeId`].
@@ -495,29 +552,58 @@ impl Program {
         &self.edges[id.index()]
     }
 
-    /// Deterministic shift tables of [`Op::Table`]: vertex → vertex or [`NONE`].
+    /// Deterministic shift tables of [`Op::Table`], indexed by [`DetTableId`]: vertex → vertex
+    /// or [`NONE`].
     pub fn det_tables(&self) -> &[Vec<u32>] {
         &self.det_tables
     }
 
-    /// Branching shift tables of fan nodes ([`NodeKind::Fan`]).
+    /// The deterministic shift table `id`: entry `v` is where the shift ends from vertex `v`,
+    /// or [`NONE`].
+    #[inline(always)]
+    pub fn det_table(&self, id: DetTableId) -> &[u32] {
+        &self.det_tables[id.index()]
+    }
+
+    /// Branching shift tables of fan nodes ([`NodeKind::Fan`]), indexed by [`FanTableId`].
     pub fn fan_tables(&self) -> &[FanTable] {
         &self.fan_tables
     }
 
-    /// Precomputed vertex sets of [`Op::InSet`].
+    #[inline(always)]
+    pub fn fan_table(&self, id: FanTableId) -> &FanTable {
+        &self.fan_tables[id.index()]
+    }
+
+    /// Precomputed vertex sets of [`Op::InSet`], indexed by [`CellSetId`].
     pub fn cell_sets(&self) -> &[CellSet] {
         &self.cell_sets
     }
 
-    /// Piece sets of [`Op::OnSet`], one bool per piece.
+    #[inline(always)]
+    pub fn cell_set(&self, id: CellSetId) -> &CellSet {
+        &self.cell_sets[id.index()]
+    }
+
+    /// Piece sets of [`Op::OnSet`], indexed by [`PieceSetId`]; one bool per piece.
     pub fn piece_sets(&self) -> &[Vec<bool>] {
         &self.piece_sets
     }
 
-    /// Arithmetic expressions of [`Op::Assign`] and [`Op::Compare`].
+    /// The piece set `id`: entry `p` is whether piece `p` is in it.
+    #[inline(always)]
+    pub fn piece_set(&self, id: PieceSetId) -> &[bool] {
+        &self.piece_sets[id.index()]
+    }
+
+    /// Arithmetic expressions of [`Op::Assign`] and [`Op::Compare`], indexed by [`ExprId`].
     pub fn exprs(&self) -> &[Expr] {
         &self.exprs
+    }
+
+    #[inline(always)]
+    pub fn expr(&self, id: ExprId) -> &Expr {
+        &self.exprs[id.index()]
     }
 
     /// What each action index does, indexed by action index (`0..=num_modifiers`).
@@ -548,7 +634,7 @@ impl Program {
 
     /// The rules position of the initial state.
     pub fn start(&self) -> NodeId {
-        NodeId(self.automata[0].start)
+        self.automaton(AutomatonId::RULES).start()
     }
 
     /// All nodes reachable from `start` through edges and fan continuations, in BFS order.
@@ -600,9 +686,9 @@ impl Program {
             let acc = if n.accepting { " accepting" } else { "" };
             if n.is_fan() {
                 let t = &self.fan_tables[n.fan as usize];
-                let kind = if t.all_vertices {
+                let kind = if t.covers_all_vertices() {
                     "all"
-                } else if t.uniform {
+                } else if t.is_uniform() {
                     "uniform"
                 } else {
                     "rows"

@@ -13,13 +13,16 @@ use rbg_parser::ir::{ActionKind, Board, Rule};
 
 use super::{BuildError, NONE};
 
-/// The board as a dense neighbour table: `neighbours[v * labels + l]` is the target of the edge
-/// labelled `l` at vertex `v`, or [`NONE`].
+/// The board as a dense neighbour table over vertices `0..vertices()` and edge labels
+/// `0..labels()` (the numbering of the game IR); [`BoardGraph::neighbour`] reads it. Built only
+/// from a checked IR board, so every stored target is a vertex or [`NONE`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardGraph {
-    pub vertices: u32,
-    pub labels: u32,
-    pub neighbours: Vec<u32>,
+    vertices: u32,
+    labels: u32,
+    /// `neighbours[v * labels + l]`: the target of the edge labelled `l` at vertex `v`, or
+    /// [`NONE`].
+    neighbours: Vec<u32>,
 }
 
 impl BoardGraph {
@@ -49,7 +52,20 @@ impl BoardGraph {
         Ok(BoardGraph { vertices, labels, neighbours })
     }
 
-    /// The target of the edge labelled `label` at `vertex`, or [`NONE`].
+    /// Number of vertices (at least 1; vertex 0 is the start).
+    #[inline]
+    pub fn vertices(&self) -> u32 {
+        self.vertices
+    }
+
+    /// Number of edge labels.
+    #[inline]
+    pub fn labels(&self) -> u32 {
+        self.labels
+    }
+
+    /// The target of the edge labelled `label` at `vertex`, or [`NONE`]. Panics if `vertex` or
+    /// `label` is out of range (callers iterate `0..vertices()` and `0..labels()`).
     #[inline]
     pub fn neighbour(&self, vertex: u32, label: u32) -> u32 {
         self.neighbours[vertex as usize * self.labels as usize + label as usize]
@@ -125,30 +141,53 @@ impl CellSet {
     }
 }
 
-/// A branching shift table: for each vertex, the vertices where some word of the expression ends
-/// (ascending). Rows may share storage: a *uniform* table has one row used by every vertex.
+/// A branching shift table: for each vertex, its *row*, the vertices where some word of the
+/// expression ends (ascending, no repeats). The rows are stored back to back in
+/// [`FanTable::targets`] in vertex order (compressed sparse rows); a *uniform* table stores one
+/// row used by every vertex.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FanTable {
     /// `(start, end)` of each vertex's row in `targets`.
-    pub rows: Vec<(u32, u32)>,
-    pub targets: Vec<u32>,
-    /// Every vertex has the same row.
-    pub uniform: bool,
-    /// Every row is the whole board (the "any square" idiom).
-    pub all_vertices: bool,
+    rows: Vec<(u32, u32)>,
+    targets: Vec<u32>,
+    uniform: bool,
+    all_vertices: bool,
 }
 
 impl FanTable {
+    /// The row of `vertex`: the vertices it fans out to, ascending. Panics if `vertex` is not a
+    /// vertex of the board the table was built for.
     #[inline]
     pub fn row(&self, vertex: u32) -> &[u32] {
         let (start, end) = self.rows[vertex as usize];
         &self.targets[start as usize..end as usize]
     }
 
-    /// The row of `vertex` as a `(start, end)` range of [`FanTable::targets`].
+    /// The row of `vertex` as a `(start, end)` range of [`FanTable::targets`] (lets a search
+    /// keep its place in a row as a plain index). Rows of successive vertices are successive
+    /// ranges, except in a uniform table where every vertex has the one stored row.
     #[inline]
     pub fn row_span(&self, vertex: u32) -> (u32, u32) {
         self.rows[vertex as usize]
+    }
+
+    /// Every row, back to back; see [`FanTable::row_span`].
+    #[inline]
+    pub fn targets(&self) -> &[u32] {
+        &self.targets
+    }
+
+    /// Every vertex has the same row (stored once).
+    #[inline]
+    pub fn is_uniform(&self) -> bool {
+        self.uniform
+    }
+
+    /// Every row is the whole board in order (the "any square" idiom), so a search may iterate
+    /// `0..vertices` without reading the table. Implies [`FanTable::is_uniform`].
+    #[inline]
+    pub fn covers_all_vertices(&self) -> bool {
+        self.all_vertices
     }
 
     pub(crate) fn from_rows(rows: &[CellSet], vertices: u32) -> FanTable {
@@ -209,7 +248,7 @@ impl<'a> Positional<'a> {
                 set
             }
             Rule::Alt(cs) => {
-                let mut set = CellSet::empty(self.board.vertices);
+                let mut set = CellSet::empty(self.board.vertices());
                 for c in cs {
                     set.union_with(&self.reach(c, from));
                 }
@@ -226,7 +265,7 @@ impl<'a> Positional<'a> {
             }
             Rule::Action(a) => match &a.kind {
                 ActionKind::Shift(l) => {
-                    let mut set = CellSet::empty(self.board.vertices);
+                    let mut set = CellSet::empty(self.board.vertices());
                     for v in from.iter() {
                         let w = self.board.neighbour(v, *l);
                         if w != NONE {
@@ -255,9 +294,9 @@ impl<'a> Positional<'a> {
         if let Some(set) = self.pattern_sets.get(&key) {
             return set.clone();
         }
-        let mut holds = CellSet::empty(self.board.vertices);
-        for v in 0..self.board.vertices {
-            let mut start = CellSet::empty(self.board.vertices);
+        let mut holds = CellSet::empty(self.board.vertices());
+        for v in 0..self.board.vertices() {
+            let mut start = CellSet::empty(self.board.vertices());
             start.insert(v);
             if !self.reach(body, &start).is_empty() {
                 holds.insert(v);
@@ -271,12 +310,12 @@ impl<'a> Positional<'a> {
     /// taken from the game IR: `rows[v]` = the end vertices from `{v}`. The rules must outlive
     /// this evaluator (pattern results are cached by address).
     pub(crate) fn rows(&mut self, items: &[&Rule], alternative: bool) -> Vec<CellSet> {
-        (0..self.board.vertices)
+        (0..self.board.vertices())
             .map(|v| {
-                let mut start = CellSet::empty(self.board.vertices);
+                let mut start = CellSet::empty(self.board.vertices());
                 start.insert(v);
                 if alternative {
-                    let mut set = CellSet::empty(self.board.vertices);
+                    let mut set = CellSet::empty(self.board.vertices());
                     for item in items {
                         set.union_with(&self.reach(item, &start));
                     }

@@ -4,7 +4,7 @@
 
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
-use rbg_automaton::{Analysis, NodeId, NodeKind, Op, Program};
+use rbg_automaton::{Analysis, AutomatonId, NodeId, NodeKind, Op, Program};
 use rbg_parser::ir;
 
 use crate::exprs;
@@ -88,7 +88,7 @@ impl Ctx<'_> {
         }
         out.sort_unstable();
         out.dedup();
-        out.retain(|&n| self.a.owner(NodeId::new(n)) == Some(0));
+        out.retain(|&n| self.a.owner(NodeId::new(n)) == Some(AutomatonId::RULES));
         out
     }
 
@@ -108,7 +108,7 @@ impl Ctx<'_> {
             Op::Shift(l) => self.g.board.labels[l as usize].clone(),
             Op::Table(t) => format!("table{t}"),
             Op::On(mask) => pieces(&|p| p < 64 && (mask >> p) & 1 == 1),
-            Op::OnSet(s) => pieces(&|p| self.p.piece_sets()[s as usize].get(p).copied().unwrap_or(false)),
+            Op::OnSet(s) => pieces(&|p| self.p.piece_set(s).get(p).copied().unwrap_or(false)),
             Op::InSet(s) => format!("{{set{s}}}"),
             Op::Off { piece, index } => format!("[{}]#{index}", self.g.pieces[piece as usize]),
             Op::Assign { var, expr, index } => {
@@ -149,8 +149,7 @@ impl Ctx<'_> {
             return doc;
         }
         if let NodeKind::Fan { table, next, filter } = node.kind() {
-            let t = &self.p.fan_tables()[table as usize];
-            let kind = if t.all_vertices {
+            let kind = if self.p.fan_table(table).covers_all_vertices() {
                 "every cell".to_string()
             } else {
                 format!("each cell of fan table {table}")

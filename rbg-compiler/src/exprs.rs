@@ -6,7 +6,7 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use rbg_automaton::{Expr, ExprOp};
+use rbg_automaton::{Expr, ExprId, ExprOp};
 
 use crate::ctx::Ctx;
 use crate::CompileError;
@@ -22,8 +22,8 @@ pub(crate) enum Value {
 }
 
 /// The value of expression `e` in state `st` (an identifier of type `&State` or `State`).
-pub(crate) fn value(c: &Ctx, e: u32, st: &TokenStream) -> Value {
-    match &c.p.exprs()[e as usize] {
+pub(crate) fn value(c: &Ctx, e: ExprId, st: &TokenStream) -> Value {
+    match c.p.expr(e) {
         Expr::Const(v) => Value::Total(quote!(#v)),
         Expr::Var(v) => {
             let var = &c.vars[*v as usize];
@@ -35,7 +35,7 @@ pub(crate) fn value(c: &Ctx, e: u32, st: &TokenStream) -> Value {
         }
         Expr::Invalid => Value::Invalid,
         Expr::Code(_) => {
-            let f = format_ident!("expr_{}", e);
+            let f = format_ident!("expr_{}", e.get());
             Value::Partial(quote!(#f(#st)))
         }
     }
@@ -123,8 +123,8 @@ pub(crate) fn describe(c: &Ctx, code: &[ExprOp]) -> String {
 }
 
 /// An expression for comments.
-pub(crate) fn describe_expr(c: &Ctx, e: u32) -> String {
-    match &c.p.exprs()[e as usize] {
+pub(crate) fn describe_expr(c: &Ctx, e: ExprId) -> String {
+    match c.p.expr(e) {
         Expr::Const(v) => v.to_string(),
         Expr::Var(v) => c.g.var_name(*v).to_string(),
         Expr::Count(p) => c.g.pieces.get(*p as usize).cloned().unwrap_or_default(),

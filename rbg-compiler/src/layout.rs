@@ -86,7 +86,7 @@ pub(crate) struct Layout {
 
 impl Layout {
     pub(crate) fn new(p: &Program, compact: bool) -> Result<Layout, CompileError> {
-        let vertices = p.board().vertices as usize;
+        let vertices = p.board().vertices() as usize;
         let too_large = |what: &str| CompileError::TooLarge(what.to_string());
         let pick = |max: u64, what: &str| -> Result<Uint, CompileError> {
             let t = Uint::for_max(max).ok_or_else(|| too_large(what))?;

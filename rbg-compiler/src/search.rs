@@ -20,7 +20,7 @@
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
-use rbg_automaton::{Edge, NodeId, NodeKind, Op};
+use rbg_automaton::{AutomatonId, Edge, ExprId, NodeId, NodeKind, Op};
 use rbg_parser::ir::RelOp;
 use syn::Lifetime;
 
@@ -38,9 +38,9 @@ pub(crate) fn functions(c: &Ctx) -> TokenStream {
             out.extend(g.node_fn(n as u32));
         }
     }
-    for (a, automaton) in c.p.automata().iter().enumerate() {
-        if automaton.is_pattern() {
-            out.extend(g.pattern_fn(a as u32));
+    for a in c.p.automaton_ids() {
+        if c.p.automaton(a).is_pattern() {
+            out.extend(g.pattern_fn(a));
         }
     }
     out.extend(g.dispatch());
@@ -51,8 +51,8 @@ pub(crate) fn node_ident(n: u32) -> Ident {
     format_ident!("node_{}", n)
 }
 
-fn pattern_ident(a: u32) -> Ident {
-    format_ident!("pattern_{}", a)
+fn pattern_ident(a: AutomatonId) -> Ident {
+    format_ident!("pattern_{}", a.get())
 }
 
 struct SearchGen<'a> {
@@ -158,7 +158,7 @@ impl SearchGen<'_> {
             });
         }
         if let Some(slot) = node.slot() {
-            let slot = lit(slot as u64);
+            let slot = lit(slot.get() as u64);
             body.extend(quote!(if !visit(sc, #slot, v, d) { return false; }));
         }
         if node.is_fan() {
@@ -226,7 +226,7 @@ impl SearchGen<'_> {
                 false
             };
         }
-        let row = fan_row(c, table as usize, &quote!(v));
+        let row = fan_row(c, table, &quote!(v));
         let test = if let Some(filter) = filter {
             let pieces = c.piece_pattern_mask(filter);
             quote!(matches!(st.pieces[w as usize], #pieces) && #call)
@@ -265,7 +265,7 @@ impl SearchGen<'_> {
                     pending = true;
                 }
                 Op::Table(t) => {
-                    let table = format_ident!("TABLE_{}", t);
+                    let table = format_ident!("TABLE_{}", t.get());
                     code.extend(quote!(w = #table[w as usize];));
                     pending = true;
                 }
@@ -276,13 +276,13 @@ impl SearchGen<'_> {
                     pending = false;
                 }
                 Op::OnSet(s) => {
-                    let flags = &c.p.piece_sets()[s as usize];
+                    let flags = c.p.piece_set(s);
                     let pieces = c.piece_pattern(|p| flags.get(p).copied().unwrap_or(false));
                     code.extend(quote!(if !matches!(st.pieces[w as usize], #pieces) { #fail }));
                     pending = false;
                 }
                 Op::InSet(s) => {
-                    let set = format_ident!("SET_{}", s);
+                    let set = format_ident!("SET_{}", s.get());
                     code.extend(quote!(if !#set[w as usize] { #fail }));
                     pending = false;
                 }
@@ -359,7 +359,7 @@ impl SearchGen<'_> {
         }
     }
 
-    fn compare(&self, lhs: u32, rel: RelOp, rhs: u32, label: &Lifetime) -> TokenStream {
+    fn compare(&self, lhs: ExprId, rel: RelOp, rhs: ExprId, label: &Lifetime) -> TokenStream {
         let st = quote!(st);
         let op = match rel {
             RelOp::Eq => quote!(==),
@@ -534,9 +534,9 @@ impl SearchGen<'_> {
     }
 
     /// `pattern_A(st, sc, v, d)`: whether pattern automaton `A` has a complete word from `v`.
-    fn pattern_fn(&self, a: u32) -> TokenStream {
+    fn pattern_fn(&self, a: AutomatonId) -> TokenStream {
         let c = self.c;
-        let start = c.p.automata()[a as usize].start().get();
+        let start = c.p.automaton(a).start().get();
         let name = pattern_ident(a);
         let doc = format!("Pattern automaton {a}: does its body have a complete word from cell `v`?");
         let dparam = self.depth_param();

@@ -64,7 +64,7 @@ struct Call {
 /// Plans the stack checks of `c`'s search (module docs).
 pub(crate) fn plan(c: &Ctx) -> StackPlan {
     let calls: Vec<Vec<Call>> = (0..c.p.nodes().len() as u32).map(|n| node_calls(c, n)).collect();
-    let vertices = c.p.board().vertices as usize;
+    let vertices = c.p.board().vertices() as usize;
     let owned: Vec<bool> = (0..calls.len() as u32).map(|n| c.a.owner(NodeId::new(n)).is_some()).collect();
     let mut checked = vec![false; calls.len()];
     // Cycles through a modifier: unbounded.
@@ -113,7 +113,7 @@ fn node_calls(c: &Ctx, n: u32) -> Vec<Call> {
         let ops = p.edge_ops(e);
         for op in ops {
             if let Op::Pattern { automaton, .. } = *op {
-                out.push(Call { target: p.automata()[automaton as usize].start().get(), fresh: true });
+                out.push(Call { target: p.automaton(automaton).start().get(), fresh: true });
             }
         }
         // The last edge of a loop is its next iteration, not a call (see `loops_to_itself`);

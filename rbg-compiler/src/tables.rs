@@ -8,7 +8,7 @@
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
-use rbg_automaton::NONE;
+use rbg_automaton::{FanTableId, NONE};
 
 use crate::ctx::Ctx;
 use crate::layout::Uint;
@@ -40,7 +40,7 @@ fn neighbours(c: &Ctx) -> TokenStream {
     let b = c.p.board();
     let cell = c.l.cell.tokens();
     let rows = c.l.cell_rows;
-    let labels = b.labels as usize;
+    let labels = b.labels() as usize;
     let off = lit(c.l.off());
     let row_tokens = (0..rows).map(|v| {
         let entries = (0..labels).map(|l| {
@@ -85,11 +85,11 @@ fn det_table(c: &Ctx, t: usize) -> TokenStream {
 fn fan_table(c: &Ctx, t: usize) -> TokenStream {
     let table = &c.p.fan_tables()[t];
     let cell = c.l.cell.tokens();
-    if table.all_vertices {
+    if table.covers_all_vertices() {
         // Iterated as the range of all vertices; no storage.
         return TokenStream::new();
     }
-    if table.uniform {
+    if table.is_uniform() {
         let row = table.row(0).iter().map(|&w| cell_entry(c, w));
         let name = format_ident!("FAN_{}_ROW", t);
         let len = lit(table.row(0).len() as u64);
@@ -98,7 +98,7 @@ fn fan_table(c: &Ctx, t: usize) -> TokenStream {
             static #name: [#cell; #len] = [#(#row),*];
         };
     }
-    let targets: Vec<Literal> = table.targets.iter().map(|&w| cell_entry(c, w)).collect();
+    let targets: Vec<Literal> = table.targets().iter().map(|&w| cell_entry(c, w)).collect();
     let index = Ord::max(Uint::for_max(targets.len() as u64).unwrap_or(Uint::U32), Uint::U16);
     // Rows are stored in vertex order, so the start of row v+1 is the end of row v.
     let mut starts = Vec::with_capacity(c.l.cell_rows + 1);
@@ -138,14 +138,15 @@ fn cell_set(c: &Ctx, s: usize) -> TokenStream {
 }
 
 /// Tokens iterating the row of fan table `t` at cell `v` (an expression yielding cells).
-pub(crate) fn fan_row(c: &Ctx, t: usize, v: &TokenStream) -> TokenStream {
-    let table = &c.p.fan_tables()[t];
+pub(crate) fn fan_row(c: &Ctx, t: FanTableId, v: &TokenStream) -> TokenStream {
+    let table = c.p.fan_table(t);
+    let t = t.get();
     let cell = c.l.cell.tokens();
-    if table.all_vertices {
+    if table.covers_all_vertices() {
         let n = lit(c.l.vertices as u64);
         return quote!((0..#n as #cell));
     }
-    if table.uniform {
+    if table.is_uniform() {
         let name = format_ident!("FAN_{}_ROW", t);
         return quote!(#name.iter().copied());
     }

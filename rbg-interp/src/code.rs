@@ -8,27 +8,30 @@
 
 use rbg_parser::ir::RelOp;
 
-use crate::program::{Modifier, NodeId, NodeKind, Op, Program, NONE};
+use crate::program::{
+    AutomatonId, CellSetId, DetTableId, ExprId, Modifier, NodeId, NodeKind, Op, PieceSetId, Program, SlotId,
+    NONE,
+};
 
 /// One executable instruction; see [`Op`] for the meaning of the unfused ones.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Instr {
     Shift(u32),
-    Table(u32),
+    Table(DetTableId),
     On(u64),
     /// `Shift(label)` then `On(mask)`.
     ShiftOn(u32, u64),
     /// `Table(table)` then `On(mask)`.
-    TableOn(u32, u64),
-    OnSet(u32),
-    InSet(u32),
+    TableOn(DetTableId, u64),
+    OnSet(PieceSetId),
+    InSet(CellSetId),
     Off {
         piece: u32,
         index: u32,
     },
     Assign {
         var: u32,
-        expr: u32,
+        expr: ExprId,
         index: u32,
     },
     AssignConst {
@@ -37,12 +40,12 @@ pub(crate) enum Instr {
         index: u32,
     },
     Compare {
-        lhs: u32,
+        lhs: ExprId,
         rel: RelOp,
-        rhs: u32,
+        rhs: ExprId,
     },
     Pattern {
-        automaton: u32,
+        automaton: AutomatonId,
         positive: bool,
     },
     Switch {
@@ -58,7 +61,7 @@ pub(crate) enum Instr {
 pub(crate) enum ExecModifier {
     None,
     Off { piece: u32 },
-    Assign { var: u32, expr: u32 },
+    Assign { var: u32, expr: ExprId },
     Switch { player: u32, node: u32 },
 }
 
@@ -111,7 +114,7 @@ pub(crate) fn lower_nodes(program: &Program) -> Vec<ExecNode> {
         .nodes()
         .iter()
         .map(|n| {
-            let slot = n.slot().unwrap_or(NONE);
+            let slot = n.slot().map_or(NONE, SlotId::get);
             let accepting = n.is_accepting();
             match n.kind() {
                 NodeKind::Branch { edges } => ExecNode {
@@ -126,7 +129,7 @@ pub(crate) fn lower_nodes(program: &Program) -> Vec<ExecNode> {
                 NodeKind::Fan { table, next, filter } => ExecNode {
                     first_edge: 0,
                     end_edge: 0,
-                    fan: table,
+                    fan: table.get(),
                     next: next.get(),
                     slot,
                     accepting,

@@ -171,7 +171,7 @@ impl Interpreter {
         } else {
             Vec::new()
         };
-        let occ_words = (p.board().vertices as usize).div_ceil(64);
+        let occ_words = (p.board().vertices() as usize).div_ceil(64);
         let occ = if self.piece_bitsets {
             let mut occ = vec![0u64; p.num_pieces() as usize * occ_words];
             for (v, &x) in pieces.iter().enumerate() {
@@ -202,7 +202,7 @@ impl Interpreter {
         let piece_bitsets = options.piece_bitsets
             && program.nodes().iter().any(|n| {
                 matches!(n.kind(), NodeKind::Fan { table, filter: Some(_), .. }
-                    if program.fan_tables()[table as usize].all_vertices)
+                    if program.fan_table(table).covers_all_vertices())
             });
         let mut positions: Vec<(Player, u32)> = program
             .modifiers()
@@ -355,13 +355,13 @@ impl Game for Interpreter {
         if self.positions.binary_search(&(parts.player, parts.rules_state)).is_err() {
             return Err(out_of_range("rules state", i128::from(parts.rules_state)));
         }
-        if parts.pieces.len() != p.board().vertices as usize {
+        if parts.pieces.len() != p.board().vertices() as usize {
             return Err(out_of_range("vertex count", parts.pieces.len() as i128));
         }
         if parts.variables.len() != p.bounds().len() {
             return Err(out_of_range("variable count", parts.variables.len() as i128));
         }
-        if parts.vertex >= p.board().vertices {
+        if parts.vertex >= p.board().vertices() {
             return Err(out_of_range("current vertex", i128::from(parts.vertex)));
         }
         let pieces = parts
@@ -425,7 +425,7 @@ impl Game for Interpreter {
                     }
                 }
                 Some(ExecModifier::Assign { var, expr }) => {
-                    if let Some(value) = p.exprs()[*expr as usize].eval(&s.vars, &s.counts) {
+                    if let Some(value) = p.expr(*expr).eval(&s.vars, &s.counts) {
                         s.vars[*var as usize] = value as i32;
                     }
                 }

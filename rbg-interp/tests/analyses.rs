@@ -69,7 +69,7 @@ fn any_square_becomes_a_whole_board_fan() {
         let p = interp.program();
         assert!(
             p.nodes().iter().any(|n| matches!(n.kind(),
-                NodeKind::Fan { table, .. } if p.fan_tables()[table as usize].all_vertices)),
+                NodeKind::Fan { table, .. } if p.fan_table(table).covers_all_vertices())),
             "{game}: no any-square table"
         );
     }
