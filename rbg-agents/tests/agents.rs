@@ -219,7 +219,6 @@ fn mcts_beats_random(file: &str, games: u32) {
     assert!(t.wins * 100 >= 95 * games, "{t:?}");
 }
 
-
 #[test]
 fn mcts_beats_random_at_breakthrough() {
     mcts_beats_random("breakthrough.rbg", 6);
