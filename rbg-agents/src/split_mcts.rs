@@ -82,6 +82,11 @@ pub struct SplitMctsConfig {
     pub max_playout_plies: u64,
     /// When the tree grows beyond this many nodes, the search stops expanding it.
     pub max_nodes: usize,
+    /// Most actions one state's move list may hold ([`rbg_core::MoveList::with_limit`]). A
+    /// state below the root whose moves do not fit stays a leaf, valued by playouts, which
+    /// then sample its moves one by one; at the root the search fails with
+    /// [`SearchError::TooManyMoves`].
+    pub max_move_actions: usize,
 }
 
 impl Default for SplitMctsConfig {
@@ -95,6 +100,7 @@ impl Default for SplitMctsConfig {
             reuse_tree: true,
             max_playout_plies: 10_000,
             max_nodes: 4_000_000,
+            max_move_actions: DEFAULT_MAX_ACTIONS,
         }
     }
 }
@@ -178,6 +184,8 @@ pub struct SplitMcts<G: Game> {
 impl<G: Game> SplitMcts<G> {
     pub fn new(game: &G, config: SplitMctsConfig, seed: u64) -> Self {
         SplitMcts {
+            splits: SplitMoves::with_limit(config.max_move_actions),
+            playout_buffers: PlayoutBuffers::new(game, config.max_move_actions),
             config,
             scratch: game.new_scratch(),
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
@@ -185,12 +193,10 @@ impl<G: Game> SplitMcts<G> {
             actions: Vec::new(),
             root_state: None,
             state: game.initial_state(),
-            splits: SplitMoves::new(),
             splits_fresh: false,
             partial: Vec::new(),
             path: Vec::new(),
             rewards: vec![0.0; game.info().num_players()],
-            playout_buffers: PlayoutBuffers::new(game, DEFAULT_MAX_ACTIONS),
         }
     }
 

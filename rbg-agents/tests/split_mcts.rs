@@ -342,3 +342,38 @@ fn split_mcts_beats_random_at_tic_tac_toe() {
     assert_eq!(s.per_seat[0].iter().map(|t| t.games()).collect::<Vec<_>>(), vec![50, 50]);
     assert!(s.per_agent[0].wins >= 95, "{:?}", s.per_agent[0]);
 }
+
+/// Player `one` marks cell 0 or 1 of an empty row of five; then `two` marks any of the four
+/// cells left. Every move is a mark and a switch (two actions), so the first state's moves hold
+/// 4 actions and the second's 8.
+const GROWING: &str = "#players = one(1), two(1)
+#pieces = e, p
+#variables =
+#board = rectangle(up, down, left, right, [e, e, e, e, e])
+#rules = ->one ({e} + right {e}) [p] ->two (left* + right*) {e} [p] ->> {}
+";
+
+#[test]
+fn states_with_too_many_moves_to_list_are_left_to_playouts() {
+    let game = interpreter_from("growing", GROWING.as_bytes());
+    let root = start(&game);
+    let mut legal = MoveList::new();
+    game.legal_moves(&mut root.clone(), &mut game.new_scratch(), &mut legal).unwrap();
+    assert_eq!(legal.len(), 2);
+    for playout in [SplitPlayout::Full, SplitPlayout::Split] {
+        // Room for the root's 4 actions but not for the 8 of the states below it: the tree
+        // cannot grow past the root's children, which are scored by sampled playouts.
+        let config = SplitMctsConfig { max_move_actions: 5, playout, ..SplitMctsConfig::default() };
+        let mut agent = SplitMcts::new(&game, config.clone(), 1);
+        let decision = agent.select_move(&game, &root, &Budget::iterations(20)).unwrap();
+        assert!(legal.iter().any(|m| m == decision.mv.as_slice()), "{playout:?}: {:?}", decision.mv);
+        assert_eq!(decision.stats.iterations, 20);
+        assert_eq!(agent.tree_size(), 3, "{playout:?}");
+        // Too small for the root's moves: nothing to choose from, an error and no panic.
+        let mut agent = SplitMcts::new(&game, SplitMctsConfig { max_move_actions: 3, ..config }, 1);
+        assert_eq!(
+            agent.select_move(&game, &root, &Budget::iterations(20)),
+            Err(rbg_agents::AgentError::Search(rbg_core::SearchError::TooManyMoves { limit: 3 }))
+        );
+    }
+}
