@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 /// | random     | ignored                      | ignored                                |
 /// | flat MC    | one playout                  | ignored (the search is one ply deep)   |
 /// | MCTS       | one selection+playout+update | deepest tree node (plies below root)   |
+/// | split MCTS | one selection+playout+update | whole moves below the root on a path   |
 /// | alpha-beta | one node visited             | last iterative-deepening depth         |
 ///
 /// An empty budget (nothing set) means the agent's own default (see each agent's config), so

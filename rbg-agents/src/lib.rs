@@ -10,10 +10,11 @@
 //!   search statistics; [`Agent::observe`] tells the agent of every move played so that it can
 //!   reuse its search tree; [`Agent::reset`] starts a new game with a new seed.
 //! * Agents: [`RandomAgent`], [`FlatMonteCarlo`], [`Mcts`] (UCT, optional MAST playouts, tree
-//!   reuse), [`AlphaBeta`] (iterative deepening, transposition table, history/killer ordering,
-//!   generic [`Evaluation`]).
+//!   reuse), [`SplitMcts`] (UCT over parts of moves, one step at a time, after Kowalski et
+//!   al., AAAI 2022), [`AlphaBeta`] (iterative deepening, transposition table, history/killer
+//!   ordering, generic [`Evaluation`]).
 //! * [`AgentSpec`]: agent descriptions such as `mcts:c=0.4,iterations=2000` or
-//!   `alphabeta:depth=3,time=100ms`, parsed with clear errors.
+//!   `split-mcts:expansion=single` or `alphabeta:depth=3,time=100ms`, parsed with clear errors.
 //! * [`play_game`]: plays one game between agents to the end, bounded by a move limit.
 //! * [`play_match`]: many games between the same agents, seats rotated, on several threads,
 //!   with wins/draws/losses per agent and per seat and an Elo estimate ([`mod@matches`]).
@@ -47,6 +48,7 @@ mod mcts;
 mod play;
 mod random;
 mod spec;
+mod split_mcts;
 mod zobrist;
 
 pub use agent::{Agent, AgentError, Decision, SearchStats};
@@ -61,4 +63,5 @@ pub use mcts::{Mcts, MctsConfig};
 pub use play::{play_game, seat_seed, GameRecord, PlayError, PlayLimits, PlayedMove};
 pub use random::RandomAgent;
 pub use spec::{parse_time, AgentKind, AgentSpec, BuildError, SpecError};
+pub use split_mcts::{Expansion, SplitMcts, SplitMctsConfig, SplitPlayout, DEFAULT_SPLIT_MCTS_ITERATIONS};
 pub use zobrist::Zobrist;

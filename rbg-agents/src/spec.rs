@@ -5,6 +5,7 @@
 //! | `random`    | none                                                                  |
 //! | `flatmc`    | `playouts` (per legal move, when no budget key is given)              |
 //! | `mcts`      | `c` (exploration, ≥ 0), `mast` (bool), `epsilon` (MAST, 0..=1), `reuse` (bool) |
+//! | `split-mcts` (alias `smcts`) | `c`, `compress` (bool: steps are runs without a choice), `expansion` (`nodal` or `single`), `playout` (`full` or `split`), `reuse` (bool) |
 //! | `alphabeta` | `tt` (log2 table size, ≤ 30), `material` (weight of owned pieces), `piece.NAME` (weight of piece NAME) |
 //!
 //! Budget keys, accepted by every agent (the random agent ignores them): `iterations` (a
@@ -26,6 +27,7 @@ use crate::budget::Budget;
 use crate::flat_mc::{FlatMcConfig, FlatMonteCarlo};
 use crate::mcts::{Mcts, MctsConfig};
 use crate::random::RandomAgent;
+use crate::split_mcts::{Expansion, SplitMcts, SplitMctsConfig, SplitPlayout};
 
 /// Which agent, with its settings.
 #[derive(Clone, Debug, PartialEq)]
@@ -33,6 +35,7 @@ pub enum AgentKind {
     Random,
     FlatMc(FlatMcConfig),
     Mcts(MctsConfig),
+    SplitMcts(SplitMctsConfig),
     AlphaBeta(AlphaBetaConfig),
 }
 
@@ -90,7 +93,7 @@ impl fmt::Display for BuildError {
 
 impl std::error::Error for BuildError {}
 
-const AGENTS: &str = "random, flatmc, mcts, alphabeta";
+const AGENTS: &str = "random, flatmc, mcts, split-mcts (or smcts), alphabeta";
 const BUDGET_KEYS: &str = "iterations, time, depth, seed";
 
 fn bad(key: &str, value: &str, expected: &'static str) -> SpecError {
@@ -110,6 +113,13 @@ fn parse_bool(key: &str, value: &str) -> Result<bool, SpecError> {
         "true" | "1" => Ok(true),
         "false" | "0" => Ok(false),
         _ => Err(bad(key, value, "true or false")),
+    }
+}
+
+fn parse_exploration(key: &str, value: &str) -> Result<f64, SpecError> {
+    match value.parse::<f64>() {
+        Ok(c) if c.is_finite() && c >= 0.0 => Ok(c),
+        _ => Err(bad(key, value, "a finite number ≥ 0")),
     }
 }
 
@@ -161,6 +171,9 @@ impl FromStr for AgentSpec {
             "random" => ("random", BUDGET_KEYS),
             "flatmc" => ("flatmc", "playouts, iterations, time, depth, seed"),
             "mcts" => ("mcts", "c, mast, epsilon, reuse, iterations, time, depth, seed"),
+            "split-mcts" | "smcts" => {
+                ("split-mcts", "c, compress, expansion, playout, reuse, iterations, time, depth, seed")
+            }
             "alphabeta" => ("alphabeta", "tt, material, piece.NAME, iterations, time, depth, seed"),
             _ => return Err(SpecError::UnknownAgent(name.to_string())),
         };
@@ -168,6 +181,7 @@ impl FromStr for AgentSpec {
         let mut seed = 0;
         let mut flat = FlatMcConfig::default();
         let mut mcts = MctsConfig::default();
+        let mut split = SplitMctsConfig::default();
         let mut ab = AlphaBetaConfig::default();
         let mut seen: Vec<&str> = Vec::new();
         for item in options.into_iter().flat_map(|o| o.split(',')) {
@@ -196,15 +210,27 @@ impl FromStr for AgentSpec {
                 }
                 (_, "seed") => seed = parse_u64(key, value)?,
                 ("flatmc", "playouts") => flat.playouts_per_move = parse_u64(key, value)?,
-                ("mcts", "c") => {
-                    mcts.c = match value.parse::<f64>() {
-                        Ok(c) if c.is_finite() && c >= 0.0 => c,
-                        _ => return Err(bad(key, value, "a finite number ≥ 0")),
-                    }
-                }
+                ("mcts", "c") => mcts.c = parse_exploration(key, value)?,
                 ("mcts", "mast") => mcts.mast = parse_bool(key, value)?,
                 ("mcts", "epsilon") => mcts.mast_epsilon = parse_unit_interval(key, value)?,
                 ("mcts", "reuse") => mcts.reuse_tree = parse_bool(key, value)?,
+                ("split-mcts", "c") => split.c = parse_exploration(key, value)?,
+                ("split-mcts", "compress") => split.compress = parse_bool(key, value)?,
+                ("split-mcts", "reuse") => split.reuse_tree = parse_bool(key, value)?,
+                ("split-mcts", "expansion") => {
+                    split.expansion = match value {
+                        "nodal" => Expansion::Nodal,
+                        "single" => Expansion::Single,
+                        _ => return Err(bad(key, value, "nodal or single")),
+                    }
+                }
+                ("split-mcts", "playout") => {
+                    split.playout = match value {
+                        "full" => SplitPlayout::Full,
+                        "split" => SplitPlayout::Split,
+                        _ => return Err(bad(key, value, "full or split")),
+                    }
+                }
                 ("alphabeta", "tt") => {
                     ab.tt_bits = match value.parse::<u32>() {
                         Ok(b) if b <= 30 => b,
@@ -222,6 +248,7 @@ impl FromStr for AgentSpec {
             "random" => AgentKind::Random,
             "flatmc" => AgentKind::FlatMc(FlatMcConfig { budget, ..flat }),
             "mcts" => AgentKind::Mcts(MctsConfig { budget, ..mcts }),
+            "split-mcts" => AgentKind::SplitMcts(SplitMctsConfig { budget, ..split }),
             _ => AgentKind::AlphaBeta(AlphaBetaConfig { budget, ..ab }),
         };
         Ok(AgentSpec { kind, seed })
@@ -235,6 +262,7 @@ impl AgentSpec {
             AgentKind::Random => {}
             AgentKind::FlatMc(c) => c.budget = budget,
             AgentKind::Mcts(c) => c.budget = budget,
+            AgentKind::SplitMcts(c) => c.budget = budget,
             AgentKind::AlphaBeta(c) => c.budget = budget,
         }
         self
@@ -246,6 +274,7 @@ impl AgentSpec {
             AgentKind::Random => Budget::default(),
             AgentKind::FlatMc(c) => c.budget,
             AgentKind::Mcts(c) => c.budget,
+            AgentKind::SplitMcts(c) => c.budget,
             AgentKind::AlphaBeta(c) => c.budget,
         }
     }
@@ -256,6 +285,7 @@ impl AgentSpec {
             AgentKind::Random => Box::new(RandomAgent::new(game, self.seed)),
             AgentKind::FlatMc(c) => Box::new(FlatMonteCarlo::new(game, c.clone(), self.seed)),
             AgentKind::Mcts(c) => Box::new(Mcts::new(game, c.clone(), self.seed)),
+            AgentKind::SplitMcts(c) => Box::new(SplitMcts::new(game, c.clone(), self.seed)),
             AgentKind::AlphaBeta(c) => Box::new(AlphaBeta::new(game, c.clone())?),
         })
     }
@@ -304,6 +334,33 @@ impl fmt::Display for AgentSpec {
                     options.push(format!("reuse={}", c.reuse_tree));
                 }
                 "mcts"
+            }
+            AgentKind::SplitMcts(c) => {
+                let d = SplitMctsConfig::default();
+                if c.c != d.c {
+                    options.push(format!("c={}", c.c));
+                }
+                if c.compress != d.compress {
+                    options.push(format!("compress={}", c.compress));
+                }
+                if c.expansion != d.expansion {
+                    let expansion = match c.expansion {
+                        Expansion::Nodal => "nodal",
+                        Expansion::Single => "single",
+                    };
+                    options.push(format!("expansion={expansion}"));
+                }
+                if c.playout != d.playout {
+                    let playout = match c.playout {
+                        SplitPlayout::Full => "full",
+                        SplitPlayout::Split => "split",
+                    };
+                    options.push(format!("playout={playout}"));
+                }
+                if c.reuse_tree != d.reuse_tree {
+                    options.push(format!("reuse={}", c.reuse_tree));
+                }
+                "split-mcts"
             }
             AgentKind::AlphaBeta(c) => {
                 let d = AlphaBetaConfig::default();
@@ -372,6 +429,24 @@ mod tests {
         assert_eq!(a.budget.time, Some(Duration::from_millis(1500)));
         assert_eq!((a.material, a.piece_weights), (1, vec![("wPawn".to_string(), 3)]));
         assert_eq!(parse("random:seed=9").unwrap().seed, 9);
+        let AgentKind::SplitMcts(s) =
+            parse("split-mcts:c=0.4,compress=false,expansion=single,playout=split,iterations=50")
+                .unwrap()
+                .kind
+        else {
+            panic!("not split-mcts")
+        };
+        assert_eq!(
+            (s.c, s.compress, s.expansion, s.playout, s.budget.iterations),
+            (0.4, false, Expansion::Single, SplitPlayout::Split, Some(50))
+        );
+        // The alias names the same agent, with the documented defaults.
+        let AgentKind::SplitMcts(s) = parse("smcts").unwrap().kind else { panic!("not split-mcts") };
+        assert_eq!(s, SplitMctsConfig::default());
+        assert_eq!(
+            (s.compress, s.expansion, s.playout, s.reuse_tree),
+            (true, Expansion::Nodal, SplitPlayout::Full, true)
+        );
     }
 
     #[test]
@@ -394,6 +469,11 @@ mod tests {
             "mcts:mast=yes",
             "mcts:epsilon=2",
             "alphabeta:tt=31",
+            "split-mcts:c=-0.1",
+            "split-mcts:compress=maybe",
+            "split-mcts:expansion=full",
+            "split-mcts:playout=nodal",
+            "smcts:reuse=2",
             "alphabeta:depth=99999999999",
         ] {
             assert!(matches!(parse(bad_value), Err(SpecError::BadValue { .. })), "{bad_value}");
@@ -402,6 +482,9 @@ mod tests {
         assert!(matches!(parse("alphabeta:piece.=3"), Err(SpecError::UnknownKey { .. })));
         // Every error has a message that names what was wrong.
         assert!(parse("mcts:depht=3").unwrap_err().to_string().contains("depht"));
+        assert!(matches!(parse("split-mcts:mast=true"), Err(SpecError::UnknownKey { .. })));
+        let message = parse("split-mcts:expansion=deep").unwrap_err().to_string();
+        assert!(message.contains("deep") && message.contains("nodal or single"), "{message}");
     }
 
     #[test]
@@ -414,6 +497,8 @@ mod tests {
             "mcts:mast=true,epsilon=0.25,reuse=false,time=100ms,depth=5",
             "mcts:time=1500us",
             "mcts:time=2s",
+            "split-mcts",
+            "split-mcts:c=0.5,compress=false,expansion=single,playout=split,reuse=false,iterations=9",
             "alphabeta:tt=10,material=2,piece.wPawn=3,depth=3",
         ] {
             let spec = parse(text).unwrap();
@@ -422,6 +507,10 @@ mod tests {
         }
         // Defaults are left out; odd durations keep their value.
         assert_eq!(parse("mcts:c=1.4142135623730951,reuse=true").unwrap().to_string(), "mcts");
+        assert_eq!(
+            parse("smcts:expansion=nodal,playout=full,compress=true").unwrap().to_string(),
+            "split-mcts"
+        );
         let odd = parse("mcts:time=0.0000015s").unwrap();
         assert_eq!(parse(&odd.to_string()).unwrap(), odd);
     }
@@ -442,7 +531,7 @@ mod tests {
         }
 
         #[test]
-        fn arbitrary_options_never_panic(name in "(random|flatmc|mcts|alphabeta|x)", options in "[a-z.=,0-9ms-]{0,30}") {
+        fn arbitrary_options_never_panic(name in "(random|flatmc|mcts|split-mcts|smcts|alphabeta|x)", options in "[a-z.=,0-9ms-]{0,30}") {
             if let Err(e) = parse(&format!("{name}:{options}")) {
                 proptest::prop_assert!(!e.to_string().is_empty());
             }

@@ -78,6 +78,8 @@ fn every_agent_finishes_tic_tac_toe_with_legal_moves() {
         "flatmc:playouts=5",
         "mcts:iterations=50",
         "mcts:iterations=50,mast=true",
+        "split-mcts:iterations=50",
+        "split-mcts:iterations=50,compress=false,expansion=single,playout=split",
         "alphabeta:depth=2",
     ] {
         let mut agents = vec![agent(&game, spec), agent(&game, "random")];
@@ -256,7 +258,9 @@ fn zero_budgets_still_give_a_legal_move_and_bad_states_give_errors() {
     assert!(game.complete_keeper(&mut root, &mut sc, 1000).unwrap());
     let mut legal = MoveList::new();
     game.legal_moves(&mut root.clone(), &mut sc, &mut legal).unwrap();
-    for spec in ["random", "flatmc", "mcts", "mcts:mast=true", "alphabeta"] {
+    for spec in
+        ["random", "flatmc", "mcts", "mcts:mast=true", "split-mcts", "smcts:compress=false", "alphabeta"]
+    {
         for budget in [Budget::iterations(0), Budget::time(std::time::Duration::ZERO), Budget::depth(0)] {
             let mut a = agent(&game, spec);
             let d = a.select_move(&game, &root, &budget).unwrap();
@@ -293,7 +297,7 @@ fn zero_budgets_still_give_a_legal_move_and_bad_states_give_errors() {
             (ttt.current_player(&s) != rbg_core::KEEPER).then_some(s)
         })
         .expect("a drawn game among 200 random ones");
-    for spec in ["random", "flatmc", "mcts", "alphabeta"] {
+    for spec in ["random", "flatmc", "mcts", "split-mcts", "alphabeta"] {
         let mut a = agent(&ttt, spec);
         assert_eq!(
             a.select_move(&ttt, &drawn, &Budget::iterations(5)),

@@ -249,6 +249,23 @@ pub trait Game: Sync {
         out.check()
     }
 
+    /// Replaces the contents of `out` with the legal moves seen as a tree of partial moves
+    /// (see [`crate::split`]), for agents that choose a move one step at a time. Fails like
+    /// [`Game::legal_moves`] when the moves do not fit in `out`'s list.
+    ///
+    /// The default lists the legal moves and sorts them; every step it offers is therefore
+    /// part of a legal move, so no partial move is a dead end. This is the place where a
+    /// reasoner may instead generate sub-moves incrementally (only the next steps of a partial
+    /// move); an override must offer the same steps.
+    fn split_moves(
+        &self,
+        s: &mut Self::State,
+        sc: &mut Self::Scratch,
+        out: &mut crate::split::SplitMoves,
+    ) -> Result<(), SearchError> {
+        out.fill(|list| self.legal_moves(s, sc, list))
+    }
+
     /// Whether the current player has at least one legal move.
     fn has_legal_move(&self, s: &mut Self::State, sc: &mut Self::Scratch) -> Result<bool, SearchError> {
         Ok(self.visit_moves(s, sc, |_| ControlFlow::Break(()))?.is_break())

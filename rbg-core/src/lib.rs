@@ -28,6 +28,9 @@
 //! * **Improper games fail, they do not hang**: every search entry point returns a
 //!   [`SearchError`] when a documented bound is exceeded, and a [`MoveList`] holds a bounded
 //!   number of actions.
+//! * **Moves step by step**: [`Game::split_moves`] gives a state's legal moves as a tree of
+//!   partial moves ([`split::SplitMoves`]), for agents that branch on sub-moves; every step
+//!   it offers can be completed to a legal move.
 //! * **Text and bytes.** [`notation`] writes and reads moves (pair notation of `rbg moves`, wire
 //!   notation of the game manager) and describes what a move changes; [`state_codec`] is the
 //!   byte format of [`Game::encode_state`] / [`Game::decode_state`].
@@ -55,6 +58,7 @@ pub mod notation;
 pub mod perft;
 pub mod playout;
 pub mod rng;
+pub mod split;
 #[allow(unsafe_code)]
 pub mod stack;
 pub mod state_codec;

@@ -1,0 +1,629 @@
+//! Split-move MCTS: UCT whose tree branches on parts of moves rather than on whole moves, after
+//! Kowalski et al., "Split Moves for Monte-Carlo Tree Search" (AAAI 2022).
+//!
+//! A node's children are the distinct next *steps* of the partial move that leads to it
+//! ([`rbg_core::split::SplitMoves`]): one action at a time, or with `compress` (the default)
+//! the longest run of actions on which all completions agree, so that every node offers a real
+//! choice. A node whose partial move is a whole legal move is *complete*: its state is the
+//! state after that move (keeper completed), a *nodal* state, whose children are the first steps
+//! of the next player's moves. The root is nodal too. Steps come from full legal moves, so a
+//! partial move can always be completed and the tree has no dead ends.
+//!
+//! States are kept only at nodal nodes' level, and not stored: an iteration replays the moves
+//! along its path from the root state, collecting the actions of the steps since the last nodal
+//! state and applying them as one move when a complete node is reached. A partial node records
+//! its range in the sorted move list of its nodal ancestor; that list is generated again (the
+//! reasoners are deterministic, so it is the same) only when the iteration expands a node below
+//! that ancestor.
+//!
+//! One iteration: *selection* from the root by UCB1 over steps (unvisited children first, at
+//! random); *expansion*, either **nodal** (the default: from the first unvisited child picked,
+//! keep adding one random untried child per level until a complete move is reached, so every
+//! playout starts at a real state) or **single** (add one node; a partial move is then finished
+//! by a uniformly random completion within its range); a *playout*, either **full** (uniform
+//! over whole moves per turn, through [`Game::random_playout`], which uses the reasoner's fast
+//! paths: monotonic classes, library-side loops) or **split** (at each turn a walk over steps,
+//! uniform at every choice); *backpropagation*: every node adds the final reward of its mover,
+//! the player to move at the nodal state above it (a partial move is made by one player).
+//!
+//! The move played is found by the robust-child rule at every level: from the root, the child
+//! with the most visits (ties: the better mean, then the first in step order) until a complete
+//! node. [`Agent::observe`] follows the played move's actions down the tree and keeps the
+//! subtree of the complete node it reaches.
+
+use rand::Rng;
+use rand_core::SeedableRng;
+use rbg_core::moves::DEFAULT_MAX_ACTIONS;
+use rbg_core::perft::{DEFAULT_KEEPER_LIMIT, DEFAULT_MAX_STREAMED_MOVES};
+use rbg_core::playout::{PlayoutBuffers, PlayoutLimits};
+use rbg_core::split::{PartialMove, SplitMoves};
+use rbg_core::PlayoutRng;
+use rbg_core::{Action, Game, Player, SearchError};
+
+use crate::agent::{mover, rewards_into, Agent, AgentError, Decision, SearchStats};
+use crate::budget::{Budget, Meter};
+
+/// How an iteration grows the tree.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Expansion {
+    /// Add one random untried child per level until a complete move: every playout starts at a
+    /// real state.
+    Nodal,
+    /// Add one node; a partial move is finished by a uniformly random completion.
+    Single,
+}
+
+/// How playouts choose moves.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SplitPlayout {
+    /// Uniformly random whole moves.
+    Full,
+    /// A uniformly random step at every choice of a move.
+    Split,
+}
+
+/// Settings of [`SplitMcts`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct SplitMctsConfig {
+    /// The UCB1 exploration constant (rewards are in [0, 1]).
+    pub c: f64,
+    /// The budget used by [`play_game`](crate::play_game); without a time or iteration limit,
+    /// [`DEFAULT_SPLIT_MCTS_ITERATIONS`] iterations are added.
+    pub budget: Budget,
+    /// Steps are runs of actions without a choice, not single actions.
+    pub compress: bool,
+    /// How the tree grows.
+    pub expansion: Expansion,
+    /// How playouts choose moves.
+    pub playout: SplitPlayout,
+    /// Keep the subtree of the move played (see [`Agent::observe`]).
+    pub reuse_tree: bool,
+    /// Playouts longer than this many player moves stop and are scored where they stand.
+    pub max_playout_plies: u64,
+    /// When the tree grows beyond this many nodes, the search stops expanding it.
+    pub max_nodes: usize,
+    /// Most actions one state's move list may hold ([`rbg_core::MoveList::with_limit`]). A
+    /// state below the root whose moves do not fit stays a leaf, valued by playouts, which
+    /// then sample its moves one by one; at the root the search fails with
+    /// [`SearchError::TooManyMoves`].
+    pub max_move_actions: usize,
+}
+
+impl Default for SplitMctsConfig {
+    fn default() -> Self {
+        SplitMctsConfig {
+            c: std::f64::consts::SQRT_2,
+            budget: Budget::default(),
+            compress: true,
+            expansion: Expansion::Nodal,
+            playout: SplitPlayout::Full,
+            reuse_tree: true,
+            max_playout_plies: 10_000,
+            max_nodes: 4_000_000,
+            max_move_actions: DEFAULT_MAX_ACTIONS,
+        }
+    }
+}
+
+/// Iterations per move when the budget sets no limit.
+pub const DEFAULT_SPLIT_MCTS_ITERATIONS: u64 = 1000;
+
+#[derive(Clone, Debug)]
+struct Node {
+    first_child: u32,
+    num_children: u32,
+    expanded: bool,
+    /// A nodal node (root or complete) whose state has no legal move, or where the keeper is
+    /// stuck: the game is over there.
+    terminal: bool,
+    /// The steps from the nodal ancestor to here make a whole move.
+    complete: bool,
+    /// A nodal node whose moves do not fit in a move list: it stays a leaf, valued by
+    /// playouts (which sample such states' moves one by one instead of listing them).
+    unlisted: bool,
+    visits: u32,
+    /// Sum of the rewards of `mover` over the visits.
+    reward: f64,
+    /// The player making the step leading here (0 for the root).
+    mover: Player,
+    step_start: u32,
+    step_len: u32,
+    /// The moves of the nodal ancestor's sorted list that this node's partial move prefixes.
+    range: PartialMove,
+}
+
+impl Node {
+    fn new(mover: Player, step_start: u32, step_len: u32, range: PartialMove, complete: bool) -> Self {
+        Node {
+            first_child: 0,
+            num_children: 0,
+            expanded: false,
+            terminal: false,
+            complete,
+            unlisted: false,
+            visits: 0,
+            reward: 0.0,
+            mover,
+            step_start,
+            step_len,
+            range,
+        }
+    }
+
+    fn mean(&self) -> f64 {
+        if self.visits == 0 {
+            0.0
+        } else {
+            self.reward / self.visits as f64
+        }
+    }
+}
+
+/// Split-move UCT (see the module documentation).
+pub struct SplitMcts<G: Game> {
+    config: SplitMctsConfig,
+    scratch: G::Scratch,
+    rng: PlayoutRng,
+    nodes: Vec<Node>,
+    /// The actions of every node's step, back to back.
+    actions: Vec<Action>,
+    /// The state the tree's root (node 0) stands for, if there is a tree.
+    root_state: Option<G::State>,
+    /// The nodal state an iteration has reached.
+    state: G::State,
+    /// The moves of `state` when `splits_fresh`.
+    splits: SplitMoves,
+    splits_fresh: bool,
+    /// The actions of the steps taken since the last nodal state.
+    partial: Vec<Action>,
+    path: Vec<u32>,
+    rewards: Vec<f64>,
+    playout_buffers: PlayoutBuffers,
+}
+
+impl<G: Game> SplitMcts<G> {
+    pub fn new(game: &G, config: SplitMctsConfig, seed: u64) -> Self {
+        SplitMcts {
+            splits: SplitMoves::with_limit(config.max_move_actions),
+            playout_buffers: PlayoutBuffers::new(game, config.max_move_actions),
+            config,
+            scratch: game.new_scratch(),
+            rng: PlayoutRng::seed_from_u64(seed),
+            nodes: Vec::new(),
+            actions: Vec::new(),
+            root_state: None,
+            state: game.initial_state(),
+            splits_fresh: false,
+            partial: Vec::new(),
+            path: Vec::new(),
+            rewards: vec![0.0; game.info().num_players()],
+        }
+    }
+
+    /// Number of nodes in the current tree (root included; 0 before the first search).
+    pub fn tree_size(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Visits of the root (the iterations that went through the current tree, including those
+    /// of earlier moves whose subtree was kept).
+    pub fn root_visits(&self) -> u32 {
+        self.nodes.first().map_or(0, |n| n.visits)
+    }
+
+    fn clear_tree(&mut self) {
+        self.nodes.clear();
+        self.actions.clear();
+        self.root_state = None;
+    }
+
+    fn is_nodal(&self, node: u32) -> bool {
+        node == 0 || self.nodes[node as usize].complete
+    }
+
+    fn step(&self, node: u32) -> &[Action] {
+        let n = &self.nodes[node as usize];
+        &self.actions[n.step_start as usize..(n.step_start + n.step_len) as usize]
+    }
+
+    /// Makes `splits` hold the moves of `state`.
+    fn ensure_splits(&mut self, game: &G) -> Result<(), SearchError> {
+        if !self.splits_fresh {
+            game.split_moves(&mut self.state, &mut self.scratch, &mut self.splits)?;
+            self.splits_fresh = true;
+        }
+        Ok(())
+    }
+
+    /// Creates the children of `node`, whose nodal ancestor's state is `state`: one per step of
+    /// its partial move. A node without steps is terminal.
+    fn expand(&mut self, game: &G, node: u32) -> Result<(), SearchError> {
+        self.ensure_splits(game)?;
+        let range = if self.is_nodal(node) { self.splits.root() } else { self.nodes[node as usize].range };
+        let player = game.current_player(&self.state);
+        let first = self.nodes.len() as u32;
+        for step in self.splits.steps(range, self.config.compress) {
+            let start = self.actions.len() as u32;
+            self.actions.extend_from_slice(step.actions);
+            let complete = self.splits.is_complete(step.next);
+            self.nodes.push(Node::new(player, start, step.actions.len() as u32, step.next, complete));
+        }
+        let count = self.nodes.len() as u32 - first;
+        let n = &mut self.nodes[node as usize];
+        n.expanded = true;
+        n.first_child = first;
+        n.num_children = count;
+        // Only a nodal node can lack steps (a partial move always has a completion); should the
+        // reasoner disagree with itself, the node is scored where it stands rather than entered.
+        n.terminal = count == 0;
+        Ok(())
+    }
+
+    /// The child to descend to: a random unvisited child if there is one, else by UCB1.
+    fn select_child(&mut self, node: u32) -> u32 {
+        let parent = &self.nodes[node as usize];
+        let (first, count) = (parent.first_child, parent.num_children);
+        let children = &self.nodes[first as usize..(first + count) as usize];
+        let unvisited = children.iter().filter(|c| c.visits == 0).count() as u32;
+        if unvisited > 0 {
+            let mut k = self.rng.gen_range(0..unvisited);
+            for (i, c) in children.iter().enumerate() {
+                if c.visits == 0 {
+                    if k == 0 {
+                        return first + i as u32;
+                    }
+                    k -= 1;
+                }
+            }
+        }
+        let log_parent = (parent.visits.max(1) as f64).ln();
+        let mut best = first;
+        let mut best_score = f64::NEG_INFINITY;
+        for (i, c) in children.iter().enumerate() {
+            let score = c.mean() + self.config.c * (log_parent / c.visits as f64).sqrt();
+            if score > best_score {
+                best_score = score;
+                best = first + i as u32;
+            }
+        }
+        best
+    }
+
+    /// Applies the move made of the steps since the last nodal state to `state` and completes
+    /// the keeper; `false` if the game is over.
+    fn apply_partial(&mut self, game: &G) -> Result<bool, SearchError> {
+        game.apply_move(&mut self.state, &self.partial);
+        self.enter_nodal_state(game)
+    }
+
+    /// Applies a uniformly random completion of `range` (a partial move of `splits`, which must
+    /// be fresh) and completes the keeper; `false` if the game is over.
+    fn apply_random_completion(&mut self, game: &G, range: PartialMove) -> Result<bool, SearchError> {
+        let i = self.rng.gen_range(0..range.completions().max(1) as u32) as usize;
+        let Some(mv) = self.splits.completion(range, i) else { return Ok(false) };
+        game.apply_move(&mut self.state, mv);
+        self.enter_nodal_state(game)
+    }
+
+    fn enter_nodal_state(&mut self, game: &G) -> Result<bool, SearchError> {
+        self.partial.clear();
+        self.splits_fresh = false;
+        game.complete_keeper(&mut self.state, &mut self.scratch, DEFAULT_KEEPER_LIMIT)
+    }
+
+    /// Plays the rest of the game at random from `state`; returns the moves made.
+    fn playout(&mut self, game: &G) -> Result<u64, SearchError> {
+        match self.config.playout {
+            SplitPlayout::Full => self.full_playout(game, self.config.max_playout_plies),
+            SplitPlayout::Split => self.split_playout(game),
+        }
+    }
+
+    /// Uniformly random whole moves, at most `max_plies` of them, through the reasoner's
+    /// [`Game::random_playout`].
+    fn full_playout(&mut self, game: &G, max_plies: u64) -> Result<u64, SearchError> {
+        let limits = PlayoutLimits {
+            max_plies,
+            keeper_limit: DEFAULT_KEEPER_LIMIT,
+            monotonic: true,
+            max_streamed_moves: DEFAULT_MAX_STREAMED_MOVES,
+        };
+        let outcome = game.random_playout(
+            &mut self.state,
+            &mut self.scratch,
+            &mut self.playout_buffers,
+            &mut self.rng,
+            &limits,
+        );
+        match outcome {
+            Ok(o) => Ok(o.plies),
+            // The playout stopped at its bound; it is scored where it stands.
+            Err(SearchError::PlayoutTooLong { limit }) => Ok(limit),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// A uniformly random step at every choice of every move.
+    fn split_playout(&mut self, game: &G) -> Result<u64, SearchError> {
+        self.splits_fresh = false;
+        let mut plies = 0;
+        while plies < self.config.max_playout_plies {
+            match game.split_moves(&mut self.state, &mut self.scratch, &mut self.splits) {
+                // Moves too many to list are sampled one by one by the whole-move playout.
+                Err(SearchError::TooManyMoves { .. }) => {
+                    return Ok(plies + self.full_playout(game, self.config.max_playout_plies - plies)?);
+                }
+                other => other?,
+            }
+            let mut p = self.splits.root();
+            while !self.splits.is_complete(p) {
+                let count = self.splits.step_count(p, true);
+                if count == 0 {
+                    break;
+                }
+                let k = self.rng.gen_range(0..count as u32) as usize;
+                match self.splits.steps(p, true).nth(k) {
+                    Some(step) => p = step.next,
+                    None => break,
+                }
+            }
+            let Some(mv) = self.splits.complete_move(p) else { break };
+            game.apply_move(&mut self.state, mv);
+            plies += 1;
+            if !game.complete_keeper(&mut self.state, &mut self.scratch, DEFAULT_KEEPER_LIMIT)? {
+                break;
+            }
+        }
+        Ok(plies)
+    }
+
+    /// One selection-expansion-playout-backpropagation pass; returns (states visited, whole
+    /// moves below the root on the path).
+    fn iterate(&mut self, game: &G) -> Result<(u64, u32), SearchError> {
+        let Some(root_state) = &self.root_state else { return Ok((0, 0)) };
+        self.state.clone_from(root_state);
+        self.splits_fresh = false;
+        self.partial.clear();
+        self.path.clear();
+        self.path.push(0);
+        let mut node = 0u32;
+        let mut visited = 0u64;
+        let mut plies = 0u32;
+        let mut over = false;
+        loop {
+            if self.nodes[node as usize].terminal {
+                over = true;
+                break;
+            }
+            if self.nodes[node as usize].unlisted {
+                break;
+            }
+            if !self.nodes[node as usize].expanded {
+                if self.nodes.len() >= self.config.max_nodes {
+                    // The tree is full: a partial move is finished at random so that the
+                    // playout starts at a real state.
+                    if !self.is_nodal(node) {
+                        self.ensure_splits(game)?;
+                        over = !self.apply_random_completion(game, self.nodes[node as usize].range)?;
+                        visited += 1;
+                    }
+                    break;
+                }
+                match self.expand(game, node) {
+                    // Below the root, a state with too many moves to list is valued by playouts
+                    // alone; at the root there is nothing to choose from (as for every agent).
+                    Err(SearchError::TooManyMoves { .. }) if node != 0 => {
+                        self.nodes[node as usize].unlisted = true;
+                        self.splits_fresh = false;
+                        break;
+                    }
+                    other => other?,
+                }
+                if self.nodes[node as usize].terminal {
+                    over = true;
+                    break;
+                }
+            }
+            let child = self.select_child(node);
+            let c = &self.nodes[child as usize];
+            let (fresh, complete, range) = (c.visits == 0, c.complete, c.range);
+            let (start, len) = (c.step_start as usize, c.step_len as usize);
+            self.partial.extend_from_slice(&self.actions[start..start + len]);
+            self.path.push(child);
+            node = child;
+            if complete {
+                visited += 1;
+                plies += 1;
+                if !self.apply_partial(game)? {
+                    let c = &mut self.nodes[child as usize];
+                    c.expanded = true;
+                    c.terminal = true;
+                    over = true;
+                    break;
+                }
+                if fresh {
+                    break;
+                }
+            } else if fresh && self.config.expansion == Expansion::Single {
+                // The child's range indexes the moves of the current nodal state, which were
+                // generated if its parent was just expanded and are generated now otherwise.
+                self.ensure_splits(game)?;
+                visited += 1;
+                over = !self.apply_random_completion(game, range)?;
+                break;
+            }
+        }
+        if !over {
+            visited += self.playout(game)?;
+        }
+        rewards_into(game, &self.state, &mut self.rewards);
+        for &i in &self.path {
+            let n = &mut self.nodes[i as usize];
+            n.visits = n.visits.saturating_add(1);
+            if n.mover != 0 {
+                n.reward += self.rewards[n.mover as usize - 1];
+            }
+        }
+        Ok((visited, plies))
+    }
+
+    /// The robust child of `node`: most visits, then the better mean, then the first.
+    fn robust_child(&self, node: u32) -> u32 {
+        let n = &self.nodes[node as usize];
+        let mut best = n.first_child;
+        for c in n.first_child..n.first_child + n.num_children {
+            let (cand, b) = (&self.nodes[c as usize], &self.nodes[best as usize]);
+            if cand.visits > b.visits || (cand.visits == b.visits && cand.mean() > b.mean()) {
+                best = c;
+            }
+        }
+        best
+    }
+
+    /// Makes `new_root` (a complete node on a path from the root) the root, keeping only its
+    /// subtree.
+    fn reroot(&mut self, new_root: u32) {
+        let mut nodes = Vec::new();
+        let mut actions = Vec::new();
+        let mut old_ids = vec![new_root];
+        let mut root = self.nodes[new_root as usize].clone();
+        root.step_start = 0;
+        root.step_len = 0;
+        nodes.push(root);
+        let mut i = 0;
+        while i < nodes.len() {
+            let old = &self.nodes[old_ids[i] as usize];
+            if old.expanded && old.num_children > 0 {
+                let first = nodes.len() as u32;
+                for c in old.first_child..old.first_child + old.num_children {
+                    let mut copy = self.nodes[c as usize].clone();
+                    copy.step_start = actions.len() as u32;
+                    actions.extend_from_slice(self.step(c));
+                    nodes.push(copy);
+                    old_ids.push(c);
+                }
+                nodes[i].first_child = first;
+            }
+            i += 1;
+        }
+        self.nodes = nodes;
+        self.actions = actions;
+    }
+}
+
+impl<G: Game> Agent<G> for SplitMcts<G> {
+    fn name(&self) -> String {
+        let mut name = format!("split-mcts:c={}", self.config.c);
+        if !self.config.compress {
+            name.push_str(",compress=false");
+        }
+        if self.config.expansion == Expansion::Single {
+            name.push_str(",expansion=single");
+        }
+        if self.config.playout == SplitPlayout::Split {
+            name.push_str(",playout=split");
+        }
+        name
+    }
+
+    fn reset(&mut self, seed: u64) {
+        self.rng = PlayoutRng::seed_from_u64(seed);
+        self.clear_tree();
+    }
+
+    fn budget(&self) -> Budget {
+        self.config.budget
+    }
+
+    fn select_move(&mut self, game: &G, state: &G::State, budget: &Budget) -> Result<Decision, AgentError> {
+        mover(game, state)?;
+        let meter = Meter::start(budget.with_default_iterations(DEFAULT_SPLIT_MCTS_ITERATIONS));
+        if self.root_state.as_ref() != Some(state) || !self.config.reuse_tree {
+            self.clear_tree();
+            self.nodes.push(Node::new(0, 0, 0, PartialMove::default(), false));
+            self.root_state = Some(state.clone());
+        }
+        let mut stats = SearchStats::default();
+        loop {
+            let depth_reached = meter.depth_limit().is_some_and(|d| stats.depth >= d);
+            if depth_reached || meter.exhausted(stats.iterations) {
+                break;
+            }
+            let (visited, depth) = self.iterate(game).inspect_err(|_| self.clear_tree())?;
+            stats.nodes += visited;
+            stats.depth = stats.depth.max(depth);
+            stats.iterations += 1;
+            // A root without moves (game over) or with a single move needs no further search.
+            let root = &self.nodes[0];
+            if root.terminal
+                || (root.expanded && root.num_children == 1 && self.nodes[root.first_child as usize].complete)
+            {
+                break;
+            }
+        }
+        // Descend by robust child to a complete node, expanding nodes the search never reached
+        // (a zero budget, or a partial node visited once under single expansion).
+        self.state.clone_from(state);
+        self.splits_fresh = false;
+        let mut mv = Vec::new();
+        let mut node = 0u32;
+        loop {
+            if !self.nodes[node as usize].expanded {
+                self.expand(game, node).inspect_err(|_| self.clear_tree())?;
+            }
+            if self.nodes[node as usize].num_children == 0 {
+                // Only the root can be without steps (see `expand`).
+                self.clear_tree();
+                return Err(AgentError::NoLegalMove);
+            }
+            node = self.robust_child(node);
+            mv.extend_from_slice(self.step(node));
+            if self.nodes[node as usize].complete {
+                break;
+            }
+        }
+        let chosen = &self.nodes[node as usize];
+        stats.value = (chosen.visits > 0).then(|| chosen.mean());
+        stats.elapsed = meter.elapsed();
+        Ok(Decision { mv, stats })
+    }
+
+    fn observe(&mut self, game: &G, before: &G::State, mv: &[Action]) -> Result<(), AgentError> {
+        if !self.config.reuse_tree || self.root_state.as_ref() != Some(before) || self.nodes.is_empty() {
+            self.clear_tree();
+            return Ok(());
+        }
+        // Follow the move's actions down the steps; the node reached must be complete.
+        let mut node = 0u32;
+        let mut rest = mv;
+        while !rest.is_empty() {
+            let n = &self.nodes[node as usize];
+            let found = (n.first_child..n.first_child + n.num_children)
+                .find(|&c| self.nodes[c as usize].step_len > 0 && rest.starts_with(self.step(c)));
+            let Some(child) = found else { break };
+            rest = &rest[self.step(child).len()..];
+            node = child;
+            if self.nodes[node as usize].complete {
+                break;
+            }
+        }
+        if node == 0 || !rest.is_empty() || !self.nodes[node as usize].complete {
+            self.clear_tree();
+            return Ok(());
+        }
+        let mut after = before.clone();
+        game.apply_move(&mut after, mv);
+        match game.complete_keeper(&mut after, &mut self.scratch, DEFAULT_KEEPER_LIMIT) {
+            Ok(true) => {
+                self.reroot(node);
+                self.root_state = Some(after);
+            }
+            Ok(false) => self.clear_tree(),
+            Err(e) => {
+                self.clear_tree();
+                return Err(e.into());
+            }
+        }
+        Ok(())
+    }
+}
