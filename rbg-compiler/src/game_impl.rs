@@ -9,39 +9,74 @@ use rbg_automaton::{Modifier, NodeId};
 use crate::ctx::Ctx;
 use crate::layout::Layout;
 use crate::monotonic;
+use crate::packed;
 
 pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
     let monotonic = monotonic::monotonic(c);
     let label_names = c.g.board.labels.iter();
     // Board data as statics: on large boards a `vec![...]` of every edge made one enormous
     // function for the compiler (a 60,000-cell board took over ten minutes to build).
-    let board_edges: Vec<TokenStream> =
+    let edges =
         c.g.board
             .vertices
             .iter()
             .enumerate()
-            .flat_map(|(v, vertex)| {
-                let v = v as u32;
-                vertex.edges.iter().map(move |e| {
-                    let (label, target) = (e.label, e.target);
-                    quote!((#v, #label, #target))
-                })
-            })
-            .collect();
-    let edge_count = board_edges.len();
+            .flat_map(|(v, vertex)| vertex.edges.iter().map(move |e| (v as u32, e.label, e.target)));
+    let board_edges = if c.l.packed {
+        let text = packed::pack(edges.flat_map(|(v, l, t)| [v, l, t].map(u64::from)), 3);
+        quote! {
+            /// The board's edges: (from vertex, label, to vertex). Packed (a large board).
+            static BOARD_EDGES: ::std::sync::LazyLock<Vec<(u32, u32, u32)>> = ::std::sync::LazyLock::new(|| {
+                unpack(#text, 3).chunks_exact(3).map(|e| (e[0] as u32, e[1] as u32, e[2] as u32)).collect()
+            });
+        }
+    } else {
+        let each: Vec<TokenStream> = edges.map(|(v, label, target)| quote!((#v, #label, #target))).collect();
+        let edge_count = each.len();
+        quote! {
+            /// The board's edges: (from vertex, label, to vertex).
+            static BOARD_EDGES: [(u32, u32, u32); #edge_count] = [#(#each),*];
+        }
+    };
     let stack_prologue = crate::search::stack_prologue(c);
     let (position_table, positions) = match &c.g.board.positions {
         Some(positions) => {
-            let count = positions.len();
-            let each = positions.iter().map(|p| {
-                let ([x, y, z], [px, py]) = (p.coords, p.point);
-                quote!(([#x, #y, #z], [#px, #py]))
-            });
-            (
+            let table = if c.l.packed {
+                // Coordinates packed; drawing points as decimal text, which `f64`'s `Display`
+                // writes so that parsing gives the same value back.
+                let coords =
+                    packed::pack(positions.iter().flat_map(|p| p.coords.map(|x| x as i64 as u64)), 3);
+                let points: Vec<String> =
+                    positions.iter().flat_map(|p| p.point.map(|x| x.to_string())).collect();
+                let points = points.join(" ");
+                quote! {
+                    /// Each vertex's grid coordinates and drawing point. Packed (a large board).
+                    static VERTEX_POSITIONS: ::std::sync::LazyLock<Vec<([i32; 3], [f64; 2])>> =
+                        ::std::sync::LazyLock::new(|| {
+                            let mut points = #points.split(' ').map(|x| x.parse::<f64>().unwrap_or(0.0));
+                            unpack(#coords, 3)
+                                .chunks_exact(3)
+                                .map(|c| {
+                                    let coords = [c[0] as i32, c[1] as i32, c[2] as i32];
+                                    let x = points.next().unwrap_or(0.0);
+                                    (coords, [x, points.next().unwrap_or(0.0)])
+                                })
+                                .collect()
+                        });
+                }
+            } else {
+                let count = positions.len();
+                let each = positions.iter().map(|p| {
+                    let ([x, y, z], [px, py]) = (p.coords, p.point);
+                    quote!(([#x, #y, #z], [#px, #py]))
+                });
                 quote! {
                     /// Each vertex's grid coordinates and drawing point.
                     static VERTEX_POSITIONS: [([i32; 3], [f64; 2]); #count] = [#(#each),*];
-                },
+                }
+            };
+            (
+                table,
                 quote!(Some(
                     VERTEX_POSITIONS
                         .iter()
@@ -66,10 +101,10 @@ pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
         (TokenStream::new(), TokenStream::new())
     };
     let rules_fingerprint = rules_fingerprint(c);
+    let initial = crate::state::initial(c);
     let position_pairs = rules_positions(c).into_iter().map(|(player, node)| quote!((#player, #node)));
     quote! {
-        /// The board's edges: (from vertex, label, to vertex).
-        static BOARD_EDGES: [(u32, u32, u32); #edge_count] = [#(#board_edges),*];
+        #board_edges
 
         #position_table
 
@@ -123,7 +158,7 @@ pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
             }
 
             fn initial_state(&self) -> State {
-                INITIAL
+                #initial
             }
 
             #[inline]
@@ -202,7 +237,7 @@ pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
             if parts.vertex as usize >= VERTICES {
                 return Err(out_of_range("current vertex", i128::from(parts.vertex)));
             }
-            let mut st = INITIAL;
+            let mut st = #initial;
             for (v, &piece) in parts.pieces.iter().enumerate() {
                 if piece as usize >= PIECES {
                     return Err(out_of_range("piece id", i128::from(piece)));

@@ -82,6 +82,9 @@ pub(crate) struct Layout {
     pub count: Uint,
     pub node: Uint,
     pub player: Uint,
+    /// Per-vertex tables are packed string literals decoded at run time (a board of more than
+    /// [`crate::packed::LARGE_BOARD_VERTICES`] vertices), not array literals.
+    pub packed: bool,
 }
 
 impl Layout {
@@ -102,7 +105,8 @@ impl Layout {
         // Node ids plus one spare id for "no rules position" (an unreachable switch target).
         let node = pick(p.nodes().len() as u64, "automaton nodes")?;
         let player = pick(p.bounds().len() as u64 + 1, "players")?;
-        Ok(Layout { vertices, cell, cell_rows, piece, var, count, node, player })
+        let packed = vertices > crate::packed::LARGE_BOARD_VERTICES;
+        Ok(Layout { vertices, cell, cell_rows, piece, var, count, node, player, packed })
     }
 
     /// The off-board sentinel cell.

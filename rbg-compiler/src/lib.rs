@@ -48,6 +48,7 @@ mod layout;
 mod module;
 mod monotonic;
 pub mod names;
+mod packed;
 mod scratch;
 mod search;
 mod stack_plan;

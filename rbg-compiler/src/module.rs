@@ -24,7 +24,7 @@ use crate::ctx::Ctx;
 use crate::layout::Layout;
 use crate::stack_plan::{self, StackPlan};
 use crate::tables::{self, lit};
-use crate::{apply, exprs, game_impl, names, scratch, search, state};
+use crate::{apply, exprs, game_impl, names, packed, scratch, search, state};
 use crate::{CompileError, CompileOptions, GENERATOR_VERSION};
 
 /// Most modifiers on one search path of a game whose rules let moves grow without bound (the
@@ -139,7 +139,29 @@ fn constants(c: &Ctx, name: &str, var_names: &[String]) -> TokenStream {
     });
     let player_names = c.g.players.iter().map(|p| &p.name);
     let piece_names = &c.g.pieces;
-    let vertex_names = c.g.board.vertices.iter().map(|v| &v.name);
+    let vertex_names = if c.l.packed {
+        // One string of all names and a packed table of their lengths in bytes.
+        let all: String = c.g.board.vertices.iter().map(|v| v.name.as_str()).collect();
+        let lengths = packed::pack(c.g.board.vertices.iter().map(|v| v.name.len() as u64), 1);
+        quote! {
+            static VERTEX_NAMES: ::std::sync::LazyLock<Vec<&str>> = ::std::sync::LazyLock::new(|| {
+                let all: &'static str = #all;
+                let mut at = 0usize;
+                unpack(#lengths, 1)
+                    .into_iter()
+                    .map(|len| {
+                        let end = at.saturating_add(len as usize);
+                        let name = all.get(at..end).unwrap_or("");
+                        at = end;
+                        name
+                    })
+                    .collect()
+            });
+        }
+    } else {
+        let names = c.g.board.vertices.iter().map(|v| &v.name);
+        quote!(static VERTEX_NAMES: [&str; #vertices] = [#(#names),*];)
+    };
     let bounds = c.p.bounds().iter();
     let switches = c.g.switch_indices();
     let num_switches = lit(switches.len() as u64);
@@ -185,7 +207,7 @@ fn constants(c: &Ctx, name: &str, var_names: &[String]) -> TokenStream {
         const PIECE_NAMES: [&str; #num_pieces] = [#(#piece_names),*];
         const VARIABLE_NAMES: [&str; #num_vars] = [#(#var_names),*];
         const BOUNDS: [i64; #num_vars] = [#(#bounds),*];
-        static VERTEX_NAMES: [&str; #vertices] = [#(#vertex_names),*];
+        #vertex_names
         /// Indices of the switch actions.
         const SWITCHES: [u32; #num_switches] = [#(#switches),*];
     }

@@ -7,6 +7,7 @@ use quote::quote;
 use rbg_automaton::Op;
 
 use crate::ctx::Ctx;
+use crate::packed;
 use crate::tables::lit;
 
 pub(crate) fn state(c: &Ctx) -> TokenStream {
@@ -30,8 +31,44 @@ pub(crate) fn state(c: &Ctx) -> TokenStream {
     } else {
         (TokenStream::new(), TokenStream::new(), TokenStream::new())
     };
-    let PieceSets { field: occ_field, init: occ_init, update: occ_update, consts: occ_consts } =
+    let PieceSets { field: occ_field, init: occ_init, update: occ_update, consts: occ_consts, packed_init } =
         piece_sets(c);
+    let initial = if l.packed {
+        // Decoded on first use: as a literal, a large board's state is a token per cell.
+        let pieces = packed::pack(c.p.initial_pieces().iter().map(|&x| x as u64), 1);
+        quote! {
+            /// The initial state, before keeper completion (decoded on first use: a large board).
+            pub static INITIAL: ::std::sync::LazyLock<State> = ::std::sync::LazyLock::new(|| {
+                let mut st = State {
+                    pieces: [NO_PIECE; VERTICES + 1],
+                    vars: [0; VARIABLES],
+                    #counts_init
+                    #occ_init
+                    vertex: 0,
+                    player: 0,
+                    node: #start,
+                };
+                for (slot, x) in st.pieces.iter_mut().take(VERTICES).zip(unpack(#pieces, 1)) {
+                    *slot = x as Piece;
+                }
+                #packed_init
+                st
+            });
+        }
+    } else {
+        quote! {
+            /// The initial state, before keeper completion.
+            pub const INITIAL: State = State {
+                pieces: [#(#pieces),*],
+                vars: [0; VARIABLES],
+                #counts_init
+                #occ_init
+                vertex: 0,
+                player: 0,
+                node: #start,
+            };
+        }
+    };
     quote! {
         #occ_consts
 
@@ -48,16 +85,7 @@ pub(crate) fn state(c: &Ctx) -> TokenStream {
             node: NodeId,
         }
 
-        /// The initial state, before keeper completion.
-        pub const INITIAL: State = State {
-            pieces: [#(#pieces),*],
-            vars: [0; VARIABLES],
-            #counts_init
-            #occ_init
-            vertex: 0,
-            player: 0,
-            node: #start,
-        };
+        #initial
 
         /// Puts `piece` on cell `at` (never the sentinel), keeping piece counts and
         /// piece-location sets.
@@ -77,24 +105,62 @@ struct PieceSets {
     init: TokenStream,
     update: TokenStream,
     consts: TokenStream,
+    /// Statements filling the sets of the packed initial state (empty for small boards, whose
+    /// `init` holds the values).
+    packed_init: TokenStream,
+}
+
+/// The expression of a copy of the initial state.
+pub(crate) fn initial(c: &Ctx) -> TokenStream {
+    if c.l.packed {
+        quote!(*INITIAL)
+    } else {
+        quote!(INITIAL)
+    }
 }
 
 fn piece_sets(c: &Ctx) -> PieceSets {
     if c.a.tracked_masks().is_empty() {
         let none = TokenStream::new;
-        return PieceSets { field: none(), init: none(), update: none(), consts: none() };
+        return PieceSets {
+            field: none(),
+            init: none(),
+            update: none(),
+            consts: none(),
+            packed_init: none(),
+        };
     }
     let words = c.l.vertices.div_ceil(64);
     let sets = lit(c.a.tracked_masks().len() as u64);
-    let init = c.a.tracked_masks().iter().map(|&mask| {
+    let bits = |mask: u64| {
         let mut bits = vec![0u64; words];
         for (v, &piece) in c.p.initial_pieces().iter().enumerate() {
             if piece < 64 && (mask >> piece) & 1 == 1 {
                 bits[v / 64] |= 1 << (v % 64);
             }
         }
-        quote!([#(#bits),*])
-    });
+        bits
+    };
+    let (init, packed_init) = if c.l.packed {
+        let texts = c.a.tracked_masks().iter().map(|&mask| packed::pack(bits(mask), 1));
+        let sets = lit(c.a.tracked_masks().len() as u64);
+        (
+            quote!(occ: [[0; OCC_WORDS]; #sets],),
+            quote! {
+                for (set, text) in st.occ.iter_mut().zip([#(#texts),*]) {
+                    for (word, x) in set.iter_mut().zip(unpack(text, 1)) {
+                        *word = x;
+                    }
+                }
+            },
+        )
+    } else {
+        let init = c.a.tracked_masks().iter().map(|&mask| {
+            let bits = bits(mask);
+            quote!([#(#bits),*])
+        });
+        (quote!(occ: [#(#init),*],), TokenStream::new())
+    };
     let masks = c.a.tracked_masks().iter();
     let described: Vec<String> = c.a.tracked_masks().iter().map(|&m| c.describe_op(&Op::On(m))).collect();
     let masks_doc =
@@ -105,7 +171,7 @@ fn piece_sets(c: &Ctx) -> PieceSets {
             /// Bit `v` of `occ[k]` is set when cell `v` holds a piece of `OCC_MASKS[k]`.
             occ: [[u64; OCC_WORDS]; #sets],
         ),
-        init: quote!(occ: [#(#init),*],),
+        init,
         update: quote! {
             let (word, bit) = (at as usize / 64, 1u64 << (at as usize % 64));
             for (set, mask) in st.occ.iter_mut().zip(OCC_MASKS) {
@@ -119,5 +185,6 @@ fn piece_sets(c: &Ctx) -> PieceSets {
             #[doc = #masks_doc]
             const OCC_MASKS: [u64; #sets] = [#(#masks),*];
         },
+        packed_init,
     }
 }

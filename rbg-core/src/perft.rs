@@ -176,6 +176,7 @@ pub fn perft_with_progress<G: Game>(
     } else {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
+            .stack_size(worker_stack_bytes::<G>())
             .build()
             .map_err(|e| DriverError::Threads(e.to_string()))?;
         pool.install(|| {
@@ -186,6 +187,17 @@ pub fn perft_with_progress<G: Game>(
         })? + root_node
     };
     Ok(counts)
+}
+
+/// The stack of a worker thread: the default (2 MiB, as std and rayon give) plus room for the
+/// states a worker keeps in its frames (the root's child, and the base and child of
+/// [`count_streaming`], each possibly with a temporary while it is built). A compiled state
+/// holds every cell inline (a million-cell board: a megabyte), so the default alone would
+/// overflow; for small games the extra is a few hundred bytes of address space.
+fn worker_stack_bytes<G: Game>() -> usize {
+    const DEFAULT_STACK: usize = 2 << 20;
+    const STATE_COPIES: usize = 6;
+    DEFAULT_STACK.saturating_add(STATE_COPIES.saturating_mul(core::mem::size_of::<G::State>()))
 }
 
 /// Per-thread buffers: one move list and one child state per remaining depth.
