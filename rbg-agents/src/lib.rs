@@ -49,6 +49,7 @@ mod play;
 mod random;
 mod spec;
 mod split_mcts;
+mod uct;
 mod zobrist;
 
 pub use agent::{Agent, AgentError, Decision, SearchStats};

@@ -29,6 +29,7 @@ use rbg_core::{Action, Game, MoveList, Player, SearchError};
 use crate::agent::{move_hash, mover, rewards_into, splitmix, Agent, AgentError, Decision, SearchStats};
 use crate::budget::{Budget, Meter};
 use crate::flat_mc::random_playout;
+use crate::uct;
 
 /// Settings of [`Mcts`].
 #[derive(Clone, Debug, PartialEq)]
@@ -70,45 +71,8 @@ pub const DEFAULT_MCTS_ITERATIONS: u64 = 1000;
 
 const MAST_BITS: u32 = 16;
 
-#[derive(Clone, Debug)]
-struct Node {
-    first_child: u32,
-    num_children: u32,
-    expanded: bool,
-    /// The game ended right after this node's move (or its player has no legal move).
-    terminal: bool,
-    visits: u32,
-    /// Sum of the rewards of `mover` over the visits.
-    reward: f64,
-    /// The player who made the move leading here (0 for the root).
-    mover: Player,
-    move_start: u32,
-    move_len: u32,
-}
-
-impl Node {
-    fn leaf(mover: Player, move_start: u32, move_len: u32) -> Self {
-        Node {
-            first_child: 0,
-            num_children: 0,
-            expanded: false,
-            terminal: false,
-            visits: 0,
-            reward: 0.0,
-            mover,
-            move_start,
-            move_len,
-        }
-    }
-
-    fn mean(&self) -> f64 {
-        if self.visits == 0 {
-            0.0
-        } else {
-            self.reward / self.visits as f64
-        }
-    }
-}
+/// A node of the tree; its actions are the move leading to it.
+type Node = uct::Node<()>;
 
 /// UCT MCTS (see the module documentation).
 pub struct Mcts<G: Game> {
@@ -165,40 +129,9 @@ impl<G: Game> Mcts<G> {
 
     fn node_move(&self, node: u32) -> &[Action] {
         let n = &self.nodes[node as usize];
-        &self.actions[n.move_start as usize..(n.move_start + n.move_len) as usize]
+        &self.actions[n.actions_start as usize..(n.actions_start + n.actions_len) as usize]
     }
 
-    /// The child to descend to: a random unvisited child if there is one, else by UCB1.
-    fn select_child(&mut self, node: u32) -> u32 {
-        let parent = &self.nodes[node as usize];
-        let (first, count) = (parent.first_child, parent.num_children);
-        let children = &self.nodes[first as usize..(first + count) as usize];
-        let unvisited = children.iter().filter(|c| c.visits == 0).count() as u32;
-        if unvisited > 0 {
-            let mut k = self.rng.gen_range(0..unvisited);
-            for (i, c) in children.iter().enumerate() {
-                if c.visits == 0 {
-                    if k == 0 {
-                        return first + i as u32;
-                    }
-                    k -= 1;
-                }
-            }
-        }
-        let log_parent = (parent.visits.max(1) as f64).ln();
-        let mut best = first;
-        let mut best_score = f64::NEG_INFINITY;
-        for (i, c) in children.iter().enumerate() {
-            let score = c.mean() + self.config.c * (log_parent / c.visits as f64).sqrt();
-            if score > best_score {
-                best_score = score;
-                best = first + i as u32;
-            }
-        }
-        best
-    }
-
-    /// Generates the legal moves of `state` and creates the children of `node`.
     fn expand(&mut self, game: &G, node: u32, player: Player) -> Result<(), SearchError> {
         let state = self.state.as_mut().expect("search state");
         game.legal_moves(state, &mut self.scratch, &mut self.moves)?;
@@ -206,7 +139,7 @@ impl<G: Game> Mcts<G> {
         for mv in self.moves.iter() {
             let start = self.actions.len() as u32;
             self.actions.extend_from_slice(mv);
-            self.nodes.push(Node::leaf(player, start, mv.len() as u32));
+            self.nodes.push(Node::new(player, start, mv.len() as u32, ()));
         }
         let n = &mut self.nodes[node as usize];
         n.expanded = true;
@@ -283,10 +216,10 @@ impl<G: Game> Mcts<G> {
                     break;
                 }
             }
-            let child = self.select_child(node);
+            let child = uct::select_child(&self.nodes, node, self.config.c, &mut self.rng);
             let fresh = self.nodes[child as usize].visits == 0;
             let c = &self.nodes[child as usize];
-            let (start, len, player) = (c.move_start as usize, c.move_len as usize, c.mover);
+            let (start, len, player) = (c.actions_start as usize, c.actions_len as usize, c.mover);
             let state = self.state.as_mut().expect("search state");
             let mv = &self.actions[start..start + len];
             if self.config.mast {
@@ -340,32 +273,7 @@ impl<G: Game> Mcts<G> {
 
     /// Makes `new_root` (a child of the root) the root, keeping only its subtree.
     fn reroot(&mut self, new_root: u32) {
-        let mut nodes = Vec::new();
-        let mut actions = Vec::new();
-        let mut old_ids = vec![new_root];
-        let mut root = self.nodes[new_root as usize].clone();
-        root.move_start = 0;
-        root.move_len = 0;
-        nodes.push(root);
-        let mut i = 0;
-        while i < nodes.len() {
-            let old = &self.nodes[old_ids[i] as usize];
-            if old.expanded && old.num_children > 0 {
-                let first = nodes.len() as u32;
-                for c in old.first_child..old.first_child + old.num_children {
-                    let mut copy = self.nodes[c as usize].clone();
-                    let start = actions.len() as u32;
-                    actions.extend_from_slice(self.node_move(c));
-                    copy.move_start = start;
-                    nodes.push(copy);
-                    old_ids.push(c);
-                }
-                nodes[i].first_child = first;
-            }
-            i += 1;
-        }
-        self.nodes = nodes;
-        self.actions = actions;
+        uct::reroot(&mut self.nodes, &mut self.actions, new_root);
     }
 }
 
@@ -389,7 +297,7 @@ impl<G: Game> Agent<G> for Mcts<G> {
         let meter = Meter::start(budget.with_default_iterations(DEFAULT_MCTS_ITERATIONS));
         if self.root_state.as_ref() != Some(state) || !self.config.reuse_tree {
             self.clear_tree();
-            self.nodes.push(Node::leaf(0, 0, 0));
+            self.nodes.push(Node::new(0, 0, 0, ()));
             self.root_state = Some(state.clone());
         }
         let mut stats = SearchStats::default();
@@ -421,14 +329,7 @@ impl<G: Game> Agent<G> for Mcts<G> {
                 return Err(AgentError::NoLegalMove);
             }
         }
-        let root = &self.nodes[0];
-        let mut best = root.first_child;
-        for c in root.first_child..root.first_child + root.num_children {
-            let (n, b) = (&self.nodes[c as usize], &self.nodes[best as usize]);
-            if n.visits > b.visits || (n.visits == b.visits && n.mean() > b.mean()) {
-                best = c;
-            }
-        }
+        let best = uct::robust_child(&self.nodes, 0);
         let chosen = &self.nodes[best as usize];
         stats.value = (chosen.visits > 0).then(|| chosen.mean());
         stats.elapsed = meter.elapsed();

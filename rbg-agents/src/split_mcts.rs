@@ -38,6 +38,8 @@ use rbg_core::perft::{DEFAULT_KEEPER_LIMIT, DEFAULT_MAX_STREAMED_MOVES};
 use rbg_core::playout::{PlayoutBuffers, PlayoutLimits};
 use rbg_core::split::{PartialMove, SplitMoves};
 use rbg_core::PlayoutRng;
+
+use crate::uct;
 use rbg_core::{Action, Game, Player, SearchError};
 
 use crate::agent::{mover, rewards_into, Agent, AgentError, Decision, SearchStats};
@@ -108,55 +110,23 @@ impl Default for SplitMctsConfig {
 /// Iterations per move when the budget sets no limit.
 pub const DEFAULT_SPLIT_MCTS_ITERATIONS: u64 = 1000;
 
+/// What split-move MCTS adds to a tree node (whose actions are the step leading to it).
 #[derive(Clone, Debug)]
-struct Node {
-    first_child: u32,
-    num_children: u32,
-    expanded: bool,
-    /// A nodal node (root or complete) whose state has no legal move, or where the keeper is
-    /// stuck: the game is over there.
-    terminal: bool,
+struct Split {
     /// The steps from the nodal ancestor to here make a whole move.
     complete: bool,
     /// A nodal node whose moves do not fit in a move list: it stays a leaf, valued by
     /// playouts (which sample such states' moves one by one instead of listing them).
     unlisted: bool,
-    visits: u32,
-    /// Sum of the rewards of `mover` over the visits.
-    reward: f64,
-    /// The player making the step leading here (0 for the root).
-    mover: Player,
-    step_start: u32,
-    step_len: u32,
     /// The moves of the nodal ancestor's sorted list that this node's partial move prefixes.
     range: PartialMove,
 }
 
-impl Node {
-    fn new(mover: Player, step_start: u32, step_len: u32, range: PartialMove, complete: bool) -> Self {
-        Node {
-            first_child: 0,
-            num_children: 0,
-            expanded: false,
-            terminal: false,
-            complete,
-            unlisted: false,
-            visits: 0,
-            reward: 0.0,
-            mover,
-            step_start,
-            step_len,
-            range,
-        }
-    }
+type Node = uct::Node<Split>;
 
-    fn mean(&self) -> f64 {
-        if self.visits == 0 {
-            0.0
-        } else {
-            self.reward / self.visits as f64
-        }
-    }
+/// A node for a step of `len` actions at `start` of the arena.
+fn step_node(mover: Player, start: u32, len: u32, range: PartialMove, complete: bool) -> Node {
+    Node::new(mover, start, len, Split { complete, unlisted: false, range })
 }
 
 /// Split-move UCT (see the module documentation).
@@ -218,12 +188,12 @@ impl<G: Game> SplitMcts<G> {
     }
 
     fn is_nodal(&self, node: u32) -> bool {
-        node == 0 || self.nodes[node as usize].complete
+        node == 0 || self.nodes[node as usize].extra.complete
     }
 
     fn step(&self, node: u32) -> &[Action] {
         let n = &self.nodes[node as usize];
-        &self.actions[n.step_start as usize..(n.step_start + n.step_len) as usize]
+        &self.actions[n.actions_start as usize..(n.actions_start + n.actions_len) as usize]
     }
 
     /// Makes `splits` hold the moves of `state`.
@@ -239,14 +209,15 @@ impl<G: Game> SplitMcts<G> {
     /// its partial move. A node without steps is terminal.
     fn expand(&mut self, game: &G, node: u32) -> Result<(), SearchError> {
         self.ensure_splits(game)?;
-        let range = if self.is_nodal(node) { self.splits.root() } else { self.nodes[node as usize].range };
+        let range =
+            if self.is_nodal(node) { self.splits.root() } else { self.nodes[node as usize].extra.range };
         let player = game.current_player(&self.state);
         let first = self.nodes.len() as u32;
         for step in self.splits.steps(range, self.config.compress) {
             let start = self.actions.len() as u32;
             self.actions.extend_from_slice(step.actions);
             let complete = self.splits.is_complete(step.next);
-            self.nodes.push(Node::new(player, start, step.actions.len() as u32, step.next, complete));
+            self.nodes.push(step_node(player, start, step.actions.len() as u32, step.next, complete));
         }
         let count = self.nodes.len() as u32 - first;
         let n = &mut self.nodes[node as usize];
@@ -257,36 +228,6 @@ impl<G: Game> SplitMcts<G> {
         // reasoner disagree with itself, the node is scored where it stands rather than entered.
         n.terminal = count == 0;
         Ok(())
-    }
-
-    /// The child to descend to: a random unvisited child if there is one, else by UCB1.
-    fn select_child(&mut self, node: u32) -> u32 {
-        let parent = &self.nodes[node as usize];
-        let (first, count) = (parent.first_child, parent.num_children);
-        let children = &self.nodes[first as usize..(first + count) as usize];
-        let unvisited = children.iter().filter(|c| c.visits == 0).count() as u32;
-        if unvisited > 0 {
-            let mut k = self.rng.gen_range(0..unvisited);
-            for (i, c) in children.iter().enumerate() {
-                if c.visits == 0 {
-                    if k == 0 {
-                        return first + i as u32;
-                    }
-                    k -= 1;
-                }
-            }
-        }
-        let log_parent = (parent.visits.max(1) as f64).ln();
-        let mut best = first;
-        let mut best_score = f64::NEG_INFINITY;
-        for (i, c) in children.iter().enumerate() {
-            let score = c.mean() + self.config.c * (log_parent / c.visits as f64).sqrt();
-            if score > best_score {
-                best_score = score;
-                best = first + i as u32;
-            }
-        }
-        best
     }
 
     /// Applies the move made of the steps since the last nodal state to `state` and completes
@@ -395,7 +336,7 @@ impl<G: Game> SplitMcts<G> {
                 over = true;
                 break;
             }
-            if self.nodes[node as usize].unlisted {
+            if self.nodes[node as usize].extra.unlisted {
                 break;
             }
             if !self.nodes[node as usize].expanded {
@@ -404,7 +345,7 @@ impl<G: Game> SplitMcts<G> {
                     // playout starts at a real state.
                     if !self.is_nodal(node) {
                         self.ensure_splits(game)?;
-                        over = !self.apply_random_completion(game, self.nodes[node as usize].range)?;
+                        over = !self.apply_random_completion(game, self.nodes[node as usize].extra.range)?;
                         visited += 1;
                     }
                     break;
@@ -413,7 +354,7 @@ impl<G: Game> SplitMcts<G> {
                     // Below the root, a state with too many moves to list is valued by playouts
                     // alone; at the root there is nothing to choose from (as for every agent).
                     Err(SearchError::TooManyMoves { .. }) if node != 0 => {
-                        self.nodes[node as usize].unlisted = true;
+                        self.nodes[node as usize].extra.unlisted = true;
                         self.splits_fresh = false;
                         break;
                     }
@@ -424,10 +365,10 @@ impl<G: Game> SplitMcts<G> {
                     break;
                 }
             }
-            let child = self.select_child(node);
+            let child = uct::select_child(&self.nodes, node, self.config.c, &mut self.rng);
             let c = &self.nodes[child as usize];
-            let (fresh, complete, range) = (c.visits == 0, c.complete, c.range);
-            let (start, len) = (c.step_start as usize, c.step_len as usize);
+            let (fresh, complete, range) = (c.visits == 0, c.extra.complete, c.extra.range);
+            let (start, len) = (c.actions_start as usize, c.actions_len as usize);
             self.partial.extend_from_slice(&self.actions[start..start + len]);
             self.path.push(child);
             node = child;
@@ -467,47 +408,10 @@ impl<G: Game> SplitMcts<G> {
         Ok((visited, plies))
     }
 
-    /// The robust child of `node`: most visits, then the better mean, then the first.
-    fn robust_child(&self, node: u32) -> u32 {
-        let n = &self.nodes[node as usize];
-        let mut best = n.first_child;
-        for c in n.first_child..n.first_child + n.num_children {
-            let (cand, b) = (&self.nodes[c as usize], &self.nodes[best as usize]);
-            if cand.visits > b.visits || (cand.visits == b.visits && cand.mean() > b.mean()) {
-                best = c;
-            }
-        }
-        best
-    }
-
     /// Makes `new_root` (a complete node on a path from the root) the root, keeping only its
     /// subtree.
     fn reroot(&mut self, new_root: u32) {
-        let mut nodes = Vec::new();
-        let mut actions = Vec::new();
-        let mut old_ids = vec![new_root];
-        let mut root = self.nodes[new_root as usize].clone();
-        root.step_start = 0;
-        root.step_len = 0;
-        nodes.push(root);
-        let mut i = 0;
-        while i < nodes.len() {
-            let old = &self.nodes[old_ids[i] as usize];
-            if old.expanded && old.num_children > 0 {
-                let first = nodes.len() as u32;
-                for c in old.first_child..old.first_child + old.num_children {
-                    let mut copy = self.nodes[c as usize].clone();
-                    copy.step_start = actions.len() as u32;
-                    actions.extend_from_slice(self.step(c));
-                    nodes.push(copy);
-                    old_ids.push(c);
-                }
-                nodes[i].first_child = first;
-            }
-            i += 1;
-        }
-        self.nodes = nodes;
-        self.actions = actions;
+        uct::reroot(&mut self.nodes, &mut self.actions, new_root);
     }
 }
 
@@ -540,7 +444,7 @@ impl<G: Game> Agent<G> for SplitMcts<G> {
         let meter = Meter::start(budget.with_default_iterations(DEFAULT_SPLIT_MCTS_ITERATIONS));
         if self.root_state.as_ref() != Some(state) || !self.config.reuse_tree {
             self.clear_tree();
-            self.nodes.push(Node::new(0, 0, 0, PartialMove::default(), false));
+            self.nodes.push(step_node(0, 0, 0, PartialMove::default(), false));
             self.root_state = Some(state.clone());
         }
         let mut stats = SearchStats::default();
@@ -556,7 +460,9 @@ impl<G: Game> Agent<G> for SplitMcts<G> {
             // A root without moves (game over) or with a single move needs no further search.
             let root = &self.nodes[0];
             if root.terminal
-                || (root.expanded && root.num_children == 1 && self.nodes[root.first_child as usize].complete)
+                || (root.expanded
+                    && root.num_children == 1
+                    && self.nodes[root.first_child as usize].extra.complete)
             {
                 break;
             }
@@ -576,9 +482,9 @@ impl<G: Game> Agent<G> for SplitMcts<G> {
                 self.clear_tree();
                 return Err(AgentError::NoLegalMove);
             }
-            node = self.robust_child(node);
+            node = uct::robust_child(&self.nodes, node);
             mv.extend_from_slice(self.step(node));
-            if self.nodes[node as usize].complete {
+            if self.nodes[node as usize].extra.complete {
                 break;
             }
         }
@@ -599,15 +505,15 @@ impl<G: Game> Agent<G> for SplitMcts<G> {
         while !rest.is_empty() {
             let n = &self.nodes[node as usize];
             let found = (n.first_child..n.first_child + n.num_children)
-                .find(|&c| self.nodes[c as usize].step_len > 0 && rest.starts_with(self.step(c)));
+                .find(|&c| self.nodes[c as usize].actions_len > 0 && rest.starts_with(self.step(c)));
             let Some(child) = found else { break };
             rest = &rest[self.step(child).len()..];
             node = child;
-            if self.nodes[node as usize].complete {
+            if self.nodes[node as usize].extra.complete {
                 break;
             }
         }
-        if node == 0 || !rest.is_empty() || !self.nodes[node as usize].complete {
+        if node == 0 || !rest.is_empty() || !self.nodes[node as usize].extra.complete {
             self.clear_tree();
             return Ok(());
         }
