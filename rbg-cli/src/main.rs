@@ -124,7 +124,7 @@ enum Command {
         #[arg(long)]
         after: Option<String>,
         #[command(flatten)]
-        flags: compile::CompileFlags,
+        engine: play::EngineArgs,
     },
     /// Run games between clients over TCP (the RBG game-manager protocol): one client per
     /// player, in connection order.
@@ -251,8 +251,8 @@ fn main() -> ExitCode {
         Command::Bench { file, limit, flags } => {
             bench::run(&file, &limit, &flags).map_err(|f| f.about(&file))
         }
-        Command::Moves { file, after, flags } => {
-            play::moves(&file, after.as_deref(), &flags).map_err(|f| f.about(&file))
+        Command::Moves { file, after, engine } => {
+            play::moves(&file, after.as_deref(), &engine).map_err(|f| f.about(&file))
         }
         Command::Manager { file, args, engine } => {
             manager::serve(&file, &engine, &args).map_err(|f| f.about(&file))
