@@ -75,6 +75,15 @@ enum Command {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
+    /// Translate a Simplified Boardgames description (.sbg) into GDL (KIF).
+    Sbg2gdl {
+        file: PathBuf,
+        /// Write to this file instead of standard output.
+        #[arg(long, short = 'o')]
+        output: Option<PathBuf>,
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
     /// Count the game tree (leaves and nodes) for each depth from 1.
     Perft {
         file: PathBuf,
@@ -239,6 +248,9 @@ fn main() -> ExitCode {
         }
         Command::Sbg2rbg { file, output, format } => {
             sbg::sbg2rbg(&file, output.as_deref(), format).map_err(|f| f.about(&file))
+        }
+        Command::Sbg2gdl { file, output, format } => {
+            sbg::sbg2gdl(&file, output.as_deref(), format).map_err(|f| f.about(&file))
         }
         Command::Perft { file, engine, args } => {
             play::perft(&file, &engine, &args).map_err(|f| f.about(&file))

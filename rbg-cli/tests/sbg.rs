@@ -65,6 +65,16 @@ fn check_lower_sbg2rbg_and_compile_read_an_sbg_file() {
     let relowered = rbg(&["lower", rbg_file.to_str().unwrap()]);
     assert_eq!(stdout(&relowered), low);
 
+    // GDL: two roles, the white king's corner in the initial state, a king's step rule.
+    let gdl = rbg(&["sbg2gdl", &file]);
+    assert_eq!(gdl.status.code(), Some(0), "{}", stderr(&gdl));
+    let gdl = stdout(&gdl);
+    assert!(gdl.contains("(role white)\n(role black)") && gdl.contains("(init (cell 0 0 white_k))"), "{gdl}");
+    assert!(
+        gdl.contains("(<= terminal at_limit)") && gdl.contains("(succ 5 6)") && !gdl.contains("(succ 6 "),
+        "{gdl}"
+    );
+
     let dir = temp_file("placeholder", "").parent().unwrap().join("duel-crate");
     let out = rbg(&["compile", &file, "-o", dir.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -142,10 +152,11 @@ fn a_broken_sbg_file_is_reported_at_file_line_and_column_with_exit_code_1() {
         temp_file("broken.sbg", "<<Bad>>\n<BOARD> 2 2\n|K.|\n|.k|\n<PIECES>\nK (0,1,x) &\n<GOALS>\n10 &\n");
     let bad = bad.to_str().unwrap();
     let place = format!("{bad}:6:8");
-    let commands: [&[&str]; 8] = [
+    let commands: [&[&str]; 9] = [
         &["check", bad],
         &["lower", bad],
         &["sbg2rbg", bad],
+        &["sbg2gdl", bad],
         &["perft", bad, "--depth", "1"],
         &["perft", bad, "--depth", "1", "--engine", "sbg"],
         &["mc", bad, "--playouts", "1", "--engine", "sbg"],
