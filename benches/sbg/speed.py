@@ -12,8 +12,8 @@ import subprocess
 import sys
 
 RBG = "target/release/rbg"
-# (game, perft depth): depths of a few seconds on the interpreter.
-GAMES = [("gardner", 5), ("nightriders", 4), ("grasshoppers", 4)]
+# (game, perft depth): about a second for the direct reasoner.
+GAMES = [("gardner", 7), ("nightriders", 5), ("grasshoppers", 6)]
 ENGINES = ["sbg", "interp", "compiled"]
 MC_SECONDS = "3"
 
