@@ -5,6 +5,9 @@
 //! (`RBG_SKIP_CONFORMANCE`, `CI`). The build itself reads no other variable, so setting `CI` does
 //! not rebuild this (large) crate. A game the compiler rejects fails the build: every corpus game
 //! must compile.
+//!
+//! The Simplified Boardgames of `games/sbg/` are compiled too, from their RBG translation
+//! (rbg-sbg), so the compiled engine is checked against the direct SBG reasoner.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -63,6 +66,11 @@ fn main() {
             let _ = writeln!(baseline_arms, "{name:?} => Some(v.visit(&{ident}_baseline::Reasoner)),");
         }
     }
+    let sbg_names = compile_sbg_games(&mut modules);
+    let sbg_arms: String = sbg_names
+        .iter()
+        .map(|n| format!("{n:?} => Some(v.visit(&sbg_{}::Reasoner)),", names::snake(n)))
+        .collect();
     let names: Vec<String> = games.iter().map(|(n, _)| format!("{n:?}")).collect();
     let code = format!(
         "{modules}\n\
@@ -77,9 +85,45 @@ fn main() {
          /// Runs `v` on the unoptimised compiled reasoner of `name`.\n\
          pub fn visit_baseline_game<V: GameVisitor>(name: &str, v: V) -> Option<V::Output> {{\n\
              match name {{ {baseline_arms} _ => None }}\n\
+         }}\n\
+         /// Names of the compiled Simplified Boardgames (file stems in games/sbg/).\n\
+         pub const SBG_GAMES: &[&str] = &{sbg_names:?};\n\
+         /// Runs `v` on the compiled reasoner of the translation of `games/sbg/{{name}}.sbg`.\n\
+         pub fn visit_sbg_game<V: GameVisitor>(name: &str, v: V) -> Option<V::Output> {{\n\
+             match name {{ {sbg_arms} _ => None }}\n\
          }}\n",
         names.join(", ")
     );
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR")).join("games.rs");
     std::fs::write(&out, code).unwrap_or_else(|e| panic!("cannot write {}: {e}", out.display()));
+}
+
+/// Compiles the RBG translation of every game of `games/sbg/` into `modules` (as `sbg_NAME`);
+/// returns the games' names (file stems), sorted.
+fn compile_sbg_games(modules: &mut String) -> Vec<String> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../games/sbg");
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| path.extension().is_some_and(|e| e == "sbg"))
+        .collect();
+    files.sort();
+    let mut names = Vec::new();
+    for path in files {
+        println!("cargo:rerun-if-changed={}", path.display());
+        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        let sbg =
+            rbg_sbg::parse(&name, &bytes).unwrap_or_else(|ds| panic!("{name}.sbg does not parse: {ds:?}"));
+        let generated = rbg_sbg::to_rbg_writer(&sbg).parse(&name);
+        let game = generated
+            .game
+            .unwrap_or_else(|| panic!("{name}.sbg: the translation does not parse: {:?}", generated.parsed));
+        let module = generate_module(&game, &name, &CompileOptions::default())
+            .unwrap_or_else(|e| panic!("{name}.sbg does not compile: {e}"));
+        let _ = writeln!(modules, "pub mod sbg_{} {{ {module} }}", names::snake(&name));
+        names.push(name);
+    }
+    names
 }

@@ -35,7 +35,7 @@ fn check_one(path: &Path, opts: &CheckOptions) -> bool {
             return false;
         }
     };
-    let output = rbg_parser::parse(&path.display().to_string(), &bytes);
+    let output = crate::load::parse_file(path, bytes);
     let mut warnings = output.diagnostics.iter().filter(|d| !d.is_error()).count();
     let shown: Vec<_> = output.diagnostics.iter().filter(|d| d.is_error() || !opts.quiet).cloned().collect();
     crate::diagnostics::emit(&output.source, &shown, opts.format);

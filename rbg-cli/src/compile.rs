@@ -168,7 +168,7 @@ pub struct CompileTo {
 /// `rbg compile FILE -o DIR`: writes the reasoner crate with its vendored dependencies.
 pub fn compile(path: &Path, out: &Path, how: &CompileTo, flags: &CompileFlags) -> Result<(), Failure> {
     check_output_dir(out, how.force)?;
-    let Loaded { name, game } = load(path, Format::Human, true)?;
+    let Loaded { name, game, .. } = load(path, Format::Human, true)?;
     let vendor = out.join("vendor");
     write_vendored(&vendor)?;
     let deps = CrateDeps {
@@ -249,9 +249,8 @@ pub struct Engine {
 
 /// Generates (if needed) and builds the cached crate of the game at `path`.
 pub fn build_engine(path: &Path, flags: &CompileFlags) -> Result<Engine, Failure> {
-    let bytes =
-        std::fs::read(path).map_err(|e| Failure::new(format!("cannot read {}: {e}", path.display())))?;
-    let Loaded { name, game } = load(path, Format::Human, true)?;
+    // Keyed by the RBG text, so a changed SBG translator rebuilds the engines of SBG games.
+    let Loaded { name, game, rbg_text: bytes, .. } = load(path, Format::Human, true)?;
     let options = flags.compile_options();
     let cache = cache_dir();
     let vendor = format!("vendor-{:016x}", vendored::HASH);

@@ -75,6 +75,15 @@ enum Command {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
+    /// Translate a Simplified Boardgames description (.sbg) into GDL (KIF).
+    Sbg2gdl {
+        file: PathBuf,
+        /// Write to this file instead of standard output.
+        #[arg(long, short = 'o')]
+        output: Option<PathBuf>,
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
     /// Count the game tree (leaves and nodes) for each depth from 1.
     Perft {
         file: PathBuf,
@@ -124,7 +133,7 @@ enum Command {
         #[arg(long)]
         after: Option<String>,
         #[command(flatten)]
-        flags: compile::CompileFlags,
+        engine: play::EngineArgs,
     },
     /// Run games between clients over TCP (the RBG game-manager protocol): one client per
     /// player, in connection order.
@@ -240,6 +249,9 @@ fn main() -> ExitCode {
         Command::Sbg2rbg { file, output, format } => {
             sbg::sbg2rbg(&file, output.as_deref(), format).map_err(|f| f.about(&file))
         }
+        Command::Sbg2gdl { file, output, format } => {
+            sbg::sbg2gdl(&file, output.as_deref(), format).map_err(|f| f.about(&file))
+        }
         Command::Perft { file, engine, args } => {
             play::perft(&file, &engine, &args).map_err(|f| f.about(&file))
         }
@@ -251,8 +263,8 @@ fn main() -> ExitCode {
         Command::Bench { file, limit, flags } => {
             bench::run(&file, &limit, &flags).map_err(|f| f.about(&file))
         }
-        Command::Moves { file, after, flags } => {
-            play::moves(&file, after.as_deref(), &flags).map_err(|f| f.about(&file))
+        Command::Moves { file, after, engine } => {
+            play::moves(&file, after.as_deref(), &engine).map_err(|f| f.about(&file))
         }
         Command::Manager { file, args, engine } => {
             manager::serve(&file, &engine, &args).map_err(|f| f.about(&file))

@@ -12,6 +12,7 @@ use rbg_interp::Interpreter;
 use rbg_manager::{Client, ClientConfig, Server, ServerConfig, ServerLogs, StopReason};
 
 use crate::diagnostics::{emit, Format};
+use crate::load::load;
 use crate::play::{any_game, EngineArgs, EngineKind};
 use crate::Failure;
 
@@ -90,10 +91,17 @@ fn log_target(target: &Option<String>) -> Result<Option<Box<dyn Write + Send>>, 
     }
 }
 
+/// Why the game-manager commands have no `--engine sbg`.
+const NO_SBG_ENGINE: &str = "--engine sbg cannot serve the game-manager protocol: the game is \
+    sent as RBG text, whose moves the direct SBG reasoner does not write (use interp or compiled)";
+
 /// `rbg manager`.
 pub fn serve(path: &Path, engine: &EngineArgs, args: &ManagerArgs) -> Result<(), Failure> {
-    let text =
-        std::fs::read(path).map_err(|e| Failure::new(format!("cannot read {}: {e}", path.display())))?;
+    if engine.engine == EngineKind::Sbg {
+        return Err(Failure::new(NO_SBG_ENGINE));
+    }
+    // Clients speak RBG: an SBG game is sent as its translation, which the engine runs too.
+    let text = load(path, Format::Human, true)?.rbg_text;
     let game = any_game(path, engine)?;
     let config = ServerConfig {
         deadline: args.deadline.map(Duration::from_millis),
@@ -172,6 +180,7 @@ fn received_game(text: &str, engine: &EngineArgs) -> Result<AnyGame, String> {
                 Interpreter::new(&game, NAME, engine.flags.interp_options()).map_err(|e| e.to_string())?;
             Ok(AnyGame::new(interp))
         }
+        EngineKind::Sbg => Err(NO_SBG_ENGINE.into()),
         EngineKind::Compiled => {
             // The compile cache works on files: the text goes to a file of its own first.
             let dir = std::env::temp_dir().join(format!("rbg-client-{}", std::process::id()));

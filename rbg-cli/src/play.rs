@@ -7,17 +7,40 @@ use rbg_core::dynamic::AnyGame;
 use rbg_core::notation::{self, VertexStyle};
 use rbg_core::{Game, MoveList, SearchError};
 use rbg_interp::{InterpOptions, Interpreter};
+use rbg_parser::source::SourceFile;
 use rbg_runner::{McArgs, PerftArgs};
+use rbg_sbg::SbgReasoner;
 
 use crate::compile::{build_engine, CompileFlags};
+use crate::diagnostics::emit;
 use crate::diagnostics::Format;
-use crate::load::{load, Loaded};
+use crate::load::{language, load, Language, Loaded};
 use crate::Failure;
 
 /// Parses the game and builds the interpreter for it.
 pub fn interpreter(path: &Path, options: InterpOptions) -> Result<Interpreter, Failure> {
     let Loaded { name, game, .. } = load(path, Format::Human, true)?;
     Interpreter::new(&game, &name, options).map_err(|e| Failure::new(format!("{}: {e}", path.display())))
+}
+
+/// Parses an SBG file for the direct reasoner; diagnostics go to stderr.
+pub fn sbg_reasoner(path: &Path) -> Result<SbgReasoner, Failure> {
+    let bytes =
+        std::fs::read(path).map_err(|e| Failure::new(format!("cannot read {}: {e}", path.display())))?;
+    if language(path, &bytes) != Language::Sbg {
+        return Err(Failure::new(format!(
+            "{}: --engine sbg runs Simplified Boardgames (.sbg) games only",
+            path.display()
+        )));
+    }
+    let name = path.display().to_string();
+    match rbg_sbg::parse(&name, &bytes) {
+        Ok(game) => Ok(SbgReasoner::new(&game)),
+        Err(diagnostics) => {
+            emit(&SourceFile::new(name, bytes), &diagnostics, Format::Human);
+            Err(Failure::silent())
+        }
+    }
 }
 
 /// Which reasoner runs a command.
@@ -28,6 +51,9 @@ pub enum EngineKind {
     Interp,
     /// The game compiled into a Rust crate (cached), built in release and run.
     Compiled,
+    /// The direct Simplified Boardgames reasoner (for .sbg games; its moves are written
+    /// `1@from 2@to`, unlike those of the RBG translation the other engines run).
+    Sbg,
 }
 
 /// Engine selection and the options of the program both engines share.
@@ -54,6 +80,7 @@ pub fn any_game(path: &Path, engine: &EngineArgs) -> Result<AnyGame, Failure> {
             let built = build_engine(path, &engine.flags)?;
             rbg_dynlib::load(&built.library).map_err(|e| Failure::new(e.to_string()))
         }
+        EngineKind::Sbg => Ok(AnyGame::new(sbg_reasoner(path)?)),
     }
 }
 
@@ -62,8 +89,13 @@ pub fn perft(path: &Path, engine: &EngineArgs, args: &PerftArgs) -> Result<(), F
         let built = build_engine(path, &engine.flags)?;
         return run_compiled(&built.binary, "perft", &perft_argv(args));
     }
-    let game = interpreter(path, engine.interp_options())?;
-    rbg_runner::run_perft(&game, args, &mut std::io::stdout().lock()).map(|_| ()).map_err(run_failure)
+    let mut out = std::io::stdout().lock();
+    let run = if engine.engine == EngineKind::Sbg {
+        rbg_runner::run_perft(&sbg_reasoner(path)?, args, &mut out).map(|_| ())
+    } else {
+        rbg_runner::run_perft(&interpreter(path, engine.interp_options())?, args, &mut out).map(|_| ())
+    };
+    run.map_err(run_failure)
 }
 
 pub fn mc(path: &Path, engine: &EngineArgs, args: &McArgs) -> Result<(), Failure> {
@@ -71,8 +103,13 @@ pub fn mc(path: &Path, engine: &EngineArgs, args: &McArgs) -> Result<(), Failure
         let built = build_engine(path, &engine.flags)?;
         return run_compiled(&built.binary, "mc", &mc_argv(args));
     }
-    let game = interpreter(path, engine.interp_options())?;
-    rbg_runner::run_mc(&game, args, &mut std::io::stdout().lock()).map(|_| ()).map_err(run_failure)
+    let mut out = std::io::stdout().lock();
+    let run = if engine.engine == EngineKind::Sbg {
+        rbg_runner::run_mc(&sbg_reasoner(path)?, args, &mut out).map(|_| ())
+    } else {
+        rbg_runner::run_mc(&interpreter(path, engine.interp_options())?, args, &mut out).map(|_| ())
+    };
+    run.map_err(run_failure)
 }
 
 /// Runs a compiled engine's command with its output shown as is.
@@ -130,8 +167,8 @@ pub fn run_failure(e: rbg_runner::RunError) -> Failure {
 /// Lists the legal moves after playing `after` (moves separated by `;`, each a space-separated
 /// list of `index@vertex` pairs; vertices by name or number). Every move given is read and
 /// checked: a malformed or illegal move, or one after the end of the game, is an error naming it.
-pub fn moves(path: &Path, after: Option<&str>, flags: &CompileFlags) -> Result<(), Failure> {
-    let game = interpreter(path, flags.interp_options())?;
+pub fn moves(path: &Path, after: Option<&str>, engine: &EngineArgs) -> Result<(), Failure> {
+    let game = any_game(path, engine)?;
     let mut sc = game.new_scratch();
     let limit = rbg_core::perft::DEFAULT_KEEPER_LIMIT;
     let search_failure = |e: SearchError| Failure::new(e.to_string());

@@ -1,6 +1,6 @@
-//! `rbg sbg2rbg`: a Simplified Boardgames description translated to RBG (rbg-sbg). SBG errors
-//! and, should the translation be rejected, the RBG parser's errors mapped back are rendered
-//! like any RBG diagnostics, at the SBG source.
+//! `rbg sbg2rbg` and `rbg sbg2gdl`: a Simplified Boardgames description translated to RBG or to
+//! GDL (rbg-sbg). SBG errors and, should the RBG translation be rejected, the RBG parser's errors
+//! mapped back are rendered like any RBG diagnostics, at the SBG source.
 
 use std::io::Write;
 use std::path::Path;
@@ -28,7 +28,24 @@ pub fn sbg2rbg(path: &Path, output: Option<&Path>, format: Format) -> Result<(),
         emit(&source, &generated.mapped, format);
         return Err(Failure::new("the RBG translation was rejected (a bug of the translator)"));
     }
-    let text = writer.text();
+    write_out(writer.text(), output)
+}
+
+/// Translates `path` into GDL (KIF) and writes it to `output` or stdout.
+pub fn sbg2gdl(path: &Path, output: Option<&Path>, format: Format) -> Result<(), Failure> {
+    let bytes =
+        std::fs::read(path).map_err(|e| Failure::new(format!("cannot read {}: {e}", path.display())))?;
+    let name = path.display().to_string();
+    let game = rbg_sbg::parse(&name, &bytes).map_err(|diagnostics| {
+        emit(&SourceFile::new(name.clone(), bytes.clone()), &diagnostics, format);
+        Failure::silent()
+    })?;
+    let text = rbg_sbg::to_gdl(&game).map_err(Failure::new)?;
+    write_out(&text, output)
+}
+
+/// Writes `text` to `output`, or to stdout.
+fn write_out(text: &str, output: Option<&Path>) -> Result<(), Failure> {
     match output {
         Some(out) => std::fs::write(out, text)
             .map_err(|e| Failure::new(format!("cannot write {}: {e}", out.display()))),

@@ -8,6 +8,8 @@
 //! * [`to_rbg`] translates a game into commented high-level RBG, so the interpreter and the
 //!   compiler run it; its perft counts equal the direct reasoner's (see [`translate`] for why
 //!   each (from, to) pair is exactly one RBG move).
+//! * [`to_gdl`] translates a game into GDL (KIF), one relation per state of each piece's
+//!   determinised automaton (see [`gdl`]).
 //!
 //! Where the spec leaves room we follow `design/sbg-notes.md` (the RBG group's sbg2gdl); the one
 //! case neither decides, both sides' goals holding after one move, is a draw here.
@@ -15,11 +17,13 @@
 #![forbid(unsafe_code)]
 
 pub mod automaton;
+pub mod gdl;
 pub mod parser;
 pub mod reasoner;
 pub mod syntax;
 pub mod translate;
 
+pub use gdl::to_gdl;
 pub use parser::parse;
 pub use reasoner::{SbgReasoner, SbgScratch, SbgState};
 pub use syntax::SbgGame;

@@ -22,6 +22,11 @@ const GAMES: &[&str] = &[
     "losalamos.sbg",
     "blockade.sbg",
     "duel.sbg",
+    "foxhunt.sbg",
+    "striders.sbg",
+    "knightrace.sbg",
+    "rookhunt.sbg",
+    "leapfrog.sbg",
 ];
 
 fn play_side_by_side(file: &str, games: u32, seed: u64) {
@@ -83,4 +88,17 @@ fn random_games_agree_move_by_move() {
     for (i, file) in GAMES.iter().enumerate() {
         play_side_by_side(file, 40, 7 + i as u64);
     }
+}
+
+#[test]
+fn every_game_of_the_directory_is_played() {
+    let mut listed: Vec<String> = std::fs::read_dir(support::game_path(""))
+        .expect("games/sbg")
+        .map(|entry| entry.expect("an entry").file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".sbg"))
+        .collect();
+    listed.sort();
+    let mut played: Vec<&str> = GAMES.to_vec();
+    played.sort();
+    assert_eq!(listed, played);
 }

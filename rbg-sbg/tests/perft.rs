@@ -121,3 +121,35 @@ fn blockade_matches_a_brute_force_count() {
     assert_eq!(expected[12], 0);
     assert_eq!(agreeing_perft("blockade.sbg", 13), expected);
 }
+
+#[test]
+fn fox_hunt_an_asymmetric_game() {
+    let leaves = deep_agreeing_perft("foxhunt.sbg", 7);
+    // By hand (see the file's header).
+    assert_eq!(leaves[..2], [5, 25]);
+}
+
+#[test]
+fn striders_powers_of_groups() {
+    let leaves = deep_agreeing_perft("striders.sbg", 5);
+    assert_eq!(leaves[0], 12);
+}
+
+#[test]
+fn knight_race_ends_by_squares_only() {
+    let leaves = deep_agreeing_perft("knightrace.sbg", 7);
+    // By hand: 3 leaps per knight, and black's leaps land on empty squares or white knights.
+    assert_eq!(leaves[..2], [6, 36]);
+}
+
+#[test]
+fn rook_hunt_ends_by_counts_only() {
+    let leaves = deep_agreeing_perft("rookhunt.sbg", 6);
+    assert_eq!(leaves[..2], [7, 48]);
+}
+
+#[test]
+fn leapfrog_chains_of_jumps_over_own_pieces() {
+    let leaves = deep_agreeing_perft("leapfrog.sbg", 6);
+    assert_eq!(leaves[0], 11);
+}
