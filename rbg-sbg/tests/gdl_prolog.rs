@@ -234,3 +234,34 @@ fn gdl_striders_group_powers() {
 fn gdl_gardner_chess_pieces() {
     check("gardner.sbg", 3);
 }
+
+#[test]
+fn gdl_breakthrough_boards() {
+    check("breakthrough5.sbg", 3);
+    check("breakthrough6.sbg", 3);
+}
+
+#[test]
+fn gdl_nightriders_unbounded_riders() {
+    check("nightriders.sbg", 3);
+}
+
+#[test]
+fn gdl_losalamos_six_by_six() {
+    check("losalamos.sbg", 3);
+}
+
+#[test]
+fn gdl_foxhunt_asymmetric_sides() {
+    check("foxhunt.sbg", 3);
+}
+
+#[test]
+fn gdl_knightrace_goal_squares_only() {
+    check("knightrace.sbg", 3);
+}
+
+#[test]
+fn gdl_rookhunt_piece_counts_only() {
+    check("rookhunt.sbg", 3);
+}
