@@ -97,7 +97,11 @@ fn playability(game: &rbg_parser::ir::Game) -> (Vec<String>, Vec<String>) {
 /// Prints the low-level form of a game to `output` or stdout.
 pub fn lower(path: &Path, output: Option<&Path>, format: Format) -> Result<(), Failure> {
     let loaded = load(path, format, false)?;
-    let text = rbg_parser::print::print_game(&loaded.game);
+    write_out(&rbg_parser::print::print_game(&loaded.game), output)
+}
+
+/// Writes `text` to `output`, or to stdout.
+pub(crate) fn write_out(text: &str, output: Option<&Path>) -> Result<(), Failure> {
     match output {
         Some(out) => std::fs::write(out, text)
             .map_err(|e| Failure::new(format!("cannot write {}: {e}", out.display()))),

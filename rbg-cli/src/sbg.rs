@@ -2,11 +2,11 @@
 //! GDL (rbg-sbg). SBG errors and, should the RBG translation be rejected, the RBG parser's errors
 //! mapped back are rendered like any RBG diagnostics, at the SBG source.
 
-use std::io::Write;
 use std::path::Path;
 
 use rbg_parser::source::SourceFile;
 
+use crate::check::write_out;
 use crate::diagnostics::{emit, Format};
 use crate::Failure;
 
@@ -42,16 +42,4 @@ pub fn sbg2gdl(path: &Path, output: Option<&Path>, format: Format) -> Result<(),
     })?;
     let text = rbg_sbg::to_gdl(&game).map_err(Failure::new)?;
     write_out(&text, output)
-}
-
-/// Writes `text` to `output`, or to stdout.
-fn write_out(text: &str, output: Option<&Path>) -> Result<(), Failure> {
-    match output {
-        Some(out) => std::fs::write(out, text)
-            .map_err(|e| Failure::new(format!("cannot write {}: {e}", out.display()))),
-        None => {
-            let mut stdout = std::io::stdout().lock();
-            stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush()).map_err(Failure::output)
-        }
-    }
 }

@@ -172,3 +172,13 @@ fn a_broken_sbg_file_is_reported_at_file_line_and_column_with_exit_code_1() {
     let out = rbg(&["check", bad, "--format", "reference"]);
     assert!(stderr(&out).contains("Error (line 6, character 8)"), "{}", stderr(&out));
 }
+
+#[test]
+fn typed_moves_for_the_direct_reasoner_that_are_garbage_are_errors() {
+    let file = sbg_game("duel");
+    for junk in ["zzz", "1@nowhere 2@rx0y0", "1@rx0y0", "\u{7f}\u{1b}[2J", "9999999999@rx0y0"] {
+        let out = rbg(&["moves", &file, "--engine", "sbg", "--after", junk]);
+        assert_eq!(out.status.code(), Some(1), "{junk:?}");
+        assert!(stderr(&out).contains("move 1"), "{junk:?}: {}", stderr(&out));
+    }
+}

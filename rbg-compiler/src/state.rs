@@ -33,21 +33,15 @@ pub(crate) fn state(c: &Ctx) -> TokenStream {
     };
     let PieceSets { field: occ_field, init: occ_init, update: occ_update, consts: occ_consts, packed_init } =
         piece_sets(c);
+    // The initial state's fields after `pieces`, written once for both forms.
+    let rest = quote!(vars: [0; VARIABLES], #counts_init #occ_init vertex: 0, player: 0, node: #start,);
     let initial = if l.packed {
         // Decoded on first use: as a literal, a large board's state is a token per cell.
         let pieces = packed::pack(c.p.initial_pieces().iter().map(|&x| x as u64), 1);
         quote! {
             /// The initial state, before keeper completion (decoded on first use: a large board).
             pub static INITIAL: ::std::sync::LazyLock<State> = ::std::sync::LazyLock::new(|| {
-                let mut st = State {
-                    pieces: [NO_PIECE; VERTICES + 1],
-                    vars: [0; VARIABLES],
-                    #counts_init
-                    #occ_init
-                    vertex: 0,
-                    player: 0,
-                    node: #start,
-                };
+                let mut st = State { pieces: [NO_PIECE; VERTICES + 1], #rest };
                 for (slot, x) in st.pieces.iter_mut().take(VERTICES).zip(unpack(#pieces, 1)) {
                     *slot = x as Piece;
                 }
@@ -58,15 +52,7 @@ pub(crate) fn state(c: &Ctx) -> TokenStream {
     } else {
         quote! {
             /// The initial state, before keeper completion.
-            pub const INITIAL: State = State {
-                pieces: [#(#pieces),*],
-                vars: [0; VARIABLES],
-                #counts_init
-                #occ_init
-                vertex: 0,
-                player: 0,
-                node: #start,
-            };
+            pub const INITIAL: State = State { pieces: [#(#pieces),*], #rest };
         }
     };
     quote! {

@@ -212,3 +212,49 @@ fn compiled_tic_tac_toe_loaded_at_run_time_gives_the_reference_perft() {
     let decoded = game.decode_state(&bytes).unwrap();
     assert_eq!(decoded, s);
 }
+
+/// `rbg_random_playout` called with null pointers (a caller outside Rust could pass them)
+/// answers the null-argument status and touches nothing, whichever argument is null.
+#[test]
+fn a_playout_export_called_with_null_arguments_answers_a_status() {
+    use core::ffi::c_void;
+    use rbg_core::abi::{AbiPlayoutLimits, AbiPlayoutOutcome, AbiStatus};
+    use rbg_core::playout::PlayoutLimits;
+    type Playout = unsafe extern "C" fn(
+        *mut c_void,
+        *mut c_void,
+        *mut u64,
+        *const AbiPlayoutLimits,
+        *mut AbiPlayoutOutcome,
+    ) -> AbiStatus;
+    type Alloc = unsafe extern "C" fn() -> *mut c_void;
+    // SAFETY: the test's own Nim library, built for this ABI version; the symbols have the
+    // signatures above, and every pointer passed is null or a live local.
+    unsafe {
+        let lib = libloading::Library::new(nim_library()).unwrap();
+        let playout: libloading::Symbol<Playout> = lib.get(b"rbg_random_playout").unwrap();
+        let new_state: libloading::Symbol<Alloc> = lib.get(b"rbg_state_initial").unwrap();
+        let new_scratch: libloading::Symbol<Alloc> = lib.get(b"rbg_scratch_new").unwrap();
+        let (s, sc) = (new_state(), new_scratch());
+        let limits = AbiPlayoutLimits::new(&PlayoutLimits::default(), 1 << 20);
+        let mut words = [1u64, 2, 3, 4];
+        let mut out = AbiPlayoutOutcome::default();
+        use core::ptr::null_mut;
+        let cases = [
+            playout(s, sc, null_mut(), &limits, &mut out),
+            playout(null_mut(), sc, words.as_mut_ptr(), &limits, &mut out),
+            playout(s, null_mut(), words.as_mut_ptr(), &limits, &mut out),
+            playout(s, sc, words.as_mut_ptr(), core::ptr::null(), &mut out),
+            playout(s, sc, words.as_mut_ptr(), &limits, null_mut()),
+        ];
+        for status in cases {
+            assert_eq!(status.code, AbiStatus::NULL_ARGUMENT);
+        }
+        assert_eq!(words, [1, 2, 3, 4], "the generator's state was not touched");
+        let free: libloading::Symbol<unsafe extern "C" fn(*mut c_void)> = lib.get(b"rbg_state_free").unwrap();
+        free(s);
+        let free: libloading::Symbol<unsafe extern "C" fn(*mut c_void)> =
+            lib.get(b"rbg_scratch_free").unwrap();
+        free(sc);
+    }
+}
