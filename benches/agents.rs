@@ -1,4 +1,6 @@
-//! Agent speed on both engines: MCTS and split-move MCTS iterations, flat Monte Carlo playouts
+//! Agent speed on both engines: MCTS and split-move MCTS iterations (steps from sorted move
+//! lists or from the reasoners' move-by-move interface; whole-move or step-by-step playouts),
+//! flat Monte Carlo playouts
 //! (the same playouts without a tree, so the ratio to MCTS is the tree's cost) and alpha-beta
 //! nodes per second, from the initial states of breakthrough, chess, connect4 and amazons.
 //!
@@ -13,7 +15,7 @@ use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 use rbg_agents::{
     Agent, AlphaBeta, AlphaBetaConfig, Budget, FlatMcConfig, FlatMonteCarlo, Mcts, MctsConfig, SplitMcts,
-    SplitMctsConfig,
+    SplitMctsConfig, SplitPlayout, StepSource,
 };
 use rbg_core::playout::{flat_monte_carlo, McLimit, McOptions};
 use rbg_core::Game;
@@ -54,6 +56,20 @@ impl Agents<'_, '_> {
         self.group.bench_function(id("split_mcts_iterations"), |b| {
             b.iter(|| split.select_move(game, &root, &budget).expect("split-mcts"))
         });
+        // Steps from the reasoner's move-by-move interface instead of sorted move lists, and
+        // playouts that choose step by step (from lists, and generated).
+        let variants = [
+            ("split_mcts_generated_iterations", StepSource::Generated, SplitPlayout::Full),
+            ("split_mcts_split_playout_iterations", StepSource::Listed, SplitPlayout::Split),
+            ("split_mcts_generated_split_playout_iterations", StepSource::Generated, SplitPlayout::Split),
+        ];
+        for (what, steps, playout) in variants {
+            let config = SplitMctsConfig { reuse_tree: false, steps, playout, ..SplitMctsConfig::default() };
+            let mut split = SplitMcts::new(game, config, 1);
+            self.group.bench_function(id(what), |b| {
+                b.iter(|| split.select_move(game, &root, &budget).expect("split-mcts"))
+            });
+        }
         let mut flat = FlatMonteCarlo::new(game, FlatMcConfig::default(), 1);
         self.group.bench_function(id("flatmc_playouts"), |b| {
             b.iter(|| flat.select_move(game, &root, &budget).expect("flat mc"))

@@ -3,7 +3,7 @@
 
 Reads target/criterion/agents/*/new/{benchmark,estimates}.json (or the directory given as the
 first argument) and prints a Markdown table: per game and engine, MCTS and split-move MCTS
-iterations/s, flat Monte Carlo playouts/s, the MCTS/flat MC ratio, the reasoner's own playout
+iterations/s (steps listed and generated; step-by-step playouts listed and generated), flat Monte Carlo playouts/s, the MCTS/flat MC ratio, the reasoner's own playout
 driver (rbg_core::playout) from the same state, and alpha-beta nodes/s.
 """
 import json
@@ -21,8 +21,8 @@ for bench in root.glob("*/new/benchmark.json"):
 def fmt(x):
     return f"{x:,.0f}" if x >= 100 else f"{x:.1f}"
 
-print("| game | engine | MCTS it/s | split-MCTS it/s | flat MC playouts/s | MCTS / flat MC | driver playouts/s | alpha-beta nodes/s (depth) |")
-print("|---|---|---|---|---|---|---|---|")
+print("| game | engine | MCTS it/s | split-MCTS it/s (listed / generated steps) | split playouts (listed / generated) | flat MC playouts/s | MCTS / flat MC | driver playouts/s | alpha-beta nodes/s (depth) |")
+print("|---|---|---|---|---|---|---|---|---|")
 for game in ["breakthrough", "chess", "connect4", "amazons"]:
     for engine in ["interpreter", "compiled"]:
         r = {w: v for (g, e, w), v in rate.items() if g == game and e == engine}
@@ -33,8 +33,14 @@ for game in ["breakthrough", "chess", "connect4", "amazons"]:
         mcts, split, flat = r.get("mcts_iterations"), r.get("split_mcts_iterations"), r.get("flatmc_playouts")
         ratio = f"{mcts / flat:.2f}" if mcts and flat else "n/a"
         driver = r.get("driver_playouts")
-        cells = [fmt(x) if x else "n/a" for x in (mcts, split, flat, driver)]
+        generated = r.get("split_mcts_generated_iterations")
+        split_playout = r.get("split_mcts_split_playout_iterations")
+        generated_split_playout = r.get("split_mcts_generated_split_playout_iterations")
+        cells = [
+            fmt(x) if x else "n/a"
+            for x in (mcts, split, flat, driver, generated, split_playout, generated_split_playout)
+        ]
         print(
-            f"| {game} | {engine} | {cells[0]} | {cells[1]} | {cells[2]} | {ratio} | {cells[3]} "
-            f"| {fmt(r[ab]) if ab else 'n/a'} ({depth}) |"
+            f"| {game} | {engine} | {cells[0]} | {cells[1]} / {cells[4]} | {cells[5]} / {cells[6]} "
+            f"| {cells[2]} | {ratio} | {cells[3]} | {fmt(r[ab]) if ab else 'n/a'} ({depth}) |"
         )

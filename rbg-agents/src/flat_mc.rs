@@ -1,10 +1,10 @@
 //! Flat Monte Carlo: random playouts after each legal move, best mean reward for the mover.
 
-use rand::Rng;
 use rand_core::SeedableRng;
-use rand_xoshiro::Xoshiro256PlusPlus;
-use rbg_core::perft::DEFAULT_KEEPER_LIMIT;
-use rbg_core::{Game, MoveList, SearchError};
+use rbg_core::moves::DEFAULT_MAX_ACTIONS;
+use rbg_core::perft::{DEFAULT_KEEPER_LIMIT, DEFAULT_MAX_STREAMED_MOVES};
+use rbg_core::playout::{PlayoutBuffers, PlayoutLimits};
+use rbg_core::{Game, MoveList, PlayoutRng, SearchError};
 
 use crate::agent::{mover, rewards_into, Agent, AgentError, Decision, SearchStats};
 use crate::budget::{Budget, Meter};
@@ -36,9 +36,9 @@ pub struct FlatMonteCarlo<G: Game> {
     config: FlatMcConfig,
     scratch: G::Scratch,
     moves: MoveList,
-    playout_moves: MoveList,
+    playout: PlayoutBuffers,
     rewards: Vec<f64>,
-    rng: Xoshiro256PlusPlus,
+    rng: PlayoutRng,
 }
 
 impl<G: Game> FlatMonteCarlo<G> {
@@ -47,37 +47,37 @@ impl<G: Game> FlatMonteCarlo<G> {
             config,
             scratch: game.new_scratch(),
             moves: MoveList::new(),
-            playout_moves: MoveList::new(),
+            playout: PlayoutBuffers::new(game, DEFAULT_MAX_ACTIONS),
             rewards: vec![0.0; game.info().num_players()],
-            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            rng: PlayoutRng::seed_from_u64(seed),
         }
     }
 }
 
 /// Plays uniformly random moves from `s` (keeper completed) until the game ends or
-/// `max_plies` player moves were made; returns the number of moves made.
+/// `max_plies` player moves were made; returns the number of moves made. The playout is the
+/// reasoner's own ([`Game::random_playout`]): its fast paths (cached move lists of monotonic
+/// classes), and one call for the whole playout in a library loaded at run time. A playout
+/// stopped at `max_plies` is scored where it stands.
 pub(crate) fn random_playout<G: Game>(
     game: &G,
     s: &mut G::State,
     sc: &mut G::Scratch,
-    moves: &mut MoveList,
-    rng: &mut Xoshiro256PlusPlus,
+    buffers: &mut PlayoutBuffers,
+    rng: &mut PlayoutRng,
     max_plies: u64,
 ) -> Result<u64, SearchError> {
-    let mut plies = 0;
-    while plies < max_plies {
-        game.legal_moves(s, sc, moves)?;
-        if moves.is_empty() {
-            break;
-        }
-        let i = rng.gen_range(0..moves.len() as u32) as usize;
-        game.apply_move(s, moves.get(i));
-        plies += 1;
-        if !game.complete_keeper(s, sc, DEFAULT_KEEPER_LIMIT)? {
-            break;
-        }
+    let limits = PlayoutLimits {
+        max_plies,
+        keeper_limit: DEFAULT_KEEPER_LIMIT,
+        monotonic: true,
+        max_streamed_moves: DEFAULT_MAX_STREAMED_MOVES,
+    };
+    match game.random_playout(s, sc, buffers, rng, &limits) {
+        Ok(outcome) => Ok(outcome.plies),
+        Err(SearchError::PlayoutTooLong { limit }) => Ok(limit),
+        Err(e) => Err(e),
     }
-    Ok(plies)
 }
 
 impl<G: Game> Agent<G> for FlatMonteCarlo<G> {
@@ -86,7 +86,7 @@ impl<G: Game> Agent<G> for FlatMonteCarlo<G> {
     }
 
     fn reset(&mut self, seed: u64) {
-        self.rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        self.rng = PlayoutRng::seed_from_u64(seed);
     }
 
     fn budget(&self) -> Budget {
@@ -118,7 +118,7 @@ impl<G: Game> Agent<G> for FlatMonteCarlo<G> {
                     game,
                     &mut s,
                     &mut self.scratch,
-                    &mut self.playout_moves,
+                    &mut self.playout,
                     &mut self.rng,
                     self.config.max_playout_plies,
                 )?;

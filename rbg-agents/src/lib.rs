@@ -64,5 +64,7 @@ pub use mcts::{Mcts, MctsConfig};
 pub use play::{play_game, seat_seed, GameRecord, PlayError, PlayLimits, PlayedMove};
 pub use random::RandomAgent;
 pub use spec::{parse_time, AgentKind, AgentSpec, BuildError, SpecError};
-pub use split_mcts::{Expansion, SplitMcts, SplitMctsConfig, SplitPlayout, DEFAULT_SPLIT_MCTS_ITERATIONS};
+pub use split_mcts::{
+    Expansion, SplitMcts, SplitMctsConfig, SplitPlayout, StepSource, DEFAULT_SPLIT_MCTS_ITERATIONS,
+};
 pub use zobrist::Zobrist;

@@ -22,9 +22,10 @@
 
 use rand::Rng;
 use rand_core::SeedableRng;
-use rand_xoshiro::Xoshiro256PlusPlus;
+use rbg_core::moves::DEFAULT_MAX_ACTIONS;
 use rbg_core::perft::DEFAULT_KEEPER_LIMIT;
-use rbg_core::{Action, Game, MoveList, Player, SearchError};
+use rbg_core::playout::PlayoutBuffers;
+use rbg_core::{Action, Game, MoveList, Player, PlayoutRng, SearchError};
 
 use crate::agent::{move_hash, mover, rewards_into, splitmix, Agent, AgentError, Decision, SearchStats};
 use crate::budget::{Budget, Meter};
@@ -78,13 +79,14 @@ type Node = uct::Node<()>;
 pub struct Mcts<G: Game> {
     config: MctsConfig,
     scratch: G::Scratch,
-    rng: Xoshiro256PlusPlus,
+    rng: PlayoutRng,
     nodes: Vec<Node>,
     actions: Vec<Action>,
     /// The state the tree's root (node 0) stands for, if there is a tree.
     root_state: Option<G::State>,
     state: Option<G::State>,
     moves: MoveList,
+    playout: PlayoutBuffers,
     path: Vec<u32>,
     rewards: Vec<f64>,
     /// MAST: (sum of rewards, count) per hashed (mover, move).
@@ -99,12 +101,13 @@ impl<G: Game> Mcts<G> {
         Mcts {
             config,
             scratch: game.new_scratch(),
-            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            rng: PlayoutRng::seed_from_u64(seed),
             nodes: Vec::new(),
             actions: Vec::new(),
             root_state: None,
             state: None,
             moves: MoveList::new(),
+            playout: PlayoutBuffers::new(game, DEFAULT_MAX_ACTIONS),
             path: Vec::new(),
             rewards: vec![0.0; game.info().num_players()],
             mast,
@@ -249,7 +252,7 @@ impl<G: Game> Mcts<G> {
                     game,
                     state,
                     &mut self.scratch,
-                    &mut self.moves,
+                    &mut self.playout,
                     &mut self.rng,
                     self.config.max_playout_plies,
                 )?
@@ -283,7 +286,7 @@ impl<G: Game> Agent<G> for Mcts<G> {
     }
 
     fn reset(&mut self, seed: u64) {
-        self.rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        self.rng = PlayoutRng::seed_from_u64(seed);
         self.clear_tree();
         self.mast.iter_mut().for_each(|e| *e = (0.0, 0));
     }

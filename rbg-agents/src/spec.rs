@@ -5,7 +5,7 @@
 //! | `random`    | none                                                                  |
 //! | `flatmc`    | `playouts` (per legal move, when no budget key is given)              |
 //! | `mcts`      | `c` (exploration, ≥ 0), `mast` (bool), `epsilon` (MAST, 0..=1), `reuse` (bool) |
-//! | `split-mcts` (alias `smcts`) | `c`, `compress` (bool: steps are runs without a choice), `expansion` (`nodal` or `single`), `playout` (`full` or `split`), `reuse` (bool) |
+//! | `split-mcts` (alias `smcts`) | `c`, `compress` (bool: steps are runs without a choice), `expansion` (`nodal` or `single`), `playout` (`full` or `split`), `steps` (`listed` or `generated`: by the reasoner's move-by-move interface), `reuse` (bool) |
 //! | `alphabeta` | `tt` (log2 table size, ≤ 30), `material` (weight of owned pieces), `piece.NAME` (weight of piece NAME) |
 //!
 //! Budget keys, accepted by every agent (the random agent ignores them): `iterations` (a
@@ -27,7 +27,7 @@ use crate::budget::Budget;
 use crate::flat_mc::{FlatMcConfig, FlatMonteCarlo};
 use crate::mcts::{Mcts, MctsConfig};
 use crate::random::RandomAgent;
-use crate::split_mcts::{Expansion, SplitMcts, SplitMctsConfig, SplitPlayout};
+use crate::split_mcts::{Expansion, SplitMcts, SplitMctsConfig, SplitPlayout, StepSource};
 
 /// Which agent, with its settings.
 #[derive(Clone, Debug, PartialEq)]
@@ -172,7 +172,7 @@ impl FromStr for AgentSpec {
             "flatmc" => ("flatmc", "playouts, iterations, time, depth, seed"),
             "mcts" => ("mcts", "c, mast, epsilon, reuse, iterations, time, depth, seed"),
             "split-mcts" | "smcts" => {
-                ("split-mcts", "c, compress, expansion, playout, reuse, iterations, time, depth, seed")
+                ("split-mcts", "c, compress, expansion, playout, steps, reuse, iterations, time, depth, seed")
             }
             "alphabeta" => ("alphabeta", "tt, material, piece.NAME, iterations, time, depth, seed"),
             _ => return Err(SpecError::UnknownAgent(name.to_string())),
@@ -229,6 +229,13 @@ impl FromStr for AgentSpec {
                         "full" => SplitPlayout::Full,
                         "split" => SplitPlayout::Split,
                         _ => return Err(bad(key, value, "full or split")),
+                    }
+                }
+                ("split-mcts", "steps") => {
+                    split.steps = match value {
+                        "listed" => StepSource::Listed,
+                        "generated" => StepSource::Generated,
+                        _ => return Err(bad(key, value, "listed or generated")),
                     }
                 }
                 ("alphabeta", "tt") => {
@@ -357,6 +364,13 @@ impl fmt::Display for AgentSpec {
                     };
                     options.push(format!("playout={playout}"));
                 }
+                if c.steps != d.steps {
+                    let steps = match c.steps {
+                        StepSource::Listed => "listed",
+                        StepSource::Generated => "generated",
+                    };
+                    options.push(format!("steps={steps}"));
+                }
                 if c.reuse_tree != d.reuse_tree {
                     options.push(format!("reuse={}", c.reuse_tree));
                 }
@@ -429,16 +443,17 @@ mod tests {
         assert_eq!(a.budget.time, Some(Duration::from_millis(1500)));
         assert_eq!((a.material, a.piece_weights), (1, vec![("wPawn".to_string(), 3)]));
         assert_eq!(parse("random:seed=9").unwrap().seed, 9);
-        let AgentKind::SplitMcts(s) =
-            parse("split-mcts:c=0.4,compress=false,expansion=single,playout=split,iterations=50")
-                .unwrap()
-                .kind
+        let AgentKind::SplitMcts(s) = parse(
+            "split-mcts:c=0.4,compress=false,expansion=single,playout=split,steps=generated,iterations=50",
+        )
+        .unwrap()
+        .kind
         else {
             panic!("not split-mcts")
         };
         assert_eq!(
-            (s.c, s.compress, s.expansion, s.playout, s.budget.iterations),
-            (0.4, false, Expansion::Single, SplitPlayout::Split, Some(50))
+            (s.c, s.compress, s.expansion, s.playout, s.steps, s.budget.iterations),
+            (0.4, false, Expansion::Single, SplitPlayout::Split, StepSource::Generated, Some(50))
         );
         // The alias names the same agent, with the documented defaults.
         let AgentKind::SplitMcts(s) = parse("smcts").unwrap().kind else { panic!("not split-mcts") };
@@ -473,6 +488,7 @@ mod tests {
             "split-mcts:compress=maybe",
             "split-mcts:expansion=full",
             "split-mcts:playout=nodal",
+            "split-mcts:steps=some",
             "smcts:reuse=2",
             "alphabeta:depth=99999999999",
         ] {

@@ -34,11 +34,12 @@
 use rand::Rng;
 use rand_core::SeedableRng;
 use rbg_core::moves::DEFAULT_MAX_ACTIONS;
-use rbg_core::perft::{DEFAULT_KEEPER_LIMIT, DEFAULT_MAX_STREAMED_MOVES};
-use rbg_core::playout::{PlayoutBuffers, PlayoutLimits};
-use rbg_core::split::{PartialMove, SplitMoves};
+use rbg_core::perft::DEFAULT_KEEPER_LIMIT;
+use rbg_core::playout::PlayoutBuffers;
+use rbg_core::split::{PartialMove, SplitMoves, StepGenerator};
 use rbg_core::PlayoutRng;
 
+use crate::flat_mc::random_playout;
 use crate::uct;
 use rbg_core::{Action, Game, Player, SearchError};
 
@@ -53,6 +54,18 @@ pub enum Expansion {
     Nodal,
     /// Add one node; a partial move is finished by a uniformly random completion.
     Single,
+}
+
+/// Where a partial move's steps come from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum StepSource {
+    /// The nodal state's legal moves, listed and sorted ([`Game::split_moves`]): one move
+    /// generation serves every partial move below that state.
+    Listed,
+    /// The reasoner's move-by-move interface ([`Game::next_actions`] through
+    /// [`StepGenerator`]): one search per expanded node, each stopping at the first completion
+    /// of every step, so a state with many moves is never listed whole.
+    Generated,
 }
 
 /// How playouts choose moves.
@@ -74,6 +87,8 @@ pub struct SplitMctsConfig {
     pub budget: Budget,
     /// Steps are runs of actions without a choice, not single actions.
     pub compress: bool,
+    /// Where steps come from.
+    pub steps: StepSource,
     /// How the tree grows.
     pub expansion: Expansion,
     /// How playouts choose moves.
@@ -97,6 +112,7 @@ impl Default for SplitMctsConfig {
             c: std::f64::consts::SQRT_2,
             budget: Budget::default(),
             compress: true,
+            steps: StepSource::Listed,
             expansion: Expansion::Nodal,
             playout: SplitPlayout::Full,
             reuse_tree: true,
@@ -144,6 +160,8 @@ pub struct SplitMcts<G: Game> {
     /// The moves of `state` when `splits_fresh`.
     splits: SplitMoves,
     splits_fresh: bool,
+    /// Steps generated move by move ([`StepSource::Generated`]).
+    generator: StepGenerator,
     /// The actions of the steps taken since the last nodal state.
     partial: Vec<Action>,
     path: Vec<u32>,
@@ -164,6 +182,7 @@ impl<G: Game> SplitMcts<G> {
             root_state: None,
             state: game.initial_state(),
             splits_fresh: false,
+            generator: StepGenerator::new(),
             partial: Vec::new(),
             path: Vec::new(),
             rewards: vec![0.0; game.info().num_players()],
@@ -207,17 +226,13 @@ impl<G: Game> SplitMcts<G> {
 
     /// Creates the children of `node`, whose nodal ancestor's state is `state`: one per step of
     /// its partial move. A node without steps is terminal.
+    /// With generated steps, `partial` must hold the node's partial move.
     fn expand(&mut self, game: &G, node: u32) -> Result<(), SearchError> {
-        self.ensure_splits(game)?;
-        let range =
-            if self.is_nodal(node) { self.splits.root() } else { self.nodes[node as usize].extra.range };
         let player = game.current_player(&self.state);
         let first = self.nodes.len() as u32;
-        for step in self.splits.steps(range, self.config.compress) {
-            let start = self.actions.len() as u32;
-            self.actions.extend_from_slice(step.actions);
-            let complete = self.splits.is_complete(step.next);
-            self.nodes.push(step_node(player, start, step.actions.len() as u32, step.next, complete));
+        match self.config.steps {
+            StepSource::Listed => self.add_listed_children(game, node, player)?,
+            StepSource::Generated => self.add_generated_children(game, player)?,
         }
         let count = self.nodes.len() as u32 - first;
         let n = &mut self.nodes[node as usize];
@@ -230,6 +245,36 @@ impl<G: Game> SplitMcts<G> {
         Ok(())
     }
 
+    fn add_listed_children(&mut self, game: &G, node: u32, player: Player) -> Result<(), SearchError> {
+        self.ensure_splits(game)?;
+        let range =
+            if self.is_nodal(node) { self.splits.root() } else { self.nodes[node as usize].extra.range };
+        for step in self.splits.steps(range, self.config.compress) {
+            let start = self.actions.len() as u32;
+            self.actions.extend_from_slice(step.actions);
+            let complete = self.splits.is_complete(step.next);
+            self.nodes.push(step_node(player, start, step.actions.len() as u32, step.next, complete));
+        }
+        Ok(())
+    }
+
+    fn add_generated_children(&mut self, game: &G, player: Player) -> Result<(), SearchError> {
+        self.generator.generate(
+            game,
+            &mut self.state,
+            &mut self.scratch,
+            &self.partial,
+            self.config.compress,
+        )?;
+        for step in self.generator.iter() {
+            let start = self.actions.len() as u32;
+            self.actions.extend_from_slice(step.actions);
+            let len = step.actions.len() as u32;
+            self.nodes.push(step_node(player, start, len, PartialMove::default(), step.complete));
+        }
+        Ok(())
+    }
+
     /// Applies the move made of the steps since the last nodal state to `state` and completes
     /// the keeper; `false` if the game is over.
     fn apply_partial(&mut self, game: &G) -> Result<bool, SearchError> {
@@ -239,7 +284,16 @@ impl<G: Game> SplitMcts<G> {
 
     /// Applies a uniformly random completion of `range` (a partial move of `splits`, which must
     /// be fresh) and completes the keeper; `false` if the game is over.
+    /// With generated steps, `partial` (the partial move of `range`) is completed instead, one
+    /// random step at a time.
     fn apply_random_completion(&mut self, game: &G, range: PartialMove) -> Result<bool, SearchError> {
+        if self.config.steps == StepSource::Generated {
+            let (state, scratch) = (&mut self.state, &mut self.scratch);
+            if !self.generator.complete_randomly(game, state, scratch, &mut self.partial, &mut self.rng)? {
+                return Ok(false);
+            }
+            return self.apply_partial(game);
+        }
         let i = self.rng.gen_range(0..range.completions().max(1) as u32) as usize;
         let Some(mv) = self.splits.completion(range, i) else { return Ok(false) };
         game.apply_move(&mut self.state, mv);
@@ -263,29 +317,15 @@ impl<G: Game> SplitMcts<G> {
     /// Uniformly random whole moves, at most `max_plies` of them, through the reasoner's
     /// [`Game::random_playout`].
     fn full_playout(&mut self, game: &G, max_plies: u64) -> Result<u64, SearchError> {
-        let limits = PlayoutLimits {
-            max_plies,
-            keeper_limit: DEFAULT_KEEPER_LIMIT,
-            monotonic: true,
-            max_streamed_moves: DEFAULT_MAX_STREAMED_MOVES,
-        };
-        let outcome = game.random_playout(
-            &mut self.state,
-            &mut self.scratch,
-            &mut self.playout_buffers,
-            &mut self.rng,
-            &limits,
-        );
-        match outcome {
-            Ok(o) => Ok(o.plies),
-            // The playout stopped at its bound; it is scored where it stands.
-            Err(SearchError::PlayoutTooLong { limit }) => Ok(limit),
-            Err(e) => Err(e),
-        }
+        let (state, scratch) = (&mut self.state, &mut self.scratch);
+        random_playout(game, state, scratch, &mut self.playout_buffers, &mut self.rng, max_plies)
     }
 
     /// A uniformly random step at every choice of every move.
     fn split_playout(&mut self, game: &G) -> Result<u64, SearchError> {
+        if self.config.steps == StepSource::Generated {
+            return self.generated_split_playout(game);
+        }
         self.splits_fresh = false;
         let mut plies = 0;
         while plies < self.config.max_playout_plies {
@@ -318,6 +358,24 @@ impl<G: Game> SplitMcts<G> {
         Ok(plies)
     }
 
+    /// A random next action at every choice, from the reasoner's move-by-move interface: no
+    /// state's moves are listed whole.
+    fn generated_split_playout(&mut self, game: &G) -> Result<u64, SearchError> {
+        let mut plies = 0;
+        while plies < self.config.max_playout_plies {
+            self.partial.clear();
+            let (state, scratch) = (&mut self.state, &mut self.scratch);
+            if !self.generator.complete_randomly(game, state, scratch, &mut self.partial, &mut self.rng)? {
+                break;
+            }
+            plies += 1;
+            if !self.apply_partial(game)? {
+                break;
+            }
+        }
+        Ok(plies)
+    }
+
     /// One selection-expansion-playout-backpropagation pass; returns (states visited, whole
     /// moves below the root on the path).
     fn iterate(&mut self, game: &G) -> Result<(u64, u32), SearchError> {
@@ -344,7 +402,9 @@ impl<G: Game> SplitMcts<G> {
                     // The tree is full: a partial move is finished at random so that the
                     // playout starts at a real state.
                     if !self.is_nodal(node) {
-                        self.ensure_splits(game)?;
+                        if self.config.steps == StepSource::Listed {
+                            self.ensure_splits(game)?;
+                        }
                         over = !self.apply_random_completion(game, self.nodes[node as usize].extra.range)?;
                         visited += 1;
                     }
@@ -388,7 +448,9 @@ impl<G: Game> SplitMcts<G> {
             } else if fresh && self.config.expansion == Expansion::Single {
                 // The child's range indexes the moves of the current nodal state, which were
                 // generated if its parent was just expanded and are generated now otherwise.
-                self.ensure_splits(game)?;
+                if self.config.steps == StepSource::Listed {
+                    self.ensure_splits(game)?;
+                }
                 visited += 1;
                 over = !self.apply_random_completion(game, range)?;
                 break;
@@ -426,6 +488,9 @@ impl<G: Game> Agent<G> for SplitMcts<G> {
         }
         if self.config.playout == SplitPlayout::Split {
             name.push_str(",playout=split");
+        }
+        if self.config.steps == StepSource::Generated {
+            name.push_str(",steps=generated");
         }
         name
     }
@@ -471,7 +536,7 @@ impl<G: Game> Agent<G> for SplitMcts<G> {
         // (a zero budget, or a partial node visited once under single expansion).
         self.state.clone_from(state);
         self.splits_fresh = false;
-        let mut mv = Vec::new();
+        self.partial.clear();
         let mut node = 0u32;
         loop {
             if !self.nodes[node as usize].expanded {
@@ -483,11 +548,14 @@ impl<G: Game> Agent<G> for SplitMcts<G> {
                 return Err(AgentError::NoLegalMove);
             }
             node = uct::robust_child(&self.nodes, node);
-            mv.extend_from_slice(self.step(node));
+            let n = &self.nodes[node as usize];
+            let step = n.actions_start as usize..(n.actions_start + n.actions_len) as usize;
+            self.partial.extend_from_slice(&self.actions[step]);
             if self.nodes[node as usize].extra.complete {
                 break;
             }
         }
+        let mv = core::mem::take(&mut self.partial);
         let chosen = &self.nodes[node as usize];
         stats.value = (chosen.visits > 0).then(|| chosen.mean());
         stats.elapsed = meter.elapsed();

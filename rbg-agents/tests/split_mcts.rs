@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use rbg_agents::{
     play_game, play_match, Agent, AgentSpec, Budget, Expansion, MatchConfig, PlayLimits, SplitMcts,
-    SplitMctsConfig, SplitPlayout,
+    SplitMctsConfig, SplitPlayout, StepSource,
 };
 use rbg_core::dynamic::AnyGame;
 use rbg_core::split::{PartialMove, SplitMoves};
@@ -201,6 +201,7 @@ fn split_mcts_plays_only_legal_moves_on_every_corpus_game() {
             compress: i % 2 == 0,
             expansion: if i % 4 < 2 { Expansion::Nodal } else { Expansion::Single },
             playout: if i % 8 < 4 { SplitPlayout::Full } else { SplitPlayout::Split },
+            steps: if i % 16 < 8 { StepSource::Listed } else { StepSource::Generated },
             max_playout_plies: playout_plies,
             ..SplitMctsConfig::default()
         };
@@ -246,11 +247,13 @@ fn split_mcts_plays_only_legal_moves_on_every_corpus_game() {
 fn the_same_seed_plays_the_same_game() {
     let game = interpreter("connect4.rbg");
     let play = |seed: u64| {
-        let mut agents: Vec<_> =
-            ["split-mcts:iterations=60", "smcts:iterations=40,expansion=single,playout=split"]
-                .iter()
-                .map(|s| s.parse::<AgentSpec>().unwrap().build(&game).unwrap())
-                .collect();
+        let mut agents: Vec<_> = [
+            "split-mcts:iterations=60,steps=generated",
+            "smcts:iterations=40,expansion=single,playout=split",
+        ]
+        .iter()
+        .map(|s| s.parse::<AgentSpec>().unwrap().build(&game).unwrap())
+        .collect();
         play_game(&game, &mut agents, seed, &PlayLimits::default()).unwrap()
     };
     let (a, b) = (play(5), play(5));
@@ -313,6 +316,14 @@ fn the_robust_child_is_the_only_good_move() {
         SplitMctsConfig::default(),
         SplitMctsConfig { compress: false, ..SplitMctsConfig::default() },
         SplitMctsConfig {
+            expansion: Expansion::Single,
+            playout: SplitPlayout::Split,
+            ..SplitMctsConfig::default()
+        },
+        SplitMctsConfig { steps: StepSource::Generated, ..SplitMctsConfig::default() },
+        SplitMctsConfig {
+            steps: StepSource::Generated,
+            compress: false,
             expansion: Expansion::Single,
             playout: SplitPlayout::Split,
             ..SplitMctsConfig::default()

@@ -199,6 +199,11 @@ pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
                 out.check()
             }
 
+            fn next_actions(&self, s: &mut State, sc: &mut Scratch, prefix: &[Action], out: &mut Vec<Action>) -> Result<(), SearchError> {
+                run(s, sc, &mut NextActionsSink(::rbg_core::split::NextActionsFilter::new(prefix, out)))?;
+                Ok(())
+            }
+
             fn rules_fingerprint(&self) -> u64 {
                 #rules_fingerprint
             }

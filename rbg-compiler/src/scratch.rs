@@ -92,6 +92,20 @@ pub(crate) fn sinks() -> TokenStream {
             fn overflowed(&self) -> bool {
                 false
             }
+            /// The sink looks at modifiers before a move is complete (`admit`, `resume`);
+            /// `false` compiles those calls away.
+            const FILTER: bool = false;
+            /// Whether the move's action number `position` may be `action` (`false` prunes).
+            #[inline(always)]
+            fn admit(&mut self, _position: usize, _action: Action) -> bool {
+                true
+            }
+            /// After `found` asked to stop: `Some(p)` abandons only the branches below the
+            /// move's action number `p`, `None` stops the whole search.
+            #[inline(always)]
+            fn resume(&mut self) -> Option<usize> {
+                None
+            }
         }
 
         /// Reports a move whose length differs from the statically known one (never happens).
@@ -140,6 +154,28 @@ pub(crate) fn sinks() -> TokenStream {
             #[inline(always)]
             fn found(&mut self, path: &[Action]) -> bool {
                 (self.0)(path).is_break()
+            }
+        }
+
+        /// The next actions of a partial move (`Game::next_actions`): prunes modifiers that
+        /// disagree with the prefix and abandons a next action's subtree at its first
+        /// completion.
+        struct NextActionsSink<'a>(::rbg_core::split::NextActionsFilter<'a>);
+
+        impl Sink for NextActionsSink<'_> {
+            const KEEP: bool = false;
+            const FILTER: bool = true;
+            #[inline(always)]
+            fn found(&mut self, path: &[Action]) -> bool {
+                self.0.found(path)
+            }
+            #[inline(always)]
+            fn admit(&mut self, position: usize, action: Action) -> bool {
+                self.0.admit(position, action)
+            }
+            #[inline(always)]
+            fn resume(&mut self) -> Option<usize> {
+                Some(self.0.resume_position())
             }
         }
 

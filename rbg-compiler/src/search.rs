@@ -438,6 +438,18 @@ impl SearchGen<'_> {
             }
             _ => return quote!(break #label false),
         };
+        // A filtering sink (`Game::next_actions`) may prune this modifier, and after a stop
+        // it may resume the search here: at the action number it names, the stop ends.
+        let (admit, resume) = if cx.pattern {
+            (TokenStream::new(), TokenStream::new())
+        } else {
+            (
+                quote!(if K::FILTER && !k.admit(sc.path.len(), Action::new(#index, w as u32)) {
+                    break #label false;
+                }),
+                quote!(let stop = stop && !(K::FILTER && k.resume() == Some(sc.path.len().wrapping_sub(1)));),
+            )
+        };
         let (record, unrecord) = if cx.pattern {
             (TokenStream::new(), TokenStream::new())
         } else {
@@ -469,11 +481,13 @@ impl SearchGen<'_> {
         };
         quote! {
             #prepare
+            #admit
             #count
             let #at = w;
             #apply
             #record
             let stop = #inner: { #rest_code };
+            #resume
             if #keep {
                 #undo
                 #unrecord
@@ -515,6 +529,9 @@ impl SearchGen<'_> {
             TokenStream::new()
         };
         quote! {
+            if K::FILTER && !k.admit(sc.path.len(), Action::new(#index, w as u32)) {
+                break #label false;
+            }
             if K::RECORD {
                 sc.path.push(Action::new(#index, w as u32));
             }

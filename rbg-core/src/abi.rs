@@ -40,7 +40,7 @@ use crate::rng::PlayoutRng;
 use crate::state_codec::StateCodecError;
 
 /// Version of the exported interface. See the module documentation for when it changes.
-pub const ABI_VERSION: u32 = 4;
+pub const ABI_VERSION: u32 = 5;
 
 /// Result of a fallible exported function: a code and a detail (a search bound, a size).
 #[repr(C)]
@@ -177,12 +177,14 @@ pub struct AbiScratch<G: Game> {
     pub moves: MoveList,
     /// Made by the first playout, remade when a playout asks for another move-list bound.
     pub playout: Option<PlayoutBuffers>,
+    /// The next actions of the last `rbg_next_actions` call.
+    pub next: Vec<Action>,
 }
 
 impl<G: Game> AbiScratch<G> {
     /// A fresh scratch for `game`.
     pub fn new(game: &G) -> Self {
-        AbiScratch { scratch: game.new_scratch(), moves: MoveList::new(), playout: None }
+        AbiScratch { scratch: game.new_scratch(), moves: MoveList::new(), playout: None, next: Vec::new() }
     }
 
     /// One random playout from `s` with the library's own buffers (`rbg_random_playout`).
@@ -671,6 +673,32 @@ macro_rules! export_c_abi {
                     } else {
                         AbiStatus { code: AbiStatus::BUFFER_TOO_SMALL, detail: total as u64 }
                     }
+                })
+            }
+
+            /// The next actions of the partial move `prefix` (`Game::next_actions`), passed to
+            /// one call of `visit(ctx, actions)` (its answer is ignored).
+            #[no_mangle]
+            pub unsafe extern "C" fn rbg_next_actions(
+                s: *mut c_void,
+                sc: *mut c_void,
+                prefix: *const Action,
+                prefix_len: usize,
+                visit: AbiVisitor,
+                ctx: *mut c_void,
+            ) -> AbiStatus {
+                guard(PANIC, || {
+                    let (Some(s), Some(sc)) = (state_mut(s), scratch(sc)) else { return NULL };
+                    let prefix: &[Action] = if prefix.is_null() || prefix_len == 0 {
+                        &[]
+                    } else {
+                        ::core::slice::from_raw_parts(prefix, prefix_len)
+                    };
+                    let r = game().next_actions(s, &mut sc.scratch, prefix, &mut sc.next);
+                    if r.is_ok() {
+                        visit(ctx, sc.next.as_ptr(), sc.next.len());
+                    }
+                    AbiStatus::of_search(r)
                 })
             }
 

@@ -156,6 +156,14 @@ pub trait DynGame: Send + Sync {
     fn keeper_step(&self, s: &mut dyn Any, sc: &mut dyn Any) -> Result<bool, DynError>;
     /// See [`Game::legal_moves`].
     fn legal_moves(&self, s: &mut dyn Any, sc: &mut dyn Any, out: &mut MoveList) -> Result<(), DynError>;
+    /// See [`Game::next_actions`].
+    fn next_actions(
+        &self,
+        s: &mut dyn Any,
+        sc: &mut dyn Any,
+        prefix: &[Action],
+        out: &mut Vec<Action>,
+    ) -> Result<(), DynError>;
     /// See [`Game::has_legal_move`].
     fn has_legal_move(&self, s: &mut dyn Any, sc: &mut dyn Any) -> Result<bool, DynError>;
     /// See [`Game::complete_keeper`].
@@ -289,6 +297,17 @@ where
     fn legal_moves(&self, s: &mut dyn Any, sc: &mut dyn Any, out: &mut MoveList) -> Result<(), DynError> {
         let (s, sc) = both::<G>(s, sc)?;
         Ok(Game::legal_moves(self, s, sc, out)?)
+    }
+
+    fn next_actions(
+        &self,
+        s: &mut dyn Any,
+        sc: &mut dyn Any,
+        prefix: &[Action],
+        out: &mut Vec<Action>,
+    ) -> Result<(), DynError> {
+        let (s, sc) = both::<G>(s, sc)?;
+        Ok(Game::next_actions(self, s, sc, prefix, out)?)
     }
 
     fn has_legal_move(&self, s: &mut dyn Any, sc: &mut dyn Any) -> Result<bool, DynError> {
@@ -602,6 +621,18 @@ impl Game for AnyGame {
         out.clear();
         let Some((s, sc)) = self.parts(s, sc) else { return Ok(()) };
         search_result(self.game.legal_moves(s, sc, out), ())
+    }
+
+    fn next_actions(
+        &self,
+        s: &mut DynState,
+        sc: &mut DynScratch,
+        prefix: &[Action],
+        out: &mut Vec<Action>,
+    ) -> Result<(), SearchError> {
+        out.clear();
+        let Some((s, sc)) = self.parts(s, sc) else { return Ok(()) };
+        search_result(self.game.next_actions(s, sc, prefix, out), ())
     }
 
     fn has_legal_move(&self, s: &mut DynState, sc: &mut DynScratch) -> Result<bool, SearchError> {

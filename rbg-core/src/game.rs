@@ -266,6 +266,36 @@ pub trait Game: Sync {
         out.fill(|list| self.legal_moves(s, sc, list))
     }
 
+    /// The move-by-move interface: replaces the contents of `out` with the distinct actions
+    /// that follow the partial move `prefix` in the legal moves beginning with it, each once,
+    /// in the reasoner's search order. Every action returned extends `prefix` to a partial move
+    /// that some legal move completes (no dead ends). `out` is empty when `prefix` is a whole
+    /// legal move (its last action is a switch) or no legal move begins with it. The state is
+    /// restored before returning.
+    ///
+    /// The default enumerates every legal move. The engines override it with a search that
+    /// skips modifiers disagreeing with `prefix` and, once one completion of a next action is
+    /// found, abandons the rest of that action's subtree, so a step costs about one completion
+    /// per choice instead of every move (see [`crate::split::StepGenerator`]).
+    fn next_actions(
+        &self,
+        s: &mut Self::State,
+        sc: &mut Self::Scratch,
+        prefix: &[Action],
+        out: &mut Vec<Action>,
+    ) -> Result<(), SearchError> {
+        out.clear();
+        let _ = self.visit_moves(s, sc, |m| {
+            if let Some(&next) = m.get(prefix.len()).filter(|_| m.starts_with(prefix)) {
+                if !out.contains(&next) {
+                    out.push(next);
+                }
+            }
+            ControlFlow::Continue(())
+        })?;
+        Ok(())
+    }
+
     /// Whether the current player has at least one legal move.
     fn has_legal_move(&self, s: &mut Self::State, sc: &mut Self::Scratch) -> Result<bool, SearchError> {
         Ok(self.visit_moves(s, sc, |_| ControlFlow::Break(()))?.is_break())

@@ -24,7 +24,11 @@
 
 use core::cmp::Ordering;
 
+use rand::Rng;
+
+use crate::game::{Game, SearchError};
 use crate::moves::{Action, MoveList};
+use crate::PlayoutRng;
 
 /// A partial move of a [`SplitMoves`]: the moves at positions `start..end` of the sorted order
 /// all begin with the same `depth` actions (the partial move itself). Only meaningful for the
@@ -221,6 +225,190 @@ impl<'a> Iterator for Steps<'a> {
             actions: &first[depth..step_end],
             next: PartialMove { start, end, depth: step_end as u32 },
         })
+    }
+}
+
+/// The bookkeeping of an engine's [`Game::next_actions`] search, shared by the interpreter
+/// and generated code: the engine asks [`NextActionsFilter::admit`] before applying each
+/// modifier of the move under construction, reports complete moves to
+/// [`NextActionsFilter::found`], and when that asks to stop, unwinds only to the action
+/// number [`NextActionsFilter::resume_position`] and goes on with its alternatives.
+///
+/// Correctness rests on invariant 4 of ARCHITECTURE.md: within one modifier prefix a given
+/// action is applied at most once, so the subtree below a next action is entered once, and
+/// abandoning it after its first completion loses no other next action.
+#[derive(Debug)]
+pub struct NextActionsFilter<'a> {
+    prefix: &'a [Action],
+    out: &'a mut Vec<Action>,
+}
+
+impl<'a> NextActionsFilter<'a> {
+    /// A filter for the partial move `prefix`, collecting into `out` (cleared).
+    pub fn new(prefix: &'a [Action], out: &'a mut Vec<Action>) -> Self {
+        out.clear();
+        NextActionsFilter { prefix, out }
+    }
+
+    /// Whether `action` may be the move's action number `position`: the prefix's own action
+    /// there, or anything past the prefix.
+    #[inline(always)]
+    pub fn admit(&self, position: usize, action: Action) -> bool {
+        self.prefix.get(position).is_none_or(|&wanted| wanted == action)
+    }
+
+    /// A complete move beginning with the prefix: records its next action. Returns `true`
+    /// when the search should abandon the rest of that action's subtree (the move goes on
+    /// past it), `false` when there is nothing below to abandon.
+    #[inline(always)]
+    pub fn found(&mut self, mv: &[Action]) -> bool {
+        match mv.get(self.prefix.len()) {
+            Some(&next) => {
+                self.out.push(next);
+                mv.len() > self.prefix.len() + 1
+            }
+            None => false,
+        }
+    }
+
+    /// The action number whose subtree a stop abandons.
+    #[inline(always)]
+    pub fn resume_position(&self) -> usize {
+        self.prefix.len()
+    }
+}
+
+/// One step made by a [`StepGenerator`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct GeneratedStep<'a> {
+    /// The actions the step adds (one, or a run when compressing; never empty).
+    pub actions: &'a [Action],
+    /// The step ends with a switch: the partial move with it is a whole legal move.
+    pub complete: bool,
+}
+
+/// The steps of a partial move found by the reasoner itself, through [`Game::next_actions`]
+/// (one search per choice, each stopping at the first completion of every next action),
+/// instead of by listing every legal move as [`SplitMoves`] does. The two offer the same
+/// steps (in the reasoner's search order here, in sorted order there).
+///
+/// With `compress`, a step goes on while its partial move has exactly one next action (one
+/// more search per such action), so that it is the same run of actions as
+/// [`SplitMoves::steps`] gives. Reuse one value: its buffers keep their capacity.
+#[derive(Clone, Debug, Default)]
+pub struct StepGenerator {
+    /// The steps' actions back to back.
+    actions: Vec<Action>,
+    /// `(start, end, complete)` of each step in `actions`.
+    steps: Vec<(u32, u32, bool)>,
+    /// The partial move being extended, and the next actions of one search.
+    prefix: Vec<Action>,
+    next: Vec<Action>,
+    first: Vec<Action>,
+}
+
+impl StepGenerator {
+    /// An empty generator.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Replaces the steps with those extending `prefix` (a partial move of the state `s`).
+    /// No step when `prefix` is a whole move or no legal move begins with it.
+    pub fn generate<G: Game + ?Sized>(
+        &mut self,
+        game: &G,
+        s: &mut G::State,
+        sc: &mut G::Scratch,
+        prefix: &[Action],
+        compress: bool,
+    ) -> Result<(), SearchError> {
+        self.actions.clear();
+        self.steps.clear();
+        game.next_actions(s, sc, prefix, &mut self.first)?;
+        let first = core::mem::take(&mut self.first);
+        let result = first.iter().try_for_each(|&a| self.push_step(game, s, sc, prefix, a, compress));
+        self.first = first;
+        result
+    }
+
+    fn push_step<G: Game + ?Sized>(
+        &mut self,
+        game: &G,
+        s: &mut G::State,
+        sc: &mut G::Scratch,
+        prefix: &[Action],
+        first: Action,
+        compress: bool,
+    ) -> Result<(), SearchError> {
+        let start = self.actions.len() as u32;
+        self.actions.push(first);
+        let mut complete = game.info().is_switch(first.index);
+        if compress && !complete {
+            self.prefix.clear();
+            self.prefix.extend_from_slice(prefix);
+            self.prefix.push(first);
+            loop {
+                game.next_actions(s, sc, &self.prefix, &mut self.next)?;
+                let [only] = self.next[..] else { break };
+                self.actions.push(only);
+                self.prefix.push(only);
+                if game.info().is_switch(only.index) {
+                    complete = true;
+                    break;
+                }
+            }
+        }
+        self.steps.push((start, self.actions.len() as u32, complete));
+        Ok(())
+    }
+
+    /// Number of steps.
+    pub fn len(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// Whether there is no step.
+    pub fn is_empty(&self) -> bool {
+        self.steps.is_empty()
+    }
+
+    /// The `i`-th step.
+    pub fn get(&self, i: usize) -> Option<GeneratedStep<'_>> {
+        let &(start, end, complete) = self.steps.get(i)?;
+        Some(GeneratedStep { actions: &self.actions[start as usize..end as usize], complete })
+    }
+
+    /// The steps in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = GeneratedStep<'_>> + '_ {
+        self.steps.iter().map(|&(start, end, complete)| GeneratedStep {
+            actions: &self.actions[start as usize..end as usize],
+            complete,
+        })
+    }
+
+    /// Extends the partial move `mv` of the state `s` to a whole legal move, one uniformly
+    /// random next action at a time (the paper's semi-split random walk: a move's chance is
+    /// the product of its choices' 1/k, not uniform over moves). Returns `false`, with `mv`
+    /// as far as it got, if some partial move had no next action (never for a prefix of a
+    /// legal move).
+    pub fn complete_randomly<G: Game + ?Sized>(
+        &mut self,
+        game: &G,
+        s: &mut G::State,
+        sc: &mut G::Scratch,
+        mv: &mut Vec<Action>,
+        rng: &mut PlayoutRng,
+    ) -> Result<bool, SearchError> {
+        while mv.last().is_none_or(|a| !game.info().is_switch(a.index)) {
+            game.next_actions(s, sc, mv, &mut self.next)?;
+            if self.next.is_empty() {
+                return Ok(false);
+            }
+            let k = rng.gen_range(0..self.next.len());
+            mv.push(self.next[k]);
+        }
+        Ok(true)
     }
 }
 

@@ -120,6 +120,14 @@ struct Api {
     last_moves: unsafe extern "C" fn(*mut c_void, *mut AbiMoves) -> AbiStatus,
     visit_moves:
         unsafe extern "C" fn(*mut c_void, *mut c_void, AbiVisitor, *mut c_void, *mut u32) -> AbiStatus,
+    next_actions: unsafe extern "C" fn(
+        *mut c_void,
+        *mut c_void,
+        *const Action,
+        usize,
+        AbiVisitor,
+        *mut c_void,
+    ) -> AbiStatus,
     apply_move: unsafe extern "C" fn(*mut c_void, *const Action, usize) -> AbiStatus,
     keeper_step: unsafe extern "C" fn(*mut c_void, *mut c_void, *mut u32) -> AbiStatus,
     has_legal_move: unsafe extern "C" fn(*mut c_void, *mut c_void, *mut u32) -> AbiStatus,
@@ -253,6 +261,7 @@ impl LibGame {
             legal_moves: sym!("rbg_legal_moves"),
             last_moves: sym!("rbg_last_moves"),
             visit_moves: sym!("rbg_visit_moves"),
+            next_actions: sym!("rbg_next_actions"),
             apply_move: sym!("rbg_apply_move"),
             keeper_step: sym!("rbg_keeper_step"),
             has_legal_move: sym!("rbg_has_legal_move"),
@@ -440,6 +449,16 @@ unsafe extern "C" fn visit_trampoline(ctx: *mut c_void, actions: *const Action, 
     }
 }
 
+unsafe extern "C" fn extend_trampoline(ctx: *mut c_void, actions: *const Action, len: usize) -> u32 {
+    // SAFETY: `ctx` is the `Vec<Action>` passed by `next_actions`, alive and not otherwise
+    // borrowed during the call; the library passes `len` valid actions.
+    let out = unsafe { &mut *(ctx as *mut Vec<Action>) };
+    if len != 0 && !actions.is_null() {
+        out.extend_from_slice(unsafe { core::slice::from_raw_parts(actions, len) });
+    }
+    0
+}
+
 unsafe extern "C" fn push_trampoline(ctx: *mut c_void, actions: *const Action, len: usize) -> u32 {
     // SAFETY: `ctx` is the `MoveList` passed by `legal_moves` below, alive and not otherwise
     // borrowed during the call; the library passes a valid move of `len` actions.
@@ -570,6 +589,30 @@ impl Game for LibGame {
         };
         search_status(status)?;
         out.check()
+    }
+
+    fn next_actions(
+        &self,
+        s: &mut LibState,
+        sc: &mut LibScratch,
+        prefix: &[Action],
+        out: &mut Vec<Action>,
+    ) -> Result<(), SearchError> {
+        out.clear();
+        let Some((s, sc)) = self.parts(s, sc) else { return Ok(()) };
+        // SAFETY: state and scratch of this library; `prefix` is valid for its length during
+        // the call; `out` outlives it and is what `extend_trampoline` expects.
+        let status = unsafe {
+            (self.api.next_actions)(
+                s,
+                sc,
+                prefix.as_ptr(),
+                prefix.len(),
+                extend_trampoline,
+                out as *mut Vec<Action> as *mut c_void,
+            )
+        };
+        search_status(status)
     }
 
     fn has_legal_move(&self, s: &mut LibState, sc: &mut LibScratch) -> Result<bool, SearchError> {

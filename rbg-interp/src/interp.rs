@@ -21,6 +21,7 @@
 
 use core::ops::ControlFlow;
 
+use rbg_core::split::NextActionsFilter;
 use rbg_core::state_codec::{Fnv1a, StateCodecError, StateParts};
 use rbg_core::{Action, Game, GameInfo, MoveList, Player, SearchError, VertexPosition, KEEPER};
 use rbg_parser::ir;
@@ -316,6 +317,26 @@ impl<F: FnMut(&[Action]) -> ControlFlow<()>> Sink for VisitSink<F> {
     }
 }
 
+/// The next actions of a partial move ([`Game::next_actions`]): prunes modifiers that
+/// disagree with the prefix and abandons a next action's subtree at its first completion.
+struct NextActionsSink<'a>(NextActionsFilter<'a>);
+
+impl Sink for NextActionsSink<'_> {
+    const FILTER: bool = true;
+    #[inline(always)]
+    fn found(&mut self, mv: &[Action]) -> bool {
+        self.0.found(mv)
+    }
+    #[inline(always)]
+    fn admit(&mut self, position: usize, action: Action) -> bool {
+        self.0.admit(position, action)
+    }
+    #[inline(always)]
+    fn resume(&mut self) -> Option<usize> {
+        Some(self.0.resume_position())
+    }
+}
+
 /// Stops at the first move and remembers its switch.
 struct FirstMove {
     last: Option<Action>,
@@ -413,6 +434,19 @@ impl Game for Interpreter {
         let result = self.search_moves(s, sc, &mut sink);
         self.finish_search(s, sc, false);
         Ok(if result? { ControlFlow::Break(()) } else { ControlFlow::Continue(()) })
+    }
+
+    fn next_actions(
+        &self,
+        s: &mut State,
+        sc: &mut Scratch,
+        prefix: &[Action],
+        out: &mut Vec<Action>,
+    ) -> Result<(), SearchError> {
+        let mut sink = NextActionsSink(NextActionsFilter::new(prefix, out));
+        let result = self.search_moves(s, sc, &mut sink);
+        self.finish_search(s, sc, false);
+        result.map(|_| ())
     }
 
     fn apply_move(&self, s: &mut State, m: &[Action]) {

@@ -100,8 +100,31 @@ pub struct Scratch {
 
 /// Receives the moves found by the main search.
 pub(crate) trait Sink {
+    /// Whether the sink looks at modifiers before a move is complete ([`Sink::admit`],
+    /// [`Sink::resume`]); `false` compiles those calls away.
+    const FILTER: bool = false;
     /// `mv` is the complete move (its last pair is the switch). Returns `true` to stop.
     fn found(&mut self, mv: &[Action]) -> bool;
+    /// Whether the search may apply `action` as the move's action number `position` (from 0);
+    /// `false` prunes the branch. Called only when [`Sink::FILTER`].
+    #[inline(always)]
+    fn admit(&mut self, _position: usize, _action: Action) -> bool {
+        true
+    }
+    /// After [`Sink::found`] asked to stop: `Some(p)` abandons only the branches below the
+    /// move's action number `p` (the search goes on with that action's alternatives), `None`
+    /// stops the whole search. Called only when [`Sink::FILTER`].
+    #[inline(always)]
+    fn resume(&mut self) -> Option<usize> {
+        None
+    }
+}
+
+/// Whether a filtering sink lets the main search apply modifier `index` at `vertex` as the
+/// next action of the move under construction (always, for other sinks and in patterns).
+#[inline(always)]
+fn admitted<const PATTERN: bool, S: Sink>(sc: &Scratch, sink: &mut S, index: u32, vertex: u32) -> bool {
+    !S::FILTER || PATTERN || sink.admit(sc.moves.len(), Action::new(index, vertex))
 }
 
 /// Sink for pattern searches, which never report moves.
@@ -324,7 +347,18 @@ impl Interpreter {
                     let error = sc.error.take().unwrap_or(SearchError::SearchTooLarge { limit: 0 });
                     return Err(error);
                 }
-                EdgeOutcome::Stop => stopped = true,
+                EdgeOutcome::Stop => match sink.resume().filter(|_| S::FILTER && !PATTERN) {
+                    // Frames pushed after the action at `position` was recorded hold that
+                    // action's other continuations: drop them; the next frame undoes the rest.
+                    Some(position) => {
+                        while sc.frames.len() > base
+                            && sc.frames.last().is_some_and(|f| f.moves as usize > position)
+                        {
+                            sc.frames.pop();
+                        }
+                    }
+                    None => stopped = true,
+                },
                 EdgeOutcome::Arrived(w) => {
                     if edge.modifies {
                         d += 1;
@@ -542,6 +576,9 @@ impl Interpreter {
                     return EdgeOutcome::Failed;
                 }
                 Instr::Off { piece, index } => {
+                    if !admitted::<PATTERN, S>(sc, sink, index, v) {
+                        return EdgeOutcome::Failed;
+                    }
                     if !self.note_modifier::<PATTERN>(sc, index, v) {
                         return EdgeOutcome::Abort;
                     }
@@ -555,6 +592,9 @@ impl Interpreter {
                     if value < 0 || value > p.bounds()[var as usize] {
                         return EdgeOutcome::Failed;
                     }
+                    if !admitted::<PATTERN, S>(sc, sink, index, v) {
+                        return EdgeOutcome::Failed;
+                    }
                     if !self.note_modifier::<PATTERN>(sc, index, v) {
                         return EdgeOutcome::Abort;
                     }
@@ -562,6 +602,9 @@ impl Interpreter {
                     st.vars[var as usize] = value as i32;
                 }
                 Instr::AssignConst { var, value, index } => {
+                    if !admitted::<PATTERN, S>(sc, sink, index, v) {
+                        return EdgeOutcome::Failed;
+                    }
                     if !self.note_modifier::<PATTERN>(sc, index, v) {
                         return EdgeOutcome::Abort;
                     }
@@ -604,6 +647,9 @@ impl Interpreter {
                     if PATTERN {
                         // Switches are compiled away inside patterns; nothing to do.
                         continue;
+                    }
+                    if !admitted::<PATTERN, S>(sc, sink, index, v) {
+                        return EdgeOutcome::Failed;
                     }
                     sc.moves.push(Action::new(index, v));
                     return if sink.found(&sc.moves) { EdgeOutcome::Stop } else { EdgeOutcome::Reported };

@@ -14,6 +14,8 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod steps;
+
 /// The workspace root (the parent of this crate's directory).
 pub fn workspace_root() -> PathBuf {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
