@@ -34,8 +34,9 @@ pub struct PartDescription {
 pub enum Component {
     /// Parts composed by "and then"; the complexity is the product of the parts'.
     Classes { parts: Vec<PartDescription>, complexity: f64 },
-    /// The generic fallback: the move's letters.
-    Pattern { pattern: String, complexity: f64 },
+    /// The generic fallback: the move's letters. `null_move`: the piece ends where it started
+    /// (the empty word, `(0,0,w)`, `(1,0,e)(-1,0,w)`).
+    Pattern { pattern: String, null_move: bool, complexity: f64 },
 }
 
 impl Component {
@@ -76,6 +77,7 @@ pub fn decompose(moves: &[Move]) -> Vec<Component> {
     let mut components = Vec::new();
     for m in moves {
         match m {
+            Move::Parts(parts) if is_null_move(parts) => components.push(generic_null_move(parts)),
             Move::Parts(parts) => add_to_shape(&mut shapes, parts),
             Move::Generic(items) => components.push(generic(items)),
         }
@@ -250,11 +252,30 @@ fn select(
     true
 }
 
+/// Whether the move's leaps bring the piece back to its square: no class describes that.
+fn is_null_move(parts: &[Part]) -> bool {
+    let all_leaps = parts.iter().all(Part::is_leap);
+    let (x, y) = parts.iter().fold((0i64, 0i64), |(x, y), p| (x + i64::from(p.dx), y + i64::from(p.dy)));
+    all_leaps && (x, y) == (0, 0)
+}
+
+fn generic_null_move(parts: &[Part]) -> Component {
+    let complexity = parts.iter().map(|p| vector_cost(i64::from(p.dx), i64::from(p.dy))).product();
+    let letters: Vec<String> = parts
+        .iter()
+        .map(|p| {
+            let ons: Vec<String> = p.landing.letters().iter().map(|on| format!("({},{},{on})", p.dx, p.dy)).collect();
+            if ons.len() == 1 { ons.join("") } else { format!("({})", ons.join(" + ")) }
+        })
+        .collect();
+    Component::Pattern { pattern: letters.concat(), null_move: true, complexity }
+}
+
 /// The generic description of a move: its letters, scored by the product of equation (1)
 /// over its steps.
 fn generic(items: &[Item]) -> Component {
     if items.is_empty() {
-        return Component::Pattern { pattern: String::new(), complexity: vector_cost(0, 0) };
+        return Component::Pattern { pattern: String::new(), null_move: true, complexity: vector_cost(0, 0) };
     }
     let complexity = items
         .iter()
@@ -266,5 +287,5 @@ fn generic(items: &[Item]) -> Component {
             }
         })
         .product();
-    Component::Pattern { pattern: word_text(items), complexity }
+    Component::Pattern { pattern: word_text(items), null_move: false, complexity }
 }

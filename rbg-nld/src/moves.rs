@@ -323,9 +323,7 @@ pub fn word_text(items: &[Item]) -> String {
     let mut text = String::new();
     for item in items {
         match item {
-            Item::Pattern { text: t, .. } => {
-                let _ = write!(text, "({t})");
-            }
+            Item::Pattern { text: t, .. } => text.push_str(t),
             Item::Atom(a) => {
                 let letters = a.ons.letters();
                 if letters.len() == 1 {

@@ -18,7 +18,12 @@ pub fn sentence(components: &[Component]) -> String {
     for component in components {
         match component {
             Component::Classes { parts, .. } => add_alternative(&mut alternatives, parts),
-            Component::Pattern { pattern, .. } if pattern.is_empty() => patterns.push("stays in place".into()),
+            Component::Pattern { pattern, null_move: true, .. } if pattern.is_empty() || pattern == "(0,0,w)" => {
+                patterns.push("stays in place".into())
+            }
+            Component::Pattern { pattern, null_move: true, .. } => {
+                patterns.push(format!("stays in place after the steps {pattern}"))
+            }
             Component::Pattern { pattern, .. } => patterns.push(format!("moves by the pattern {pattern}")),
         }
     }
