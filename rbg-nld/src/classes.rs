@@ -228,3 +228,51 @@ pub fn end_operator(landing: OnSet, last: bool) -> Option<Operator> {
         other => Some(Operator::Ends { on: other.letters() }),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equation_one_by_hand() {
+        // 1 + max(|x|, |y|) + min(distance to the orthogonal, distance to the diagonal lines).
+        assert_eq!(vector_cost(0, 0), 1.0);
+        assert_eq!(vector_cost(1, 0), 2.0);
+        assert_eq!(vector_cost(-1, 1), 2.0);
+        assert_eq!(vector_cost(2, 0), 3.0);
+        assert_eq!(vector_cost(3, 0), 4.0);
+        assert_eq!(vector_cost(2, -1), 4.0);
+        assert_eq!(vector_cost(3, 1), 5.0);
+        assert_eq!(vector_cost(-3, 2), 5.0);
+        assert_eq!(vector_cost(5, 2), 8.0);
+    }
+
+    #[test]
+    fn equation_two_multiplies_the_vector_by_one_plus_the_operators() {
+        let rook_line = Class { kind: ClassKind::Rider, x: 1, y: 0 };
+        assert_eq!(part_cost(rook_line, &[]), 2.0);
+        // 2 * (1 + 2 + 3.75)
+        assert_eq!(part_cost(rook_line, &[Operator::Maximum { steps: 4 }, Operator::Minimum { steps: 2 }]), 13.5);
+        let knight = Class { kind: ClassKind::Leaper, x: 2, y: 1 };
+        // 4 * (1 + 1 + 0.5)
+        assert_eq!(part_cost(knight, &[Operator::Forwards, Operator::OnlyCapturing]), 10.0);
+    }
+
+    #[test]
+    fn a_class_moves_by_its_vector_with_every_sign() {
+        let dirs = |x, y| Class { kind: ClassKind::Leaper, x, y }.directions().len();
+        assert_eq!((dirs(0, 0), dirs(1, 0), dirs(0, 3), dirs(1, 1), dirs(1, 2)), (1, 2, 2, 4, 4));
+    }
+
+    #[test]
+    fn direction_operators_select_by_sign_and_by_the_previous_vector() {
+        assert!(Operator::Forwards.admits((1, 1), None) && !Operator::Forwards.admits((1, 0), None));
+        assert!(Operator::Leftwards.admits((-2, 1), None) && !Operator::Leftwards.admits((0, 1), None));
+        assert!(Operator::Outwards.admits((1, 0), Some((1, 1))));
+        assert!(!Operator::Outwards.admits((-1, 0), Some((1, 1))));
+        assert!(Operator::Inwards.admits((-1, 0), Some((1, 1))));
+        assert!(Operator::Sideways.admits((0, 1), Some((1, 0))));
+        // Relative operators need a previous part.
+        assert!(!Operator::Outwards.admits((1, 0), None));
+    }
+}

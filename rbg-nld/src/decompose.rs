@@ -157,7 +157,7 @@ fn component(shape: &Shape, base: &[Vec<Operator>], filters: &[&[Operator]]) -> 
             PartDescription { class: *class, operators, last: i + 1 == shape.classes.len(), complexity }
         })
         .collect();
-    let complexity = parts.iter().map(|p| p.complexity).product();
+    let complexity = parts.iter().map(|p| p.complexity).product::<f64>().min(crate::MAX_COMPLEXITY);
     Component::Classes { parts, complexity }
 }
 
@@ -286,6 +286,7 @@ fn generic(items: &[Item]) -> Component {
                     * vectors.iter().map(|&(x, y)| vector_cost(i64::from(x), i64::from(y))).product::<f64>()
             }
         })
-        .product();
+        .product::<f64>()
+        .min(crate::MAX_COMPLEXITY);
     Component::Pattern { pattern: word_text(items), null_move: false, complexity }
 }

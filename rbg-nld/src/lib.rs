@@ -52,12 +52,16 @@ pub struct GameDescription {
     pub score: f64,
 }
 
+/// The largest complexity reported: a pathological rule (hundreds of generic steps) would
+/// otherwise overflow to infinity, which JSON cannot carry and a fitness cannot rank.
+pub const MAX_COMPLEXITY: f64 = 1e12;
+
 /// The components, sentence and complexity of one movement rule.
 pub fn describe_rule(regex: &Regex) -> (Vec<Component>, String, f64) {
     let moves = moves::moves_of(regex);
     let components = decompose::decompose(&moves);
     let text = sentence::sentence(&components);
-    let complexity = components.iter().map(Component::complexity).sum();
+    let complexity = components.iter().map(Component::complexity).sum::<f64>().min(MAX_COMPLEXITY);
     (components, text, complexity)
 }
 

@@ -14,7 +14,7 @@
 //! when their union is again one part (`(1,0,e)(1,0,e)^* + (1,0,e)^*(1,0,p)` is one ride that
 //! ends on an empty square or an opponent's piece), so each move is as general as possible.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
 
 use rbg_sbg::syntax::{On, Power, Regex};
@@ -74,7 +74,7 @@ impl OnSet {
 
 /// A letter vector repeated `min..=max` times (`max` `None`: unbounded), each square's content
 /// in `ons`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Atom {
     pub dx: i32,
     pub dy: i32,
@@ -84,7 +84,7 @@ pub struct Atom {
 }
 
 /// One item of an unfolded word.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Item {
     Atom(Atom),
     /// A sub-expression that is not a sum of part sequences, kept as SBG text.
@@ -119,7 +119,7 @@ impl Part {
 }
 
 /// One movement of a piece.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Move {
     /// At most [`MAX_PARTS`] parts, consecutive ones of different vectors.
     Parts(Vec<Part>),
@@ -127,18 +127,28 @@ pub enum Move {
     Generic(Vec<Item>),
 }
 
+/// The most moves a rule may have before it is described as one pattern.
+pub const MAX_MOVES: usize = 4096;
+/// The most moves of one vector sequence that are merged (merging is cubic in the worst case).
+const MAX_MERGED: usize = 256;
+
 /// The moves of a rule: unfolded, divided into parts and merged.
 pub fn moves_of(regex: &Regex) -> Vec<Move> {
     let words = unfold(regex);
     let mut with_parts = Vec::new();
     let mut generic = Vec::new();
+    let mut seen = HashSet::new();
     for word in &words {
         for m in word_moves(word) {
+            if !seen.insert(m.clone()) {
+                continue;
+            }
+            if seen.len() > MAX_MOVES {
+                return vec![Move::Generic(vec![pattern_of(regex)])];
+            }
             match m {
-                Move::Parts(parts) if !with_parts.contains(&parts) => with_parts.push(parts),
-                Move::Parts(_) => {}
-                Move::Generic(items) if !generic.contains(&items) => generic.push(items),
-                Move::Generic(_) => {}
+                Move::Parts(parts) => with_parts.push(parts),
+                Move::Generic(items) => generic.push(items),
             }
         }
     }
@@ -495,6 +505,9 @@ fn merge_moves(moves: Vec<Vec<Part>>) -> Vec<Vec<Part>> {
 }
 
 fn merge_group(mut moves: Vec<Vec<Part>>) -> Vec<Vec<Part>> {
+    if moves.len() > MAX_MERGED {
+        return moves;
+    }
     'again: loop {
         for i in 0..moves.len() {
             for j in i + 1..moves.len() {
@@ -552,4 +565,92 @@ fn merge_parts(p: &Part, q: &Part) -> Option<Part> {
         _ => None,
     };
     Some(Part { min: low.min, max, passes, ..p.clone() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rule(text: &str) -> Regex {
+        let source = format!("<<T>>\n<BOARD> 3 3\n|...|\n|...|\n|.A.|\n<PIECES>\nA {text} &\n<GOALS>\n10 &\n");
+        let game = rbg_sbg::parse("t.sbg", source.as_bytes()).expect("the test rule parses");
+        game.rules[0].regex.clone()
+    }
+
+    fn parts(text: &str) -> Vec<Vec<Part>> {
+        moves_of(&rule(text))
+            .into_iter()
+            .map(|m| match m {
+                Move::Parts(p) => p,
+                Move::Generic(items) => panic!("generic: {items:?}"),
+            })
+            .collect()
+    }
+
+    fn part(dx: i32, dy: i32, min: u32, max: Option<u32>, passes: OnSet, landing: OnSet) -> Part {
+        Part { dx, dy, min, max, passes, hurdle: None, landing }
+    }
+
+    #[test]
+    fn the_rider_idiom_is_one_ride_ending_on_an_empty_or_opponent_square() {
+        let expected = part(1, 0, 1, None, OnSet::EMPTY, OnSet::MOVE_OR_CAPTURE);
+        assert_eq!(parts("(1,0,e)(1,0,e)^* + (1,0,e)^*(1,0,p)"), [vec![expected]]);
+    }
+
+    #[test]
+    fn bounded_rides_written_step_by_step_merge_into_one_range() {
+        let expected = part(0, 1, 1, Some(3), OnSet::EMPTY, OnSet::MOVE_OR_CAPTURE);
+        let text = "(0,1,e) + (0,1,p) + (0,1,e)(0,1,e) + (0,1,e)(0,1,p) + (0,1,e)^2(0,1,e) + (0,1,e)^2(0,1,p)";
+        assert_eq!(parts(text), [vec![expected]]);
+    }
+
+    #[test]
+    fn an_optional_run_gives_a_move_without_it() {
+        // The griffon idiom: the lone diagonal step ends on an empty square.
+        let lone = part(1, 1, 1, Some(1), OnSet::NONE, OnSet::EMPTY);
+        let ride = part(0, 1, 1, None, OnSet::EMPTY, OnSet::MOVE_OR_CAPTURE);
+        let text = "(1,1,e)(0,1,e)^* + (1,1,e)(0,1,e)^*(0,1,p)";
+        assert_eq!(parts(text), [vec![lone.clone()], vec![lone, ride]]);
+    }
+
+    #[test]
+    fn a_grasshopper_is_a_hop() {
+        let hop = Part {
+            dx: 0,
+            dy: 1,
+            min: 0,
+            max: None,
+            passes: OnSet::EMPTY,
+            hurdle: Some(OnSet::PIECE),
+            landing: OnSet::MOVE_OR_CAPTURE,
+        };
+        assert_eq!(parts("(0,1,e)^*((0,1,p) + (0,1,w))((0,1,e) + (0,1,p))"), [vec![hop]]);
+    }
+
+    #[test]
+    fn a_starred_group_of_several_letters_is_a_pattern() {
+        let moves = moves_of(&rule("(0,1,e) + ((0,1,w)(0,1,e))^*"));
+        assert_eq!(moves.len(), 2, "{moves:?}");
+        assert!(matches!(&moves[1], Move::Generic(items) if matches!(items.as_slice(), [Item::Pattern { .. }])));
+    }
+
+    #[test]
+    fn moves_of_four_parts_are_generic() {
+        let moves = moves_of(&rule("(1,0,e)(0,1,e)(1,0,e)(0,1,e)"));
+        assert!(matches!(moves.as_slice(), [Move::Generic(_)]), "{moves:?}");
+    }
+
+    #[test]
+    fn huge_powers_stay_bounded() {
+        // Beyond the parser's limit, as a generator may build rules directly.
+        let power = |inner: Regex, n: u32| Regex::Power(Box::new(inner), Power::Times(n));
+        let mut two_letters = rule("(1,0,e) + (0,1,e)");
+        two_letters = power(two_letters, 4000);
+        let moves = moves_of(&two_letters);
+        assert!(matches!(moves.as_slice(), [Move::Generic(_)]), "{moves:?}");
+        let moves = moves_of(&power(rule("(1,0,e)"), u32::MAX));
+        assert_eq!(moves.len(), 1);
+        let empty_power = power(power(rule("(1,0,e)(0,1,e)"), 0), u32::MAX);
+        assert!(matches!(moves_of(&empty_power).as_slice(), [Move::Generic(items)] if items.is_empty()));
+    }
 }
