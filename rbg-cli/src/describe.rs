@@ -162,9 +162,9 @@ fn markdown(game: &SbgGame, description: &GameDescription) -> String {
     let _ = writeln!(out, "## Rules complexity\n");
     let _ = writeln!(
         out,
-        "NLD score {} (equation (3) of Kowalski et al., \"Evaluating Chess-like Games Using \
-         Generated Natural Language Descriptions\": the mean piece complexity over the initial \
-         position times 10 plus the number of piece types; lower is easier to learn).",
+        "NLD score {} (equation (3) of the NLD paper by Kowalski et al.: the mean piece \
+         complexity over the initial position times 10 plus the number of piece types; lower \
+         is easier to learn).",
         number(description.score)
     );
     out
@@ -261,22 +261,15 @@ fn goal_text(game: &SbgGame, goal: &Goal) -> String {
         Goal::Reach { piece, squares, .. } => {
             let names: Vec<String> = squares.iter().map(|&s| square_name(game, s)).collect();
             format!(
-                "{} wins when a {} piece {} stands on {}.",
+                "{} wins when one of its {} pieces stands on {}.",
                 capital(piece.side.name()),
-                piece.side.name(),
                 letter_of(*piece),
                 or_list(&names)
             )
         }
         Goal::Count { piece, count, .. } => {
             let left = if *count == 0 { "no".to_string() } else { format!("at most {count}") };
-            format!(
-                "{} loses when it has {left} {} piece{} {} left.",
-                capital(piece.side.name()),
-                piece.side.name(),
-                if *count == 1 { "" } else { "s" },
-                letter_of(*piece)
-            )
+            format!("{} loses when it has {left} {} pieces left.", capital(piece.side.name()), letter_of(*piece))
         }
     }
 }

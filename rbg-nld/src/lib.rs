@@ -1,6 +1,6 @@
 //! rbg-nld: natural-language descriptions (NLD) of Simplified Boardgames pieces and their
-//! complexity, after Kowalski, Żarczyński and Kisielewicz, "Evaluating Chess-like Games Using
-//! Generated Natural Language Descriptions" (`/work/shared/papers/nld-piece-descriptions.txt`).
+//! complexity, after the NLD paper of Kowalski et al. on evaluating chess-like games by
+//! generated natural language descriptions (our copy: `/work/shared/papers/nld-piece-descriptions.txt`).
 //!
 //! * [`moves`] unfolds a movement rule into moves made of parts (leaps, rides, hops).
 //! * [`decompose`] describes the moves by classes (leaper, rider) with operators, greedily.
