@@ -185,8 +185,7 @@ fn board_section(out: &mut String, game: &SbgGame) {
     let _ = writeln!(out, "```text\n{border}");
     for (row, cells) in game.cells.chunks(width.max(1)).enumerate() {
         let rank = game.height as usize - row;
-        let squares: String =
-            cells.iter().map(|cell| cell.map_or('.', |piece| letter_of(piece))).collect();
+        let squares: String = cells.iter().map(|cell| cell.map_or('.', letter_of)).collect();
         let _ = writeln!(out, "{rank:>label_width$} |{squares}|");
     }
     let _ = writeln!(out, "{border}");
@@ -269,7 +268,11 @@ fn goal_text(game: &SbgGame, goal: &Goal) -> String {
         }
         Goal::Count { piece, count, .. } => {
             let left = if *count == 0 { "no".to_string() } else { format!("at most {count}") };
-            format!("{} loses when it has {left} {} pieces left.", capital(piece.side.name()), letter_of(*piece))
+            format!(
+                "{} loses when it has {left} {} pieces left.",
+                capital(piece.side.name()),
+                letter_of(*piece)
+            )
         }
     }
 }

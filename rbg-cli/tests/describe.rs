@@ -17,7 +17,9 @@ fn text_lists_classes_sentence_complexity_and_score() {
     let text = stdout(&out);
     // The paper: moa (36); two moas on the board and one piece type: 36 * (10 + 1) = 396.
     assert!(text.contains("piece M (2 on the board): complexity 36"), "{text}");
-    assert!(text.contains("sentence: Moves 1 diagonally and then leaps outwards 1 vertically or horizontally"));
+    assert!(
+        text.contains("sentence: Moves 1 diagonally and then leaps outwards 1 vertically or horizontally")
+    );
     assert!(text.contains("leaper (1,1) [without capturing] then leaper (0,1) [outwards] -> 18"), "{text}");
     assert!(text.trim_end().ends_with("score: 396"), "{text}");
 }
@@ -69,7 +71,8 @@ fn markdown_names_the_squares_of_reach_goals() {
 
 #[test]
 fn a_parse_error_is_shown_at_file_line_and_column() {
-    let bad = temp_file("bad.sbg", "<<Bad>>\n<BOARD> 2 2\n|..|\n|.A|\n<PIECES>\nA (1,0,x) &\n<GOALS>\n10 &\n");
+    let bad =
+        temp_file("bad.sbg", "<<Bad>>\n<BOARD> 2 2\n|..|\n|.A|\n<PIECES>\nA (1,0,x) &\n<GOALS>\n10 &\n");
     let out = rbg(&["describe", bad.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("bad.sbg:6:8"), "{}", stderr(&out));

@@ -113,21 +113,36 @@ pub enum Operator {
     /// The part ends on an opponent's piece.
     OnlyCapturing,
     /// The part ends on a square of this other set of contents.
-    Ends { on: Vec<char> },
+    Ends {
+        on: Vec<char>,
+    },
     /// A rider of at most this many steps.
-    Maximum { steps: u32 },
+    Maximum {
+        steps: u32,
+    },
     /// A rider of at least this many steps (more than one).
-    Minimum { steps: u32 },
+    Minimum {
+        steps: u32,
+    },
     /// A rider of exactly this many steps (more than one).
-    Exactly { steps: u32 },
+    Exactly {
+        steps: u32,
+    },
     /// A rider whose passed squares may hold these contents (not only empty).
-    RidingOver { on: Vec<char> },
+    RidingOver {
+        on: Vec<char>,
+    },
     /// A hopper: it jumps one piece and lands right behind it.
     Hopping,
     /// The jumped piece must be of this kind (`p` or `w`).
-    Hurdle { on: Vec<char> },
+    Hurdle {
+        on: Vec<char>,
+    },
     /// The number of empty squares before the jumped piece is bounded.
-    Approach { min: u32, max: Option<u32> },
+    Approach {
+        min: u32,
+        max: Option<u32>,
+    },
 }
 
 impl Operator {
@@ -252,7 +267,10 @@ mod tests {
         let rook_line = Class { kind: ClassKind::Rider, x: 1, y: 0 };
         assert_eq!(part_cost(rook_line, &[]), 2.0);
         // 2 * (1 + 2 + 3.75)
-        assert_eq!(part_cost(rook_line, &[Operator::Maximum { steps: 4 }, Operator::Minimum { steps: 2 }]), 13.5);
+        assert_eq!(
+            part_cost(rook_line, &[Operator::Maximum { steps: 4 }, Operator::Minimum { steps: 2 }]),
+            13.5
+        );
         let knight = Class { kind: ClassKind::Leaper, x: 2, y: 1 };
         // 4 * (1 + 1 + 0.5)
         assert_eq!(part_cost(knight, &[Operator::Forwards, Operator::OnlyCapturing]), 10.0);

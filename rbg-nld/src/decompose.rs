@@ -61,7 +61,8 @@ const ABSOLUTE_FILTERS: [&[Operator]; 9] = [
 ];
 
 /// Direction operators relative to the previous part, for later parts.
-const RELATIVE_FILTERS: [&[Operator]; 3] = [&[Operator::Outwards], &[Operator::Inwards], &[Operator::Sideways]];
+const RELATIVE_FILTERS: [&[Operator]; 3] =
+    [&[Operator::Outwards], &[Operator::Inwards], &[Operator::Sideways]];
 
 /// One shape of moves and the sign combinations (vectors per part) it is made with.
 struct Shape {
@@ -264,8 +265,13 @@ fn generic_null_move(parts: &[Part]) -> Component {
     let letters: Vec<String> = parts
         .iter()
         .map(|p| {
-            let ons: Vec<String> = p.landing.letters().iter().map(|on| format!("({},{},{on})", p.dx, p.dy)).collect();
-            if ons.len() == 1 { ons.join("") } else { format!("({})", ons.join(" + ")) }
+            let ons: Vec<String> =
+                p.landing.letters().iter().map(|on| format!("({},{},{on})", p.dx, p.dy)).collect();
+            if ons.len() == 1 {
+                ons.join("")
+            } else {
+                format!("({})", ons.join(" + "))
+            }
         })
         .collect();
     Component::Pattern { pattern: letters.concat(), null_move: true, complexity }

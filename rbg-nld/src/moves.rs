@@ -88,7 +88,10 @@ pub struct Atom {
 pub enum Item {
     Atom(Atom),
     /// A sub-expression that is not a sum of part sequences, kept as SBG text.
-    Pattern { text: String, vectors: Vec<(i32, i32)> },
+    Pattern {
+        text: String,
+        vectors: Vec<(i32, i32)>,
+    },
 }
 
 /// A maximal run of one vector: a leap, a ride or a hop.
@@ -451,19 +454,9 @@ fn classify_run(run: &[&Atom]) -> Option<Part> {
     // A hop: empty squares, one piece, the square right behind it.
     if let [approach @ .., hurdle, landing] = run {
         let empty_approach = approach.iter().all(|a| a.ons == OnSet::EMPTY);
-        if empty_approach
-            && single(hurdle)
-            && single(landing)
-            && hurdle.ons.is_subset_of(OnSet::PIECE)
-        {
+        if empty_approach && single(hurdle) && single(landing) && hurdle.ons.is_subset_of(OnSet::PIECE) {
             let passes = if sum_max(approach) == Some(0) { OnSet::NONE } else { OnSet::EMPTY };
-            return Some(make(
-                sum_min(approach),
-                sum_max(approach),
-                passes,
-                Some(hurdle.ons),
-                landing.ons,
-            ));
+            return Some(make(sum_min(approach), sum_max(approach), passes, Some(hurdle.ons), landing.ons));
         }
     }
     // A ride whose squares all accept the same contents.
@@ -572,7 +565,8 @@ mod tests {
     use super::*;
 
     fn rule(text: &str) -> Regex {
-        let source = format!("<<T>>\n<BOARD> 3 3\n|...|\n|...|\n|.A.|\n<PIECES>\nA {text} &\n<GOALS>\n10 &\n");
+        let source =
+            format!("<<T>>\n<BOARD> 3 3\n|...|\n|...|\n|.A.|\n<PIECES>\nA {text} &\n<GOALS>\n10 &\n");
         let game = rbg_sbg::parse("t.sbg", source.as_bytes()).expect("the test rule parses");
         game.rules[0].regex.clone()
     }
@@ -600,7 +594,8 @@ mod tests {
     #[test]
     fn bounded_rides_written_step_by_step_merge_into_one_range() {
         let expected = part(0, 1, 1, Some(3), OnSet::EMPTY, OnSet::MOVE_OR_CAPTURE);
-        let text = "(0,1,e) + (0,1,p) + (0,1,e)(0,1,e) + (0,1,e)(0,1,p) + (0,1,e)^2(0,1,e) + (0,1,e)^2(0,1,p)";
+        let text =
+            "(0,1,e) + (0,1,p) + (0,1,e)(0,1,e) + (0,1,e)(0,1,p) + (0,1,e)^2(0,1,e) + (0,1,e)^2(0,1,p)";
         assert_eq!(parts(text), [vec![expected]]);
     }
 
@@ -631,7 +626,9 @@ mod tests {
     fn a_starred_group_of_several_letters_is_a_pattern() {
         let moves = moves_of(&rule("(0,1,e) + ((0,1,w)(0,1,e))^*"));
         assert_eq!(moves.len(), 2, "{moves:?}");
-        assert!(matches!(&moves[1], Move::Generic(items) if matches!(items.as_slice(), [Item::Pattern { .. }])));
+        assert!(
+            matches!(&moves[1], Move::Generic(items) if matches!(items.as_slice(), [Item::Pattern { .. }]))
+        );
     }
 
     #[test]

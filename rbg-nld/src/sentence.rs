@@ -18,7 +18,9 @@ pub fn sentence(components: &[Component]) -> String {
     for component in components {
         match component {
             Component::Classes { parts, .. } => add_alternative(&mut alternatives, parts),
-            Component::Pattern { pattern, null_move: true, .. } if pattern.is_empty() || pattern == "(0,0,w)" => {
+            Component::Pattern { pattern, null_move: true, .. }
+                if pattern.is_empty() || pattern == "(0,0,w)" =>
+            {
                 patterns.push("stays in place".into())
             }
             Component::Pattern { pattern, null_move: true, .. } => {
@@ -64,7 +66,8 @@ fn add_alternative(alternatives: &mut Vec<Alternative>, parts: &[PartDescription
         first.iter().map(|p| part_text(p.class.kind, &p.operators, &[p.class], false)).collect();
     let mut operators = last.operators.clone();
     operators.sort();
-    let same = |a: &&mut Alternative| a.prefix == prefix && a.kind == last.class.kind && a.operators == operators;
+    let same =
+        |a: &&mut Alternative| a.prefix == prefix && a.kind == last.class.kind && a.operators == operators;
     match alternatives.iter_mut().find(same) {
         Some(a) if !a.classes.contains(&last.class) => a.classes.push(last.class),
         Some(_) => {}
@@ -83,7 +86,8 @@ fn part_text(kind: ClassKind, operators: &[Operator], classes: &[Class], last: b
     let mut words: Vec<String> = vec![verb(kind, operators, last)];
     words.extend(steps_text(operators));
     words.extend(operators.iter().filter_map(riding_over_text));
-    for (op, text) in [(Operator::Outwards, "outwards"), (Operator::Inwards, "inwards"), (Operator::Sideways, "sideways")]
+    for (op, text) in
+        [(Operator::Outwards, "outwards"), (Operator::Inwards, "inwards"), (Operator::Sideways, "sideways")]
     {
         if has(&op) {
             words.push(text.into());
@@ -102,9 +106,9 @@ fn part_text(kind: ClassKind, operators: &[Operator], classes: &[Class], last: b
 
 /// The verb with the end condition it carries ("moves", "captures", "rides only capturing").
 fn verb(kind: ClassKind, operators: &[Operator], last: bool) -> String {
-    let end = operators.iter().find(|o| {
-        matches!(o, Operator::WithoutCapturing | Operator::OnlyCapturing | Operator::Ends { .. })
-    });
+    let end = operators
+        .iter()
+        .find(|o| matches!(o, Operator::WithoutCapturing | Operator::OnlyCapturing | Operator::Ends { .. }));
     let hopping = operators.contains(&Operator::Hopping);
     let leaper = kind == ClassKind::Leaper && !hopping;
     let base = if hopping {

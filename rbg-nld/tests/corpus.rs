@@ -16,7 +16,8 @@ fn games_dir() -> PathBuf {
 
 fn parse_file(path: &std::path::Path) -> rbg_sbg::SbgGame {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    rbg_sbg::parse(&path.display().to_string(), &bytes).unwrap_or_else(|d| panic!("{}: {d:?}", path.display()))
+    rbg_sbg::parse(&path.display().to_string(), &bytes)
+        .unwrap_or_else(|d| panic!("{}: {d:?}", path.display()))
 }
 
 /// A 3x3 game whose piece `A` (on the middle of the bottom row) moves by `rule`.
@@ -43,9 +44,18 @@ fn every_piece_of_every_sbg_game_gets_a_sentence() {
     for file in files {
         let game = parse_file(&file);
         let description = describe_game(&game);
-        assert_eq!(description.pieces.len(), game.rules.len(), "{}: every piece here has a rule", file.display());
+        assert_eq!(
+            description.pieces.len(),
+            game.rules.len(),
+            "{}: every piece here has a rule",
+            file.display()
+        );
         for piece in &description.pieces {
-            assert!(!piece.sentence.is_empty() && !piece.components.is_empty(), "{}: {piece:?}", file.display());
+            assert!(
+                !piece.sentence.is_empty() && !piece.components.is_empty(),
+                "{}: {piece:?}",
+                file.display()
+            );
             assert!(piece.complexity > 0.0 && piece.complexity.is_finite(), "{}: {piece:?}", file.display());
             assert!(piece.sentence.chars().next().unwrap().is_uppercase(), "{}", piece.sentence);
         }
@@ -91,7 +101,10 @@ fn operators_beyond_the_papers_ten_pieces() {
     // A grasshopper along files and ranks: rider hopping (2): 2 * 3 per class.
     let hopper = "(0,1,e)^*((0,1,p) + (0,1,w))((0,1,e) + (0,1,p)) + (0,-1,e)^*((0,-1,p) + (0,-1,w))((0,-1,e) + (0,-1,p)) + \
                   (1,0,e)^*((1,0,p) + (1,0,w))((1,0,e) + (1,0,p)) + (-1,0,e)^*((-1,0,p) + (-1,0,w))((-1,0,e) + (-1,0,p))";
-    assert_eq!(sentence_and_complexity(hopper), ("Hops over a piece vertically or horizontally".to_string(), 12.0));
+    assert_eq!(
+        sentence_and_complexity(hopper),
+        ("Hops over a piece vertically or horizontally".to_string(), 12.0)
+    );
     // A rook that only captures, to the right only: rider <1,0> with only capturing (1.5) and
     // rightwards (1): 2 * 3.5.
     assert_eq!(

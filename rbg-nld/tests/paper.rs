@@ -36,7 +36,12 @@ const PAPER: [(&str, char, f64, &str); 10] = [
         120.0,
         "Moves 1 diagonally and then rides a minimum of 2 times outwards horizontally or vertically",
     ),
-    ("duke", 'D', 60.0, "Rides without capturing diagonally and then leaps outwards 1 vertically or horizontally"),
+    (
+        "duke",
+        'D',
+        60.0,
+        "Rides without capturing diagonally and then leaps outwards 1 vertically or horizontally",
+    ),
     ("moa", 'M', 36.0, "Moves 1 diagonally and then leaps outwards 1 vertically or horizontally"),
     ("ferzwazir", 'F', 12.0, "Moves 1 diagonally and then leaps 1 vertically or horizontally"),
     ("buffalo", 'B', 28.0, "Leaps over vector (3,2)/(2,3) or (3,1)/(1,3) or (1,2)/(2,1)"),
@@ -75,7 +80,9 @@ fn the_queen_is_three_riders_and_the_centaur_five_leapers() {
         let mut classes: Vec<_> = components
             .iter()
             .flat_map(|c| match c {
-                Component::Classes { parts, .. } => parts.iter().map(|p| (p.class.kind, p.class.x, p.class.y)).collect(),
+                Component::Classes { parts, .. } => {
+                    parts.iter().map(|p| (p.class.kind, p.class.x, p.class.y)).collect()
+                }
                 Component::Pattern { .. } => Vec::new(),
             })
             .collect();
