@@ -11,8 +11,9 @@
 //! The paper's Table 1 ("evaluation costs of some operators") is missing from our copy. The
 //! costs below are ours, chosen so that the paper's ten published complexities come out
 //! exactly (queen 6, short rook 12, lance 4, centaur 14, griffon 78, hippogriff 120, duke 60,
-//! moa 36, ferz then wazir 12, buffalo 28; `docs/nld.md` derives each). Every cost is a dyadic
-//! fraction, so sums and products of them are exact in `f64`.
+//! moa 36, ferz then wazir 12, buffalo 28; `docs/nld.md` derives each), and the paper's
+//! generated example piece (136) as we read it. Every cost is a dyadic fraction, so sums and
+//! products of them are exact in `f64`.
 //!
 //! | operator | text | on a leaper | on a rider |
 //! |---|---|---|---|
@@ -21,11 +22,11 @@
 //! | [`Operator::Outwards`], [`Operator::Inwards`], [`Operator::Sideways`] (relative to the previous part) | outwards, inwards, sideways | 2 | 5.25 |
 //! | [`Operator::WithoutCapturing`] (ends on an empty square) | moves / without capturing | 0.5 | 1.5 |
 //! | [`Operator::OnlyCapturing`] (ends on an opponent's piece) | captures / only capturing | 0.5 | 1.5 |
-//! | [`Operator::Ends`] (any other end condition, own pieces involved) | captures own, onto ... | 2 | 2 |
+//! | [`Operator::Ends`] (any other end condition, own pieces involved) | captures own, onto ... | 5 | 5 |
 //! | [`Operator::Maximum`] | a maximum of n times | | 2 |
 //! | [`Operator::Minimum`] | a minimum of n times | | 3.75 |
 //! | [`Operator::Exactly`] | exactly n times | | 2 |
-//! | [`Operator::RidingOver`] (passed squares not only empty) | riding only over own pieces, ... | | 3 |
+//! | [`Operator::RidingOver`] (passed squares not only empty) | riding only over own pieces, ... | | 3.5 |
 //! | [`Operator::Hopping`] | hops over a piece | | 2 |
 //! | [`Operator::Hurdle`] (only own or only opponent's pieces are jumped) | over an own piece, ... | | 1 |
 //! | [`Operator::Approach`] (bounded run-up before the jumped piece) | over an adjacent piece, ... | | 1 |
@@ -165,10 +166,10 @@ impl Operator {
                     0.5
                 }
             }
-            Operator::Ends { .. } => 2.0,
+            Operator::Ends { .. } => 5.0,
             Operator::Maximum { .. } | Operator::Exactly { .. } => 2.0,
             Operator::Minimum { .. } => 3.75,
-            Operator::RidingOver { .. } => 3.0,
+            Operator::RidingOver { .. } => 3.5,
             Operator::Hopping => 2.0,
             Operator::Hurdle { .. } | Operator::Approach { .. } => 1.0,
         }

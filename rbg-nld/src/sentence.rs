@@ -83,9 +83,15 @@ fn add_alternative(alternatives: &mut Vec<Alternative>, parts: &[PartDescription
 /// "verb [end] [steps] [riding over] [relative direction] directions [end onto]".
 fn part_text(kind: ClassKind, operators: &[Operator], classes: &[Class], last: bool) -> String {
     let has = |op: &Operator| operators.contains(op);
-    let mut words: Vec<String> = vec![verb(kind, operators, last)];
+    let riding_over: Vec<String> = operators.iter().filter_map(riding_over_text).collect();
+    let mut verb = verb(kind, operators, last);
+    if !riding_over.is_empty() && verb == "rides only capturing" {
+        // A grammar fix of the repairing run: "rides capturing but riding only over ...".
+        verb = "rides capturing but".into();
+    }
+    let mut words: Vec<String> = vec![verb];
     words.extend(steps_text(operators));
-    words.extend(operators.iter().filter_map(riding_over_text));
+    words.extend(riding_over);
     for (op, text) in
         [(Operator::Outwards, "outwards"), (Operator::Inwards, "inwards"), (Operator::Sideways, "sideways")]
     {
@@ -171,11 +177,10 @@ fn hop_verb(operators: &[Operator]) -> String {
         Operator::Approach { min, max } => Some((*min, *max)),
         _ => None,
     });
+    // "an adjacent", "an own", "an opponent's", otherwise "a piece".
     let article = match (hurdle, approach) {
-        (None, Some((0, Some(0)))) => "an ",
+        (None, Some((0, Some(0)))) | (Some(_), _) => "an ",
         (None, _) => "a ",
-        (Some("own "), _) => "an ",
-        (Some(_), _) => "an ",
     };
     let adjacent = if approach == Some((0, Some(0))) { "adjacent " } else { "" };
     let mut text = format!("hops over {article}{adjacent}{}piece", hurdle.unwrap_or(""));

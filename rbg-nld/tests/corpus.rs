@@ -112,10 +112,21 @@ fn operators_beyond_the_papers_ten_pieces() {
         ("Rides only capturing horizontally to the right".to_string(), 7.0)
     );
     // Capturing own pieces on a knight's leap forward: leaper <1,2>, forwards (1), end on own
-    // pieces (2): 4 * 4 per orientation.
+    // pieces (5): 4 * 7.
     assert_eq!(
         sentence_and_complexity("(1,2,w) + (-1,2,w)"),
-        ("Captures own forward over vector (1,2)".to_string(), 16.0)
+        ("Captures own forward over vector (1,2)".to_string(), 28.0)
+    );
+    // A rook riding over opponent's pieces to an empty square: rider <1,0> and <0,1>, without
+    // capturing (1.5), riding over opponent's pieces (3.5): 2 * 6 each.
+    let over_pieces = "(1,0,p)^*(1,0,e) + (-1,0,p)^*(-1,0,e) + (0,1,p)^*(0,1,e) + (0,-1,p)^*(0,-1,e)";
+    assert_eq!(
+        sentence_and_complexity(over_pieces),
+        (
+            "Rides without capturing riding only over opponent's pieces horizontally or vertically"
+                .to_string(),
+            24.0
+        )
     );
 }
 

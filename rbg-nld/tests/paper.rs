@@ -104,3 +104,24 @@ fn the_queen_is_three_riders_and_the_centaur_five_leapers() {
         }
     }
 }
+
+#[test]
+fn the_papers_generated_example_piece() {
+    // Section 4.1: a generated piece that "captures own forward over vector (5,2)/(2,5) or
+    // rides capturing but riding only over own pieces horizontally or vertically" (136). We
+    // read it as forward leaps by (5,2) and (2,5) onto own pieces and rook lines over own
+    // pieces ending on an opponent's.
+    let rule = "(5,2,w) + (-5,2,w) + (2,5,w) + (-2,5,w) + \
+                (1,0,w)^*(1,0,p) + (-1,0,w)^*(-1,0,p) + (0,1,w)^*(0,1,p) + (0,-1,w)^*(0,-1,p)";
+    let text = format!(
+        "<<G>>\n<BOARD> 6 6\n{}<PIECES>\nA {rule} &\n<GOALS>\n10 &\n",
+        "|......|\n".repeat(5) + "|A.....|\n"
+    );
+    let game = rbg_sbg::parse("g.sbg", text.as_bytes()).unwrap_or_else(|d| panic!("{d:?}"));
+    let piece = &describe_game(&game).pieces[0];
+    assert_eq!(piece.complexity, 136.0, "{piece:#?}");
+    assert_eq!(
+        piece.sentence,
+        "Captures own forward over vector (5,2)/(2,5) or rides capturing but riding only over own pieces horizontally or vertically"
+    );
+}
