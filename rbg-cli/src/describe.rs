@@ -184,7 +184,7 @@ fn board_section(out: &mut String, game: &SbgGame) {
     let border = format!("{} +{}+", " ".repeat(label_width), "-".repeat(width));
     let _ = writeln!(out, "```text\n{border}");
     for (row, cells) in game.cells.chunks(width.max(1)).enumerate() {
-        let rank = game.height as usize - row;
+        let rank = (game.height as usize).saturating_sub(row);
         let squares: String = cells.iter().map(|cell| cell.map_or('.', letter_of)).collect();
         let _ = writeln!(out, "{rank:>label_width$} |{squares}|");
     }

@@ -192,14 +192,14 @@ impl Operator {
     }
 }
 
-/// Equation (2): f(<x, y>, [o]) = f(<x, y>) * (1 + sum of f(o_i)).
+/// Equation (2): `f(<x, y>, [o]) = f(<x, y>) * (1 + sum of f(o_i))`.
 pub fn part_cost(class: Class, operators: &[Operator]) -> f64 {
     let sum: f64 = operators.iter().map(|o| o.cost(class.kind)).sum();
     class.vector_cost() * (1.0 + sum)
 }
 
-/// The operators a part's shape implies (its end, steps, passed squares, hop), without the
-/// direction operators; `last` tells whether the part ends the move.
+/// The operators a part's shape implies (steps, passed squares, hop), without the direction
+/// operators and the end square's (see [`end_operator`]).
 pub fn shape_operators(kind: ClassKind, part: &crate::moves::Part) -> Vec<Operator> {
     let mut ops = Vec::new();
     if part.hurdle.is_some() {
