@@ -14,6 +14,7 @@ mod arena;
 mod bench;
 mod check;
 mod compile;
+mod describe;
 mod diagnostics;
 mod human;
 mod load;
@@ -54,6 +55,22 @@ enum Command {
         /// Do not print warnings.
         #[arg(long, short = 'q')]
         quiet: bool,
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// Describe the pieces of a Simplified Boardgames game in English, with their NLD
+    /// complexities and the game's score (Kowalski et al.).
+    Describe {
+        file: PathBuf,
+        /// Print the description as JSON.
+        #[arg(long, conflicts_with = "markdown")]
+        json: bool,
+        /// Write a "How to play" page in Markdown.
+        #[arg(long)]
+        markdown: bool,
+        /// Write to this file instead of standard output.
+        #[arg(long, short = 'o')]
+        output: Option<PathBuf>,
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
@@ -242,6 +259,14 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check { files, straightness, deny_warnings, quiet, format } => {
             check::run(&files, &check::CheckOptions { straightness, deny_warnings, quiet, format })
+        }
+        Command::Describe { file, json, markdown, output, format } => {
+            let what = match (json, markdown) {
+                (true, _) => describe::Output::Json,
+                (_, true) => describe::Output::Markdown,
+                _ => describe::Output::Text,
+            };
+            describe::run(&file, what, output.as_deref(), format).map_err(|f| f.about(&file))
         }
         Command::Lower { file, output, format } => {
             check::lower(&file, output.as_deref(), format).map_err(|f| f.about(&file))
