@@ -206,6 +206,18 @@ fn compiled_tic_tac_toe_loaded_at_run_time_gives_the_reference_perft() {
         assert_eq!(buffered.len(), 9);
         assert_eq!(visited, buffered);
     }
+    // The move-by-move interface crosses the ABI (`rbg_next_actions`): on the empty board the
+    // first actions are the nine cells, and along random games every prefix agrees with the
+    // move lists, through the library and through the dynamic handle.
+    let mut next = Vec::new();
+    lib.next_actions(&mut u, &mut uc, &[], &mut next).unwrap();
+    let mut cells: Vec<u32> = next.iter().map(|a| a.vertex).collect();
+    cells.sort_unstable();
+    assert_eq!(cells, (0..9).collect::<Vec<u32>>());
+    for seed in 0..3 {
+        assert!(rbg_testdata::steps::check_next_actions(&lib, seed, 9, 200).unwrap() > 9);
+        assert!(rbg_testdata::steps::check_next_actions(&game, seed, 9, 200).unwrap() > 9);
+    }
     let bytes = game.try_encode_state(&s).unwrap();
     assert!(!bytes.is_empty());
     // The compiled reasoner decodes its own states back to equal states.
