@@ -51,14 +51,10 @@ impl Agents<'_, '_> {
         self.group.bench_function(id("mcts_iterations"), |b| {
             b.iter(|| mcts.select_move(game, &root, &budget).expect("mcts"))
         });
-        let config = SplitMctsConfig { reuse_tree: false, ..SplitMctsConfig::default() };
-        let mut split = SplitMcts::new(game, config, 1);
-        self.group.bench_function(id("split_mcts_iterations"), |b| {
-            b.iter(|| split.select_move(game, &root, &budget).expect("split-mcts"))
-        });
-        // Steps from the reasoner's move-by-move interface instead of sorted move lists, and
-        // playouts that choose step by step (from lists, and generated).
+        // Steps from sorted move lists or from the reasoner's move-by-move interface, and
+        // playouts that choose whole moves or step by step.
         let variants = [
+            ("split_mcts_iterations", StepSource::Listed, SplitPlayout::Full),
             ("split_mcts_generated_iterations", StepSource::Generated, SplitPlayout::Full),
             ("split_mcts_split_playout_iterations", StepSource::Listed, SplitPlayout::Split),
             ("split_mcts_generated_split_playout_iterations", StepSource::Generated, SplitPlayout::Split),

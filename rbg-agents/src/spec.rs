@@ -5,7 +5,7 @@
 //! | `random`    | none                                                                  |
 //! | `flatmc`    | `playouts` (per legal move, when no budget key is given)              |
 //! | `mcts`      | `c` (exploration, ≥ 0), `mast` (bool), `epsilon` (MAST, 0..=1), `reuse` (bool) |
-//! | `split-mcts` (alias `smcts`) | `c`, `compress` (bool: steps are runs without a choice), `expansion` (`nodal` or `single`), `playout` (`full` or `split`), `steps` (`listed` or `generated`: by the reasoner's move-by-move interface), `reuse` (bool) |
+//! | `split-mcts` (alias `smcts`) | `c`, `compress` (bool: steps are runs without a choice), `expansion` (`nodal` or `single`), `playout` (`full` or `split`), `steps` (`generated`, the default: by the reasoner's move-by-move interface; or `listed`: from sorted move lists), `reuse` (bool) |
 //! | `alphabeta` | `tt` (log2 table size, ≤ 30), `material` (weight of owned pieces), `piece.NAME` (weight of piece NAME) |
 //!
 //! Budget keys, accepted by every agent (the random agent ignores them): `iterations` (a
@@ -444,7 +444,7 @@ mod tests {
         assert_eq!((a.material, a.piece_weights), (1, vec![("wPawn".to_string(), 3)]));
         assert_eq!(parse("random:seed=9").unwrap().seed, 9);
         let AgentKind::SplitMcts(s) = parse(
-            "split-mcts:c=0.4,compress=false,expansion=single,playout=split,steps=generated,iterations=50",
+            "split-mcts:c=0.4,compress=false,expansion=single,playout=split,steps=listed,iterations=50",
         )
         .unwrap()
         .kind
@@ -453,14 +453,14 @@ mod tests {
         };
         assert_eq!(
             (s.c, s.compress, s.expansion, s.playout, s.steps, s.budget.iterations),
-            (0.4, false, Expansion::Single, SplitPlayout::Split, StepSource::Generated, Some(50))
+            (0.4, false, Expansion::Single, SplitPlayout::Split, StepSource::Listed, Some(50))
         );
         // The alias names the same agent, with the documented defaults.
         let AgentKind::SplitMcts(s) = parse("smcts").unwrap().kind else { panic!("not split-mcts") };
         assert_eq!(s, SplitMctsConfig::default());
         assert_eq!(
-            (s.compress, s.expansion, s.playout, s.reuse_tree),
-            (true, Expansion::Nodal, SplitPlayout::Full, true)
+            (s.compress, s.expansion, s.playout, s.steps, s.reuse_tree),
+            (true, Expansion::Nodal, SplitPlayout::Full, StepSource::Generated, true)
         );
     }
 

@@ -11,19 +11,27 @@
 //!
 //! States are kept only at nodal nodes' level, and not stored: an iteration replays the moves
 //! along its path from the root state, collecting the actions of the steps since the last nodal
-//! state and applying them as one move when a complete node is reached. A partial node records
-//! its range in the sorted move list of its nodal ancestor; that list is generated again (the
-//! reasoners are deterministic, so it is the same) only when the iteration expands a node below
-//! that ancestor.
+//! state and applying them as one move when a complete node is reached.
+//!
+//! Steps come from one of two sources ([`StepSource`]). **Generated** (the default): the
+//! reasoner's move-by-move interface ([`Game::next_actions`], through
+//! [`rbg_core::split::StepGenerator`]) finds the next steps of the collected partial move by a
+//! search that follows the prefix and stops at the first completion of each step, so no state's
+//! moves are ever listed whole (amazons: a few dozen steps per choice instead of two thousand
+//! moves). **Listed**: the nodal state's legal moves are listed and sorted
+//! ([`Game::split_moves`]) and a partial node records its range in that list, generated again
+//! (the reasoners are deterministic, so it is the same) when the iteration expands a node
+//! below that ancestor.
 //!
 //! One iteration: *selection* from the root by UCB1 over steps (unvisited children first, at
 //! random); *expansion*, either **nodal** (the default: from the first unvisited child picked,
 //! keep adding one random untried child per level until a complete move is reached, so every
 //! playout starts at a real state) or **single** (add one node; a partial move is then finished
-//! by a uniformly random completion within its range); a *playout*, either **full** (uniform
-//! over whole moves per turn, through [`Game::random_playout`], which uses the reasoner's fast
-//! paths: monotonic classes, library-side loops) or **split** (at each turn a walk over steps,
-//! uniform at every choice); *backpropagation*: every node adds the final reward of its mover,
+//! by a random completion: uniform over its range of listed moves, or a random walk over
+//! generated steps); a *playout*, either **full** (uniform over whole moves per turn, through
+//! [`Game::random_playout`], which uses the reasoner's fast paths: monotonic classes,
+//! library-side loops) or **split** (at each turn a walk over steps, uniform at every choice;
+//! with generated steps, the paper's semi-split playout, which never lists a state's moves); *backpropagation*: every node adds the final reward of its mover,
 //! the player to move at the nodal state above it (a partial move is made by one player).
 //!
 //! The move played is found by the robust-child rule at every level: from the root, the child
@@ -99,7 +107,8 @@ pub struct SplitMctsConfig {
     pub max_playout_plies: u64,
     /// When the tree grows beyond this many nodes, the search stops expanding it.
     pub max_nodes: usize,
-    /// Most actions one state's move list may hold ([`rbg_core::MoveList::with_limit`]). A
+    /// With listed steps, most actions one state's move list may hold
+    /// ([`rbg_core::MoveList::with_limit`]; generated steps list no state's moves). A
     /// state below the root whose moves do not fit stays a leaf, valued by playouts, which
     /// then sample its moves one by one; at the root the search fails with
     /// [`SearchError::TooManyMoves`].
@@ -112,7 +121,7 @@ impl Default for SplitMctsConfig {
             c: std::f64::consts::SQRT_2,
             budget: Budget::default(),
             compress: true,
-            steps: StepSource::Listed,
+            steps: StepSource::Generated,
             expansion: Expansion::Nodal,
             playout: SplitPlayout::Full,
             reuse_tree: true,
@@ -489,8 +498,8 @@ impl<G: Game> Agent<G> for SplitMcts<G> {
         if self.config.playout == SplitPlayout::Split {
             name.push_str(",playout=split");
         }
-        if self.config.steps == StepSource::Generated {
-            name.push_str(",steps=generated");
+        if self.config.steps == StepSource::Listed {
+            name.push_str(",steps=listed");
         }
         name
     }

@@ -320,7 +320,7 @@ fn the_robust_child_is_the_only_good_move() {
             playout: SplitPlayout::Split,
             ..SplitMctsConfig::default()
         },
-        SplitMctsConfig { steps: StepSource::Generated, ..SplitMctsConfig::default() },
+        SplitMctsConfig { steps: StepSource::Listed, ..SplitMctsConfig::default() },
         SplitMctsConfig {
             steps: StepSource::Generated,
             compress: false,
@@ -374,7 +374,12 @@ fn states_with_too_many_moves_to_list_are_left_to_playouts() {
     for playout in [SplitPlayout::Full, SplitPlayout::Split] {
         // Room for the root's 4 actions but not for the 8 of the states below it: the tree
         // cannot grow past the root's children, which are scored by sampled playouts.
-        let config = SplitMctsConfig { max_move_actions: 5, playout, ..SplitMctsConfig::default() };
+        let config = SplitMctsConfig {
+            max_move_actions: 5,
+            playout,
+            steps: StepSource::Listed,
+            ..SplitMctsConfig::default()
+        };
         let mut agent = SplitMcts::new(&game, config.clone(), 1);
         let decision = agent.select_move(&game, &root, &Budget::iterations(20)).unwrap();
         assert!(legal.iter().any(|m| m == decision.mv.as_slice()), "{playout:?}: {:?}", decision.mv);
@@ -386,5 +391,12 @@ fn states_with_too_many_moves_to_list_are_left_to_playouts() {
             agent.select_move(&game, &root, &Budget::iterations(20)),
             Err(rbg_agents::AgentError::Search(rbg_core::SearchError::TooManyMoves { limit: 3 }))
         );
+        // Generated steps list no state's moves: the bound does not stop the tree, which
+        // reaches the second player's steps (root, 2 first moves, then their replies).
+        let config = SplitMctsConfig { steps: StepSource::Generated, max_move_actions: 3, ..config };
+        let mut agent = SplitMcts::new(&game, config, 1);
+        let decision = agent.select_move(&game, &root, &Budget::iterations(20)).unwrap();
+        assert!(legal.iter().any(|m| m == decision.mv.as_slice()), "{playout:?}: {:?}", decision.mv);
+        assert!(agent.tree_size() > 3, "{playout:?}: {}", agent.tree_size());
     }
 }
