@@ -46,7 +46,7 @@ pub struct EvolveArgs {
     #[arg(long)]
     playouts: Option<u32>,
     /// Expected branching factor (the width feature's peak) [default: 16].
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     branching: Option<f64>,
     /// Turn limit of the generated games, in half-moves [default: 60].
     #[arg(long)]
@@ -115,8 +115,10 @@ fn progress_bar(done: u32, generations: u32) -> indicatif::ProgressBar {
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let style = indicatif::ProgressStyle::with_template("generations [{elapsed_precise}] {wide_bar} {pos}/{len} {msg}")
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+    let style = indicatif::ProgressStyle::with_template(
+        "generations [{elapsed_precise}] {wide_bar} {pos}/{len} {msg}",
+    )
+    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
     bar.set_style(style);
     bar.set_position(u64::from(done));
     bar
@@ -184,7 +186,8 @@ pub fn run(args: &EvolveArgs) -> Result<(), Failure> {
         save(&run, &args.out)?;
     }
     bar.finish_and_clear();
-    let written = write_best(&args.out, run.checkpoint(), run.population(), args.best).map_err(Failure::new)?;
+    let written =
+        write_best(&args.out, run.checkpoint(), run.population(), args.best).map_err(Failure::new)?;
     for path in written {
         say!("wrote {} (and .rbg, .json)", path.display());
     }

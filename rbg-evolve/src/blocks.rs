@@ -286,7 +286,11 @@ impl BlockPools {
     /// Draws the pools of a run.
     pub fn random(rng: &mut Rng) -> BlockPools {
         let mut pool = |class| (0..POOL_SIZE).map(|_| random_block(rng, class)).collect();
-        BlockPools { weak: pool(PieceClass::Weak), light: pool(PieceClass::Light), strong: pool(PieceClass::Strong) }
+        BlockPools {
+            weak: pool(PieceClass::Weak),
+            light: pool(PieceClass::Light),
+            strong: pool(PieceClass::Strong),
+        }
     }
 
     pub fn of_class(&self, class: PieceClass) -> &[Block] {

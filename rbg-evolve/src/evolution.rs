@@ -81,7 +81,12 @@ fn game_name(generation: u32, index: usize) -> String {
 }
 
 /// Evaluates `genomes` in parallel, each seeded from (run seed, generation, index).
-fn evaluate_all(genomes: Vec<Genome>, config: &EvolveConfig, settings: &EvalSettings, generation: u32) -> Vec<Individual> {
+fn evaluate_all(
+    genomes: Vec<Genome>,
+    config: &EvolveConfig,
+    settings: &EvalSettings,
+    generation: u32,
+) -> Vec<Individual> {
     genomes
         .into_par_iter()
         .enumerate()
@@ -139,7 +144,8 @@ impl Evolution {
         let evaluated = evaluate_all(genomes, &config, &settings, 0);
         let (population, playable) = select(evaluated, config.population as usize);
         let history = vec![stats_of(0, &population, playable, started.elapsed().as_secs_f64())];
-        let state = Checkpoint { version: CHECKPOINT_VERSION, config, pools, generation: 0, population, history };
+        let state =
+            Checkpoint { version: CHECKPOINT_VERSION, config, pools, generation: 0, population, history };
         Ok(Evolution { state, settings })
     }
 
@@ -153,7 +159,8 @@ impl Evolution {
         }
         checkpoint.config.validate()?;
         let n = checkpoint.config.population as usize;
-        if checkpoint.population.len() != n || checkpoint.history.len() != checkpoint.generation as usize + 1 {
+        if checkpoint.population.len() != n || checkpoint.history.len() != checkpoint.generation as usize + 1
+        {
             return Err("the checkpoint is inconsistent (population or history size)".into());
         }
         let shape = (checkpoint.config.width, checkpoint.config.height, checkpoint.config.kinds() as usize);
@@ -208,10 +215,12 @@ impl Evolution {
         let mut rng = rng_for(config.seed, Purpose::Operators, u64::from(generation), 0);
         let parents: Vec<&Individual> = self.state.population.iter().collect();
         let mut ordered: Vec<&Individual> = parents.iter().copied().filter(|i| i.features.playable).collect();
-        ordered.sort_by(|a, b| (a.features.b_m + a.features.b_r).total_cmp(&(b.features.b_m + b.features.b_r)));
+        ordered
+            .sort_by(|a, b| (a.features.b_m + a.features.b_r).total_cmp(&(b.features.b_m + b.features.b_r)));
         let mut fresh = Vec::new();
         for i in 0..ordered.len() / 2 {
-            let (first, second) = crossover(&ordered[i].genome, &ordered[ordered.len() - 1 - i].genome, &mut rng);
+            let (first, second) =
+                crossover(&ordered[i].genome, &ordered[ordered.len() - 1 - i].genome, &mut rng);
             fresh.push(first);
             fresh.push(second);
         }

@@ -152,7 +152,11 @@ impl Features {
         if !self.playable {
             return 0.0;
         }
-        let paper = self.l_m + self.l_d + 2.0 * self.w.abs() + 3.0 * self.s + 2.0 * self.c
+        let paper = self.l_m
+            + self.l_d
+            + 2.0 * self.w.abs()
+            + 3.0 * self.s
+            + 2.0 * self.c
             + (6.0 - 3.0 * self.b_m.abs() - self.b_r.abs() - 2.0 * self.r);
         match self.extra {
             Some(e) => (paper + extra_weight * e) / (15.0 + extra_weight),
@@ -352,12 +356,19 @@ fn simulate(sim: &mut Simulator) -> Result<Counts, Unplayable> {
     Ok(counts)
 }
 
-fn features_of(game: &SbgGame, settings: &EvalSettings, tally: &Tally, counts: &Counts, kinds: &[u8]) -> Features {
+fn features_of(
+    game: &SbgGame,
+    settings: &EvalSettings,
+    tally: &Tally,
+    counts: &Counts,
+    kinds: &[u8],
+) -> Features {
     let n = f64::from(settings.playouts);
     let limit = settings.turn_limit as f64;
     let l_mm = counts.minmax_lengths as f64 / n / limit;
     let l_rm = counts.random_lengths as f64 / n / limit;
-    let mean_branching = if tally.states == 0 { 0.0 } else { tally.branching_sum as f64 / tally.states as f64 };
+    let mean_branching =
+        if tally.states == 0 { 0.0 } else { tally.branching_sum as f64 / tally.states as f64 };
     let total_moves: u64 = tally.minmax_moves.iter().sum();
     let usefulness: Vec<f64> = tally
         .minmax_moves

@@ -152,8 +152,10 @@ impl Genome {
     /// A random individual (paper, III.A).
     pub fn random(config: &EvolveConfig, pools: &BlockPools, rng: &mut Rng) -> Genome {
         let cells = random_position(config, rng);
-        let rules = (0..config.kinds() as usize).map(|k| pools.random_rule(rng, config.class_of(k))).collect();
-        let mut genome = Genome { width: config.width, height: config.height, cells, rules, conditions: Vec::new() };
+        let rules =
+            (0..config.kinds() as usize).map(|k| pools.random_rule(rng, config.class_of(k))).collect();
+        let mut genome =
+            Genome { width: config.width, height: config.height, cells, rules, conditions: Vec::new() };
         genome.conditions = random_conditions(&genome, config, rng);
         genome
     }
@@ -226,8 +228,11 @@ fn random_position(config: &EvolveConfig, rng: &mut Rng) -> Vec<Option<Placed>> 
     for y in 0..rows {
         for x in 0..w {
             let black = cells[(y * w + x) as usize].map(|p| {
-                let kind =
-                    if rng.gen_bool(CHANGE_ON_MIRROR) { random_kind_of(config, rng, config.class_of(p.kind)) } else { p.kind };
+                let kind = if rng.gen_bool(CHANGE_ON_MIRROR) {
+                    random_kind_of(config, rng, config.class_of(p.kind))
+                } else {
+                    p.kind
+                };
                 Placed { side: Side::Black, kind }
             });
             cells[((h - 1 - y) * w + x) as usize] = black;

@@ -128,11 +128,8 @@ fn mutate_rules(
 ) -> Mutation {
     let kinds = genome.rules.len();
     let max_r = if kinds > 1 { 1.0 - 1.0 / kinds as f64 } else { 1.0 };
-    let swappable: Vec<Vec<usize>> = crate::blocks::PieceClass::ALL
-        .iter()
-        .map(|&c| config.kinds_of(c))
-        .filter(|k| k.len() >= 2)
-        .collect();
+    let swappable: Vec<Vec<usize>> =
+        crate::blocks::PieceClass::ALL.iter().map(|&c| config.kinds_of(c)).filter(|k| k.len() >= 2).collect();
     let weights = [
         (features.r / max_r).clamp(0.0, 1.0),
         (1.0 - features.c).clamp(0.0, 1.0),
@@ -170,7 +167,12 @@ fn least_useful_kind(features: &Features, config: &EvolveConfig, kinds: usize) -
     (0..kinds).min_by(|&a, &b| usefulness_of(a).total_cmp(&usefulness_of(b))).unwrap_or(0)
 }
 
-fn mutate_conditions(genome: &mut Genome, features: &Features, config: &EvolveConfig, rng: &mut Rng) -> Mutation {
+fn mutate_conditions(
+    genome: &mut Genome,
+    features: &Features,
+    config: &EvolveConfig,
+    rng: &mut Rng,
+) -> Mutation {
     let one_side_weight = (features.b_m.abs() + features.b_r.abs()) / 2.0;
     if rng.gen::<f64>() * (SYMMETRIC_WEIGHT + one_side_weight) < SYMMETRIC_WEIGHT {
         let remove = !genome.conditions.is_empty() && rng.gen_bool(0.5);

@@ -23,7 +23,8 @@ pub type CheckedCounts = Vec<(u64, u64)>;
 /// Parses `sbg_text`, translates it to RBG and compares both reasoners' perft to
 /// [`CHECK_DEPTH`]; returns the RBG text and the counts.
 pub fn check_game(file: &str, sbg_text: &str) -> Result<(String, CheckedCounts), String> {
-    let game = rbg_sbg::parse(file, sbg_text.as_bytes()).map_err(|ds| format!("{file} does not parse: {ds:?}"))?;
+    let game =
+        rbg_sbg::parse(file, sbg_text.as_bytes()).map_err(|ds| format!("{file} does not parse: {ds:?}"))?;
     let writer = rbg_sbg::to_rbg_writer_with_source(&game, sbg_text.as_bytes());
     let rbg_name = format!("{file}.rbg");
     let generated = writer.parse(&rbg_name);
@@ -81,7 +82,13 @@ pub fn write_best(
         let sbg = individual.genome.to_sbg(&checkpoint.config, &name);
         let file = format!("best-{rank}.sbg");
         let (rbg, counts) = check_game(&file, &sbg)?;
-        let report = GameReport { rank, name: &name, fitness: individual.fitness(), features: &individual.features, perft: &counts };
+        let report = GameReport {
+            rank,
+            name: &name,
+            fitness: individual.fitness(),
+            features: &individual.features,
+            perft: &counts,
+        };
         let json = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
         let path = dir.join(&file);
         write(&path, &sbg)?;
