@@ -42,7 +42,7 @@ pub struct EvolveArgs {
     /// Generations after the initial population [default: 30].
     #[arg(long)]
     generations: Option<u32>,
-    /// Playouts of each kind (min-max vs min-max, min-max vs random) per evaluation [default: 10].
+    /// Playouts of each kind (min-max vs min-max, min-max vs random) per evaluation [default: 20].
     #[arg(long)]
     playouts: Option<u32>,
     /// Expected branching factor (the width feature's peak) [default: 16].
@@ -51,7 +51,7 @@ pub struct EvolveArgs {
     /// Turn limit of the generated games, in half-moves [default: 60].
     #[arg(long)]
     turn_limit: Option<u64>,
-    /// Depth of the min-max player [default: 2].
+    /// Depth of the min-max player [default: 3].
     #[arg(long)]
     depth: Option<u32>,
     /// Search nodes of the min-max player per move [default: 4000].
