@@ -16,6 +16,7 @@ mod check;
 mod compile;
 mod describe;
 mod diagnostics;
+mod evolve;
 mod human;
 mod load;
 mod manager;
@@ -185,6 +186,12 @@ enum Command {
         #[command(flatten)]
         engine: play::EngineArgs,
     },
+    /// Evolve Simplified Boardgames (a genetic algorithm, Kowalski and Szykuła) and write the
+    /// best as .sbg and .rbg with their features.
+    Evolve {
+        #[command(flatten)]
+        args: evolve::EvolveArgs,
+    },
 }
 
 /// Writes a line to stderr, ignoring write errors (stderr may be closed).
@@ -299,6 +306,7 @@ fn main() -> ExitCode {
             arena::play(&file, &engine, &args).map_err(|f| f.about(&file))
         }
         Command::Replay { args, engine } => arena::replay(&args, &engine),
+        Command::Evolve { args } => evolve::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
