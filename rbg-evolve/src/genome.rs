@@ -15,21 +15,8 @@ use crate::blocks::{rule_size, rule_text, Block, BlockPools, PieceClass};
 use crate::config::EvolveConfig;
 use crate::seeds::Rng;
 
-/// The owner of a piece.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Side {
-    White,
-    Black,
-}
-
-impl Side {
-    pub fn opponent(self) -> Side {
-        match self {
-            Side::White => Side::Black,
-            Side::Black => Side::White,
-        }
-    }
-}
+/// The owner of a piece (SBG's own type, serialisable through its `serde` feature).
+pub use rbg_sbg::syntax::Side;
 
 /// A piece on a square: its owner and its type (an index into the run's piece types).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -6,6 +6,7 @@ use rbg_parser::source::Span;
 
 /// The two players. White moves first; uppercase letters are white pieces.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Side {
     White,
     Black,
