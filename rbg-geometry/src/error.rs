@@ -23,6 +23,8 @@ pub enum GeometryError {
     EmptyBoard(&'static str),
     /// A site name given to remove that the board does not have.
     UnknownSite(String),
+    /// A board on vertices with a size of 1 (sizes count vertices there; at least 2).
+    TooSmallForVertices,
     /// A transformation produced coordinates that are not finite.
     NotFinite,
 }
@@ -50,6 +52,9 @@ impl fmt::Display for GeometryError {
             GeometryError::SelfIntersectingPolygon => f.write_str("The polygon intersects itself"),
             GeometryError::EmptyBoard(what) => write!(f, "The board is empty after '{what}'"),
             GeometryError::UnknownSite(name) => write!(f, "The board has no site named '{name}'"),
+            GeometryError::TooSmallForVertices => {
+                f.write_str("On vertices a size counts vertices along a side and must be at least 2")
+            }
             GeometryError::NotFinite => f.write_str("The transformation gives coordinates that are not finite"),
         }
     }

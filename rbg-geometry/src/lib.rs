@@ -25,6 +25,7 @@ mod graph;
 mod point;
 mod relations;
 mod shape;
+mod spec;
 mod tiling;
 
 pub use board::{Board, Site, SiteKind};
@@ -34,6 +35,7 @@ pub use graph::Graph;
 pub use point::{Point, Polygon};
 pub use relations::{Relation, Relations};
 pub use shape::Shape;
+pub use spec::{build_board, GraphSpec};
 pub use tiling::{Lattice, Tiling};
 
 /// The most sites (and, while building, the most cells or vertices of a graph) a board may
