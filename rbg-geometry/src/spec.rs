@@ -23,7 +23,8 @@ fn at<L: Clone>(location: &L) -> impl Fn(GeometryError) -> (GeometryError, L) + 
 
 impl<L: Clone> GraphSpec<L> {
     /// The graph. On vertices, every tiling's shape is taken one size smaller, so sizes count
-    /// vertices (see [`Shape::one_smaller`]).
+    /// vertices (see [`Shape::one_smaller`]), except under a `dual`, whose vertices are the
+    /// cells of the graph inside it.
     pub fn build(&self, kind: SiteKind) -> Result<Graph, (GeometryError, L)> {
         match self {
             GraphSpec::Tiling { tiling, shape, at: l } => {
@@ -36,7 +37,8 @@ impl<L: Clone> GraphSpec<L> {
                 };
                 Graph::tiling(*tiling, &shape).map_err(at(l))
             }
-            GraphSpec::Dual(inner, l) => inner.build(kind)?.dual().map_err(at(l)),
+            // The dual's vertices are the inner graph's cells: count sizes in cells there.
+            GraphSpec::Dual(inner, l) => inner.build(SiteKind::Cells)?.dual().map_err(at(l)),
             GraphSpec::Clip(inner, polygon, l) => inner.build(kind)?.clip(polygon).map_err(at(l)),
             GraphSpec::Merge(a, b, l) => a.build(kind)?.merge(&b.build(kind)?).map_err(at(l)),
             GraphSpec::Shift(inner, dx, dy, l) => inner.build(kind)?.shift(*dx, *dy).map_err(at(l)),

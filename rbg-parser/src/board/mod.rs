@@ -88,3 +88,5 @@ fn ident_name(token: &Token) -> &str {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tiling_tests;

@@ -301,6 +301,7 @@ fn pieces(
     let mut cells: Vec<Option<PieceId>> = Vec::new();
     while cursor.peek_is(Sym::LBracket)? {
         cursor.advance();
+        let row_start = cells.len();
         loop {
             let token = cursor.peek_required(SEGMENT)?;
             let mut cell = None;
@@ -313,8 +314,9 @@ fn pieces(
             if !closes && !separator.is_sym(Sym::Comma) {
                 return Err(cursor.encountered("Expected ',' or ']'", separator));
             }
-            // `[]` is an empty row, not one hole.
-            if !(closes && cell.is_none() && token.is_sym(Sym::RBracket)) {
+            // `[]` is an empty row, not one hole; `[a,]` is a piece and a hole.
+            let empty_row = closes && cell.is_none() && cells.len() == row_start;
+            if !empty_row {
                 cells.push(cell);
             }
             cursor.advance();
