@@ -12,6 +12,7 @@
 
 mod arena;
 mod bench;
+mod board;
 mod check;
 mod compile;
 mod diagnostics;
@@ -168,6 +169,15 @@ enum Command {
         #[command(flatten)]
         engine: play::EngineArgs,
     },
+    /// Describe a game's board: sites, edges, cells, degrees, labels; -o draws it as SVG.
+    Board {
+        file: PathBuf,
+        /// Write an SVG drawing of the board to this file.
+        #[arg(long, short = 'o')]
+        output: Option<PathBuf>,
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
 }
 
 /// Writes a line to stderr, ignoring write errors (stderr may be closed).
@@ -274,6 +284,9 @@ fn main() -> ExitCode {
             arena::play(&file, &engine, &args).map_err(|f| f.about(&file))
         }
         Command::Replay { args, engine } => arena::replay(&args, &engine),
+        Command::Board { file, output, format } => {
+            board::run(&file, output.as_deref(), format).map_err(|f| f.about(&file))
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

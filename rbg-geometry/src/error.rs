@@ -25,6 +25,8 @@ pub enum GeometryError {
     UnknownSite(String),
     /// A board on vertices with a size of 1 (sizes count vertices there; at least 2).
     TooSmallForVertices,
+    /// A scale factor that is not positive.
+    NonPositiveScale,
     /// A transformation produced coordinates that are not finite.
     NotFinite,
 }
@@ -55,6 +57,7 @@ impl fmt::Display for GeometryError {
             GeometryError::TooSmallForVertices => {
                 f.write_str("On vertices a size counts vertices along a side and must be at least 2")
             }
+            GeometryError::NonPositiveScale => f.write_str("A scale factor must be positive"),
             GeometryError::NotFinite => f.write_str("The transformation gives coordinates that are not finite"),
         }
     }

@@ -231,7 +231,7 @@ impl Graph {
     /// Scales the graph by `factor` (positive) around the origin.
     pub fn scale(&self, factor: f64) -> Result<Graph, GeometryError> {
         if factor.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
-            return Err(GeometryError::NotFinite);
+            return Err(GeometryError::NonPositiveScale);
         }
         self.map(|p| p.times(factor))
     }
