@@ -6,12 +6,13 @@
 //! row 0 is the top row, as in the `rectangle` generator.
 //!
 //! Labels: for each relation and each site, every neighbour goes to the compass point nearest
-//! to its direction; if two neighbours meet at one point the nearer in angle wins (then, for
-//! `all`, the orthogonal over the diagonal over the others, then the closer). The labels of
+//! to its direction; if two neighbours meet at one point, for `all` the orthogonal one wins
+//! over the diagonal over the others, then (for every relation) the one nearer in angle, then
+//! the closer one. A neighbour that loses gets no label of that relation. The labels of
 //! relation `all` are the bare compass names (`N`, `NNE`, ...); the others have the relation's
 //! prefix (`orthN`, `diagNE`, `adjS`, `offW`). Only labels carrying an edge exist.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use crate::compass::Compass;
 use crate::point::{Point, EPS};
@@ -71,9 +72,21 @@ impl Board {
         for (new, &old) in order.iter().enumerate() {
             new_index[old] = new;
         }
-        let named_edges = label_edges(&positions, &relations);
-        let labels: Vec<String> =
-            named_edges.iter().flat_map(|edges| edges.keys().cloned()).collect::<BTreeSet<_>>().into_iter().collect();
+        let coded_edges = label_edges(&positions, &relations);
+        drop(relations);
+        // Label ids in byte-wise name order, for the codes that carry an edge.
+        let mut used = [false; CODES];
+        for &(code, _) in coded_edges.iter().flatten() {
+            used[usize::from(code)] = true;
+        }
+        let mut named: Vec<(String, u8)> =
+            (0..CODES).filter(|&c| used[c]).map(|c| (code_name(c as u8), c as u8)).collect();
+        named.sort();
+        let mut id_of_code = [0usize; CODES];
+        for (id, (_, code)) in named.iter().enumerate() {
+            id_of_code[usize::from(*code)] = id;
+        }
+        let labels: Vec<String> = named.into_iter().map(|(name, _)| name).collect();
         let mut seen_names: BTreeMap<String, usize> = BTreeMap::new();
         let sites = order
             .iter()
@@ -83,12 +96,11 @@ impl Board {
                 // Two sites at one place (possible after a merge) get distinct names.
                 let name = if *count == 0 { base } else { format!("{base}n{count}") };
                 *count += 1;
-                let edges = named_edges[old]
+                let mut edges: Vec<(usize, usize)> = coded_edges[old]
                     .iter()
-                    .filter_map(|(label, &target)| {
-                        labels.binary_search(label).ok().map(|id| (id, new_index[target]))
-                    })
+                    .map(|&(code, target)| (id_of_code[usize::from(code)], new_index[target as usize]))
                     .collect();
+                edges.sort_unstable();
                 Site { name, position: positions[old], column: columns[old], row: rows[old], edges }
             })
             .collect();
@@ -166,13 +178,21 @@ fn cluster(values: Vec<f64>) -> Vec<u32> {
     index
 }
 
-/// For each site, label name to target, over every relation.
-fn label_edges(positions: &[Point], relations: &Relations) -> Vec<BTreeMap<String, usize>> {
-    let mut edges = vec![BTreeMap::new(); positions.len()];
-    for relation in Relation::ALL {
+/// Labels are coded as relation index × 16 + compass index.
+const CODES: usize = 5 * 16;
+
+fn code_name(code: u8) -> String {
+    let relation = Relation::ALL[usize::from(code / 16)];
+    format!("{}{}", relation.label_prefix(), Compass::ALL[usize::from(code % 16)].name())
+}
+
+/// For each site, its labelled edges as (label code, target), over every relation.
+fn label_edges(positions: &[Point], relations: &Relations) -> Vec<Vec<(u8, u32)>> {
+    let mut edges = vec![Vec::new(); positions.len()];
+    for (r, relation) in Relation::ALL.into_iter().enumerate() {
         for (s, neighbours) in relations.get(relation).iter().enumerate() {
             // Per compass point: (rank, angular error, distance, target); smaller wins.
-            let mut chosen: BTreeMap<Compass, (u8, f64, f64, usize)> = BTreeMap::new();
+            let mut chosen: [Option<(u8, f64, f64, usize)>; 16] = [None; 16];
             for &n in neighbours {
                 let delta = positions[n].minus(positions[s]);
                 let (compass, off) = Compass::nearest(delta);
@@ -183,16 +203,19 @@ fn label_edges(positions: &[Point], relations: &Relations) -> Vec<BTreeMap<Strin
                     _ => 0,
                 };
                 let candidate = (rank, off, delta.length(), n);
-                let better = chosen.get(&compass).is_none_or(|old| {
+                let slot = &mut chosen[compass as usize];
+                let better = slot.is_none_or(|old| {
                     (candidate.0, candidate.1, candidate.2).partial_cmp(&(old.0, old.1, old.2))
                         == Some(std::cmp::Ordering::Less)
                 });
                 if better {
-                    chosen.insert(compass, candidate);
+                    *slot = Some(candidate);
                 }
             }
-            for (compass, (_, _, _, n)) in chosen {
-                edges[s].insert(format!("{}{}", relation.label_prefix(), compass.name()), n);
+            for (c, choice) in chosen.iter().enumerate() {
+                if let Some((_, _, _, n)) = choice {
+                    edges[s].push(((r * 16 + c) as u8, *n as u32));
+                }
             }
         }
     }

@@ -38,6 +38,9 @@ pub use shape::Shape;
 pub use spec::{build_board, GraphSpec};
 pub use tiling::{Lattice, Tiling};
 
-/// The most sites (and, while building, the most cells or vertices of a graph) a board may
-/// have. Shapes are checked against it before any tile is generated.
-pub const MAX_SITES: usize = 1_000_000;
+/// The most sites a board may have. While a graph is built, it may have at most twice as many
+/// cells or vertices, and a shape is checked against that before any tile is generated (by an
+/// upper bound: its lattice bounding box times the tiles per lattice point). A board of this
+/// size takes about half a gigabyte and a few seconds to build with its labels; the lowered
+/// text of a quarter of a million sites is already far beyond any real game.
+pub const MAX_SITES: usize = 250_000;

@@ -136,7 +136,7 @@ fn geometry_errors_point_at_their_cause() {
     assert_error("tiling(pentagon(hexagon(2)), cells, e)", "Unknown tiling 'pentagon' (known: square, hex, tri, 4.8.8, 3.4.6.4, 4.6.12, 3.3.4.3.4, 3.6.3.6, 3.12.12)", "pentagon");
     assert_error("tiling(5.5.5(hexagon(2)), cells, e)", "Unknown tiling '5.5.5' (known: square, hex, tri, 4.8.8, 3.4.6.4, 4.6.12, 3.3.4.3.4, 3.6.3.6, 3.12.12)", "5.5.5");
     assert_error("tiling(hex(circle(2)), cells, e)", "Unknown shape 'circle' (known: rectangle, hexagon, triangle, diamond, polygon)", "circle");
-    assert_error("tiling(square(rectangle(2000, 2000)), cells, e)", "The board is too large: 4004001 sites or tiles, at most 2000000 allowed", "square");
+    assert_error("tiling(square(rectangle(2000, 2000)), cells, e)", "The board is too large: 4004001 sites or tiles, at most 500000 allowed", "square");
     assert_error("tiling(hex(hexagon(0)), cells, e)", "A board size must be at least 1", "0");
     assert_error("tiling(square(polygon((0,0),(2,2),(2,0),(0,2))), cells, e)", "The polygon intersects itself", "polygon");
     assert_error("tiling(clip(square(rectangle(2, 2)), polygon((10,10),(11,10),(11,11))), cells, e)", "The board is empty after 'clip'", "clip");
