@@ -54,9 +54,15 @@ fn summary(board: &Board) -> String {
     let edges: usize = board.vertices.iter().map(|v| v.edges.len()).sum();
     let mut out = String::new();
     let _ = writeln!(out, "sites    {sites}");
-    let _ = writeln!(out, "edges    {edges} labelled (directed), {} neighbour pairs", neighbour_pairs(board).len());
+    let _ = writeln!(
+        out,
+        "edges    {edges} labelled (directed), {} neighbour pairs",
+        neighbour_pairs(board).len()
+    );
     let cells = match (&board.geometry, &board.positions) {
-        (Some(g), _) if g.on_vertices => format!("{} (of the tiling; the sites are its vertices)", g.graph_cells),
+        (Some(g), _) if g.on_vertices => {
+            format!("{} (of the tiling; the sites are its vertices)", g.graph_cells)
+        }
         (Some(g), _) => format!("{} (the sites)", g.graph_cells),
         (None, Some(_)) => format!("{sites} (each site is a cell)"),
         (None, None) => "none (an explicit node list has no cells)".to_string(),
@@ -94,7 +100,9 @@ fn summary(board: &Board) -> String {
 /// Where each site is drawn, in position units, `y` growing downwards.
 fn layout(board: &Board) -> Vec<[f64; 2]> {
     match &board.positions {
-        Some(positions) if positions.len() == board.vertices.len() => positions.iter().map(|p| p.point).collect(),
+        Some(positions) if positions.len() == board.vertices.len() => {
+            positions.iter().map(|p| p.point).collect()
+        }
         _ => {
             // A circle whose neighbouring points are one unit apart.
             let n = board.vertices.len().max(1) as f64;

@@ -5,7 +5,7 @@
 
 mod common;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use common::{rbg, stderr, stdout, temp_file};
 
@@ -14,7 +14,7 @@ fn game(name: &str) -> PathBuf {
 }
 
 /// Leaves per depth from `rbg perft FILE --depth N`.
-fn perft(path: &PathBuf, depth: u32) -> Vec<u64> {
+fn perft(path: &Path, depth: u32) -> Vec<u64> {
     let out = rbg(&["perft", path.to_str().unwrap(), "--depth", &depth.to_string()]);
     assert!(out.status.success(), "{}", stderr(&out));
     stdout(&out)
@@ -114,7 +114,10 @@ fn board_works_without_positions() {
     let out = rbg(&["board", path.to_str().unwrap(), "-o", svg.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
-    assert!(text.starts_with("sites    3\nedges    3 labelled (directed), 3 neighbour pairs\ncells    none"), "{text}");
+    assert!(
+        text.starts_with("sites    3\nedges    3 labelled (directed), 3 neighbour pairs\ncells    none"),
+        "{text}"
+    );
     assert!(text.contains("degree   sites\n     1   3\n"), "{text}");
     let drawing = std::fs::read_to_string(&svg).unwrap();
     assert_eq!(drawing.matches("<circle").count(), 3);

@@ -44,8 +44,10 @@ impl Compass {
     ];
 
     pub fn name(self) -> &'static str {
-        const NAMES: [&str; 16] =
-            ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"];
+        const NAMES: [&str; 16] = [
+            "N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW",
+            "NNW",
+        ];
         NAMES[self as usize]
     }
 

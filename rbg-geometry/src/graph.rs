@@ -152,7 +152,8 @@ impl Graph {
     /// corners the centres of the cells around that vertex.
     pub fn dual(&self) -> Result<Graph, GeometryError> {
         let mut builder = Builder::default();
-        let centres: Vec<usize> = (0..self.cells.len()).map(|c| builder.vertex(self.cell_centre(c))).collect();
+        let centres: Vec<usize> =
+            (0..self.cells.len()).map(|c| builder.vertex(self.cell_centre(c))).collect();
         let by_edge = self.cells_by_edge();
         for cells in by_edge.values() {
             if let [a, b] = cells[..] {
@@ -163,7 +164,9 @@ impl Graph {
         for (v, cells) in self.cells_by_vertex().iter().enumerate() {
             let inner = cells.len() >= 3
                 && cells.len() == neighbours[v].len()
-                && neighbours[v].iter().all(|&w| by_edge.get(&[v.min(w), v.max(w)]).is_some_and(|c| c.len() == 2));
+                && neighbours[v]
+                    .iter()
+                    .all(|&w| by_edge.get(&[v.min(w), v.max(w)]).is_some_and(|c| c.len() == 2));
             if !inner {
                 continue;
             }

@@ -94,9 +94,8 @@ impl Polygon {
         let area = doubled_area(&corners);
         // A repeated corner or a collinear outline is degenerate; other crossings (a bow tie,
         // whose signed area may even be zero) are self-intersections.
-        let all_collinear = (2..corners.len()).all(|k| {
-            corners[1].minus(corners[0]).cross(corners[k].minus(corners[0])).abs() < EPS
-        });
+        let all_collinear = (2..corners.len())
+            .all(|k| corners[1].minus(corners[0]).cross(corners[k].minus(corners[0])).abs() < EPS);
         if all_collinear {
             return Err(GeometryError::DegeneratePolygon);
         }
@@ -208,7 +207,10 @@ mod tests {
 
     #[test]
     fn a_bow_tie_intersects_itself() {
-        assert_eq!(poly(&[(0.0, 0.0), (2.0, 2.0), (2.0, 0.0), (0.0, 2.0)]), Err(GeometryError::SelfIntersectingPolygon));
+        assert_eq!(
+            poly(&[(0.0, 0.0), (2.0, 2.0), (2.0, 0.0), (0.0, 2.0)]),
+            Err(GeometryError::SelfIntersectingPolygon)
+        );
     }
 
     #[test]
@@ -225,6 +227,8 @@ mod tests {
         assert!(square.contains(Point::new(2.0, 1.0)));
         assert!(square.contains(Point::new(0.0, 0.0)));
         assert!(!square.contains(Point::new(2.1, 1.0)));
-        assert!(square.corners()[0].cross(square.corners()[1]) >= 0.0 || doubled_area(square.corners()) > 0.0);
+        assert!(
+            square.corners()[0].cross(square.corners()[1]) >= 0.0 || doubled_area(square.corners()) > 0.0
+        );
     }
 }

@@ -133,7 +133,9 @@ fn cell_relations(graph: &Graph) -> (Lists, Lists, Lists) {
         let n = corners.len();
         let own_edges: HashSet<[usize; 2]> =
             (0..n).map(|k| (corners[k], corners[(k + 1) % n])).map(|(a, b)| [a.min(b), a.max(b)]).collect();
-        let orth = sorted(own_edges.iter().flat_map(|e| by_edge.get(e).into_iter().flatten().copied()).filter(|&d| d != c));
+        let orth = sorted(
+            own_edges.iter().flat_map(|e| by_edge.get(e).into_iter().flatten().copied()).filter(|&d| d != c),
+        );
         let adj = sorted(corners.iter().flat_map(|&v| by_vertex[v].iter().copied()).filter(|&d| d != c));
         let mut diag = BTreeSet::new();
         for &v in corners {
@@ -182,7 +184,10 @@ fn vertex_relations(graph: &Graph) -> (Lists, Lists, Lists) {
     for (v, &here) in points.iter().enumerate() {
         let orth = sorted(neighbours[v].iter().copied());
         let adj = sorted(
-            orth.iter().copied().chain(by_vertex[v].iter().flat_map(|&f| cells[f].iter().copied())).filter(|&w| w != v),
+            orth.iter()
+                .copied()
+                .chain(by_vertex[v].iter().flat_map(|&f| cells[f].iter().copied()))
+                .filter(|&w| w != v),
         );
         let mut diag = BTreeSet::new();
         for &f in &by_vertex[v] {

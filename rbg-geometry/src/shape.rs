@@ -53,7 +53,9 @@ impl Shape {
     pub fn one_smaller(&self) -> Shape {
         let less = |n: u32| n.saturating_sub(1);
         match self {
-            Shape::Rectangle { width, height } => Shape::Rectangle { width: less(*width), height: less(*height) },
+            Shape::Rectangle { width, height } => {
+                Shape::Rectangle { width: less(*width), height: less(*height) }
+            }
             Shape::Hexagon(n) => Shape::Hexagon(less(*n)),
             Shape::Triangle(n) => Shape::Triangle(less(*n)),
             Shape::Diamond(n) => Shape::Diamond(less(*n)),
@@ -160,7 +162,7 @@ fn polygon_range(polygon: &Polygon, lattice: Lattice) -> Result<Range, GeometryE
         let min = values.iter().copied().fold(f64::INFINITY, f64::min).floor() - 1.0;
         let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max).ceil() + 1.0;
         if !(min.abs() < limit && max.abs() < limit) {
-            return Err(GeometryError::TooLarge { count: u128::MAX.min((max - min).abs() as u128), limit: MAX_TILES });
+            return Err(GeometryError::TooLarge { count: (max - min).abs() as u128, limit: MAX_TILES });
         }
         Ok((min as i64, max as i64))
     };

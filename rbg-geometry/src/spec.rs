@@ -60,7 +60,10 @@ fn has_size_one(shape: &Shape) -> bool {
 }
 
 /// Builds the board of a description.
-pub fn build_board<L: Clone>(spec: &GraphSpec<L>, kind: SiteKind) -> Result<crate::Board, (GeometryError, L)> {
+pub fn build_board<L: Clone>(
+    spec: &GraphSpec<L>,
+    kind: SiteKind,
+) -> Result<crate::Board, (GeometryError, L)> {
     let graph = spec.build(kind)?;
     crate::Board::new(&graph, kind).map_err(|e| (e, spec.location().clone()))
 }

@@ -139,10 +139,9 @@ impl Tiling {
         match self {
             Tiling::Square => vec![tile(0.0, 0.0, 4, 0.5f64.sqrt(), 45.0)],
             Tiling::Hex => vec![tile(0.0, 0.0, 6, 1.0 / SQRT3, 30.0)],
-            Tiling::Tri => vec![
-                tile(up.0, up.1, 3, 1.0 / SQRT3, 90.0),
-                tile(down.0, down.1, 3, 1.0 / SQRT3, 270.0),
-            ],
+            Tiling::Tri => {
+                vec![tile(up.0, up.1, 3, 1.0 / SQRT3, 90.0), tile(down.0, down.1, 3, 1.0 / SQRT3, 270.0)]
+            }
             Tiling::T488 => {
                 // Octagon centres one unit apart: 2 × apothem = side × (1 + √2) = 1.
                 let side = 2f64.sqrt() - 1.0;

@@ -38,7 +38,10 @@ fn square_rectangles() {
 fn hex_hexagons_and_diamonds() {
     // A hexagon of side n: 3n²-3n+1 cells, 6n² corners, 9n²-3n sides (Euler: V - E + F = 1).
     for n in [1, 2, 3, 5] {
-        assert_eq!(counts(Tiling::Hex, Shape::Hexagon(n as u32)), (6 * n * n, 9 * n * n - 3 * n, hexagon_points(n)));
+        assert_eq!(
+            counts(Tiling::Hex, Shape::Hexagon(n as u32)),
+            (6 * n * n, 9 * n * n - 3 * n, hexagon_points(n))
+        );
     }
     // A rhombus of n x n hexagons: 2n² + 4n corners (n = 2 counted by hand: 16), and
     // E = V + F - 1.
@@ -52,11 +55,17 @@ fn hex_hexagons_and_diamonds() {
 fn tri_triangles_and_hexagons() {
     // A triangle of side n: n² triangles, (n+1)(n+2)/2 corners, 3n(n+1)/2 sides.
     for n in [1, 2, 3, 7] {
-        assert_eq!(counts(Tiling::Tri, Shape::Triangle(n as u32)), ((n + 1) * (n + 2) / 2, 3 * n * (n + 1) / 2, n * n));
+        assert_eq!(
+            counts(Tiling::Tri, Shape::Triangle(n as u32)),
+            ((n + 1) * (n + 2) / 2, 3 * n * (n + 1) / 2, n * n)
+        );
     }
     // A hexagon of side n: 6n² triangles, 3n² + 3n + 1 corners, 9n² + 3n sides.
     for n in [1, 2, 4] {
-        assert_eq!(counts(Tiling::Tri, Shape::Hexagon(n as u32)), (3 * n * n + 3 * n + 1, 9 * n * n + 3 * n, 6 * n * n));
+        assert_eq!(
+            counts(Tiling::Tri, Shape::Hexagon(n as u32)),
+            (3 * n * n + 3 * n + 1, 9 * n * n + 3 * n, 6 * n * n)
+        );
     }
 }
 
@@ -67,7 +76,10 @@ fn truncated_square_4_8_8() {
     for (w, h) in [(1, 1), (2, 2), (3, 2), (5, 4)] {
         let cells = w * h + (w - 1) * (h - 1);
         let v = 8 * w * h - 2 * ((w - 1) * h + w * (h - 1));
-        assert_eq!(counts(Tiling::T488, Shape::Rectangle { width: w as u32, height: h as u32 }), (v, v + cells - 1, cells));
+        assert_eq!(
+            counts(Tiling::T488, Shape::Rectangle { width: w as u32, height: h as u32 }),
+            (v, v + cells - 1, cells)
+        );
     }
 }
 
@@ -157,7 +169,11 @@ fn every_inner_vertex_has_the_tilings_vertex_configuration() {
             inner += 1;
             around.sort_by(|a, b| a.0.total_cmp(&b.0));
             let sizes: Vec<usize> = around.iter().map(|a| a.1).collect();
-            assert!(is_rotation_or_reflection(&sizes, tiling.vertex_configuration()), "{} at {v}: {sizes:?}", tiling.name());
+            assert!(
+                is_rotation_or_reflection(&sizes, tiling.vertex_configuration()),
+                "{} at {v}: {sizes:?}",
+                tiling.name()
+            );
         }
         assert!(inner > 0, "{} has inner vertices", tiling.name());
     }

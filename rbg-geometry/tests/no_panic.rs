@@ -19,14 +19,21 @@ fn shape() -> impl Strategy<Value = Shape> {
 }
 
 fn spec() -> impl Strategy<Value = GraphSpec<()>> {
-    let leaf = (0..Tiling::ALL.len(), shape())
-        .prop_map(|(t, shape)| GraphSpec::Tiling { tiling: Tiling::ALL[t], shape, at: () });
+    let leaf = (0..Tiling::ALL.len(), shape()).prop_map(|(t, shape)| GraphSpec::Tiling {
+        tiling: Tiling::ALL[t],
+        shape,
+        at: (),
+    });
     leaf.prop_recursive(3, 8, 2, |inner| {
         prop_oneof![
             inner.clone().prop_map(|g| GraphSpec::Dual(Box::new(g), ())),
             (inner.clone(), inner.clone()).prop_map(|(a, b)| GraphSpec::Merge(Box::new(a), Box::new(b), ())),
-            (inner.clone(), -3i32..4, -3i32..4)
-                .prop_map(|(g, x, y)| GraphSpec::Shift(Box::new(g), f64::from(x) / 2.0, f64::from(y), ())),
+            (inner.clone(), -3i32..4, -3i32..4).prop_map(|(g, x, y)| GraphSpec::Shift(
+                Box::new(g),
+                f64::from(x) / 2.0,
+                f64::from(y),
+                ()
+            )),
             (inner.clone(), -360i32..360).prop_map(|(g, d)| GraphSpec::Rotate(Box::new(g), f64::from(d), ())),
             (inner.clone(), 0i32..4).prop_map(|(g, k)| GraphSpec::Scale(Box::new(g), f64::from(k), ())),
             (inner, -3i32..4).prop_filter_map("a valid polygon", |(g, k)| {
@@ -67,10 +74,23 @@ proptest! {
 #[test]
 fn huge_sizes_are_refused_before_generating() {
     let spec = GraphSpec::Tiling { tiling: Tiling::T4612, shape: Shape::Hexagon(u32::MAX), at: () };
-    assert!(matches!(build_board(&spec, SiteKind::Cells), Err((rbg_geometry::GeometryError::TooLarge { .. }, ()))));
-    let spec = GraphSpec::Tiling { tiling: Tiling::Square, shape: Shape::Rectangle { width: u32::MAX, height: u32::MAX }, at: () };
-    assert!(matches!(build_board(&spec, SiteKind::Vertices), Err((rbg_geometry::GeometryError::TooLarge { .. }, ()))));
+    assert!(matches!(
+        build_board(&spec, SiteKind::Cells),
+        Err((rbg_geometry::GeometryError::TooLarge { .. }, ()))
+    ));
+    let spec = GraphSpec::Tiling {
+        tiling: Tiling::Square,
+        shape: Shape::Rectangle { width: u32::MAX, height: u32::MAX },
+        at: (),
+    };
+    assert!(matches!(
+        build_board(&spec, SiteKind::Vertices),
+        Err((rbg_geometry::GeometryError::TooLarge { .. }, ()))
+    ));
     let far = Polygon::new(vec![Point::new(0.0, 0.0), Point::new(1e15, 0.0), Point::new(0.0, 1e15)]).unwrap();
     let spec = GraphSpec::Tiling { tiling: Tiling::Hex, shape: Shape::Polygon(far), at: () };
-    assert!(matches!(build_board(&spec, SiteKind::Cells), Err((rbg_geometry::GeometryError::TooLarge { .. }, ()))));
+    assert!(matches!(
+        build_board(&spec, SiteKind::Cells),
+        Err((rbg_geometry::GeometryError::TooLarge { .. }, ()))
+    ));
 }

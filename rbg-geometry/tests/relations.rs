@@ -17,7 +17,9 @@ fn distances(graph: &Graph, kind: SiteKind, p: Point) -> Vec<(Relation, Vec<f64>
         SiteKind::Cells => (0..graph.cells().len()).map(|c| graph.cell_centre(c)).collect(),
         SiteKind::Vertices => graph.vertices().to_vec(),
     };
-    let site = (0..positions.len()).min_by(|&a, &b| positions[a].distance(p).total_cmp(&positions[b].distance(p))).unwrap();
+    let site = (0..positions.len())
+        .min_by(|&a, &b| positions[a].distance(p).total_cmp(&positions[b].distance(p)))
+        .unwrap();
     assert!(positions[site].distance(p) < 1e-9, "a site at {p:?}");
     let relations = Relations::of(graph, kind);
     Relation::ALL
@@ -33,7 +35,11 @@ fn check(found: Vec<(Relation, Vec<f64>)>, expected: &[(Relation, &[(usize, f64)
         let total: usize = groups.iter().map(|g| g.0).sum();
         assert_eq!(dists.len(), total, "{relation:?}: {dists:?}");
         for &(count, d) in groups.iter() {
-            assert_eq!(dists.iter().filter(|&&x| (x - d).abs() < 1e-9).count(), count, "{relation:?} at {d}: {dists:?}");
+            assert_eq!(
+                dists.iter().filter(|&&x| (x - d).abs() < 1e-9).count(),
+                count,
+                "{relation:?} at {d}: {dists:?}"
+            );
         }
     }
 }
@@ -97,7 +103,12 @@ fn table_1_transposed_to_vertices() {
     let s2 = 2f64.sqrt();
     check(
         distances(&square, SiteKind::Vertices, Point::new(2.0, 2.0)),
-        &[(Orthogonal, &[(4, 1.0)]), (Diagonal, &[(4, s2)]), (OffDiagonal, &[]), (Adjacent, &[(4, 1.0), (4, s2)])],
+        &[
+            (Orthogonal, &[(4, 1.0)]),
+            (Diagonal, &[(4, s2)]),
+            (OffDiagonal, &[]),
+            (Adjacent, &[(4, 1.0), (4, s2)]),
+        ],
     );
     // Tri vertices (the dual of hex cells): six along sides; six diagonals √3 away across the
     // opposite side of each triangle.
@@ -131,9 +142,13 @@ fn dual_of_square_is_square_and_dual_of_dual() {
     // The weak dual of w x h squares: a vertex per cell, an edge per inner side, a square per
     // inner corner: wh, (w-1)h + w(h-1), (w-1)(h-1).
     let (w, h) = (6, 4);
-    let graph = Graph::tiling(Tiling::Square, &Shape::Rectangle { width: w as u32, height: h as u32 }).unwrap();
+    let graph =
+        Graph::tiling(Tiling::Square, &Shape::Rectangle { width: w as u32, height: h as u32 }).unwrap();
     let dual = graph.dual().unwrap();
-    assert_eq!((dual.vertices().len(), dual.edges().len(), dual.cells().len()), (w * h, (w - 1) * h + w * (h - 1), (w - 1) * (h - 1)));
+    assert_eq!(
+        (dual.vertices().len(), dual.edges().len(), dual.cells().len()),
+        (w * h, (w - 1) * h + w * (h - 1), (w - 1) * (h - 1))
+    );
     assert_eq!(sizes(&dual), [4]);
     let twice = dual.dual().unwrap();
     assert_eq!((twice.vertices().len(), twice.cells().len()), ((w - 1) * (h - 1), (w - 2) * (h - 2)));
@@ -174,13 +189,18 @@ fn dual_of_tri_is_hex() {
 #[test]
 fn go_board_on_vertices() {
     // square 19 on vertices: 361 sites, 2 × 19 × 18 orthogonal adjacencies, 18² cells.
-    let spec = GraphSpec::Tiling { tiling: Tiling::Square, shape: Shape::Rectangle { width: 19, height: 19 }, at: () };
+    let spec = GraphSpec::Tiling {
+        tiling: Tiling::Square,
+        shape: Shape::Rectangle { width: 19, height: 19 },
+        at: (),
+    };
     let board = build_board(&spec, SiteKind::Vertices).unwrap();
     assert_eq!(board.sites.len(), 361);
     assert_eq!(board.graph_edges, 2 * 19 * 18);
     assert_eq!(board.graph_cells, 18 * 18);
     let orthogonal = board.relation_labels(Orthogonal);
-    let directed: usize = board.sites.iter().map(|s| s.edges.iter().filter(|e| orthogonal.contains(&e.0)).count()).sum();
+    let directed: usize =
+        board.sites.iter().map(|s| s.edges.iter().filter(|e| orthogonal.contains(&e.0)).count()).sum();
     assert_eq!(directed, 2 * (2 * 19 * 18));
     // Names: columns from the left, rows from the top; the first site is the top left corner.
     assert_eq!(board.sites[0].name, "x0y0");
@@ -224,7 +244,8 @@ fn labels_of(board: &Board, site: &str) -> Vec<String> {
 
 #[test]
 fn compass_labels_on_square_and_hex() {
-    let spec = GraphSpec::Tiling { tiling: Tiling::Square, shape: Shape::Rectangle { width: 3, height: 3 }, at: () };
+    let spec =
+        GraphSpec::Tiling { tiling: Tiling::Square, shape: Shape::Rectangle { width: 3, height: 3 }, at: () };
     let board = build_board(&spec, SiteKind::Cells).unwrap();
     let mut all = labels_of(&board, "x1y1");
     all.retain(|l| !l.starts_with(|c: char| c.is_lowercase()));
@@ -241,10 +262,12 @@ fn compass_labels_on_square_and_hex() {
     let spec = GraphSpec::Tiling { tiling: Tiling::Hex, shape: Shape::Hexagon(3), at: () };
     let board = build_board(&spec, SiteKind::Cells).unwrap();
     let centre = board.sites.iter().find(|s| s.position.length() < 1e-9).unwrap().name.clone();
-    let mut orth: Vec<String> = labels_of(&board, &centre).into_iter().filter(|l| l.starts_with("orth")).collect();
+    let mut orth: Vec<String> =
+        labels_of(&board, &centre).into_iter().filter(|l| l.starts_with("orth")).collect();
     orth.sort();
     assert_eq!(orth, ["orthE", "orthNNE", "orthNNW", "orthSSE", "orthSSW", "orthW"]);
-    let mut diag: Vec<String> = labels_of(&board, &centre).into_iter().filter(|l| l.starts_with("diag")).collect();
+    let mut diag: Vec<String> =
+        labels_of(&board, &centre).into_iter().filter(|l| l.starts_with("diag")).collect();
     diag.sort();
     assert_eq!(diag, ["diagENE", "diagESE", "diagN", "diagS", "diagWNW", "diagWSW"]);
 }

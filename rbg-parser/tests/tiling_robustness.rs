@@ -6,9 +6,45 @@ use proptest::prelude::*;
 const HEAD: &str = "#players = p(1)\n#pieces = e, a\n#variables =\n#rules = ->p\n#board = ";
 
 const WORDS: &[&str] = &[
-    "tiling", "(", ")", ",", "hex", "square", "tri", "3.4.6.4", "4.8.8", "3.3.4.3.4", "hexagon", "rectangle",
-    "triangle", "diamond", "polygon", "dual", "clip", "merge", "shift", "rotate", "scale", "cells", "vertices",
-    "remove", "e", "a", "0", "1", "2", "3", "-", "/", "[", "]", ":", "x0y0", "x1y1", "N", "orthogonal",
+    "tiling",
+    "(",
+    ")",
+    ",",
+    "hex",
+    "square",
+    "tri",
+    "3.4.6.4",
+    "4.8.8",
+    "3.3.4.3.4",
+    "hexagon",
+    "rectangle",
+    "triangle",
+    "diamond",
+    "polygon",
+    "dual",
+    "clip",
+    "merge",
+    "shift",
+    "rotate",
+    "scale",
+    "cells",
+    "vertices",
+    "remove",
+    "e",
+    "a",
+    "0",
+    "1",
+    "2",
+    "3",
+    "-",
+    "/",
+    "[",
+    "]",
+    ":",
+    "x0y0",
+    "x1y1",
+    "N",
+    "orthogonal",
 ];
 
 fn shape() -> impl Strategy<Value = String> {
@@ -26,7 +62,8 @@ fn shape() -> impl Strategy<Value = String> {
 }
 
 fn graph() -> impl Strategy<Value = String> {
-    let tilings = ["square", "hex", "tri", "4.8.8", "3.4.6.4", "4.6.12", "3.3.4.3.4", "3.6.3.6", "3.12.12", "5.5"];
+    let tilings =
+        ["square", "hex", "tri", "4.8.8", "3.4.6.4", "4.6.12", "3.3.4.3.4", "3.6.3.6", "3.12.12", "5.5"];
     let leaf = (0..tilings.len(), shape()).prop_map(move |(t, s)| format!("{}({s})", tilings[t]));
     leaf.prop_recursive(3, 6, 2, |inner| {
         prop_oneof![

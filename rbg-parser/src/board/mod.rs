@@ -37,7 +37,9 @@ pub(crate) fn parse_board(
         TokenKind::Keyword(Keyword::Rectangle) => generators::rectangle(&mut cursor, decls)?,
         TokenKind::Keyword(Keyword::Cuboid) => generators::cuboid(&mut cursor, decls)?,
         // `tiling(` is the tiling generator; a node named `tiling` is followed by `[`.
-        TokenKind::Ident(name) if name.as_ref() == "tiling" && cursor.peek_second().is_some_and(|t| t.is_sym(Sym::LParen)) => {
+        TokenKind::Ident(name)
+            if name.as_ref() == "tiling" && cursor.peek_second().is_some_and(|t| t.is_sym(Sym::LParen)) =>
+        {
             tiling::tiling(&mut cursor, decls)?
         }
         TokenKind::Ident(_) => nodes::node_list(&mut cursor, decls)?,

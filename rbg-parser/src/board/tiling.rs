@@ -18,7 +18,9 @@
 //! edges are labelled by compass points and relations; the relation words become choices in
 //! the rules ([`crate::ir::BoardGeometry`]).
 
-use rbg_geometry::{build_board, GeometryError, GraphSpec, Point, Polygon, Relation, Shape, SiteKind, Tiling};
+use rbg_geometry::{
+    build_board, GeometryError, GraphSpec, Point, Polygon, Relation, Shape, SiteKind, Tiling,
+};
 
 use super::{check_label, SEGMENT};
 use crate::cursor::Cursor;
@@ -72,12 +74,15 @@ fn word(token: &Token) -> Option<&str> {
 fn graph<'a>(cursor: &mut Cursor<'a>, depth: usize) -> Result<Spec<'a>, Diagnostic> {
     let token = cursor.peek_required(SEGMENT)?;
     if depth > MAX_DEPTH {
-        return Err(cursor.error_at(token, format!("Board operators are nested too deeply (more than {MAX_DEPTH})")));
+        return Err(
+            cursor.error_at(token, format!("Board operators are nested too deeply (more than {MAX_DEPTH})"))
+        );
     }
     let name = match &token.kind {
         TokenKind::Number(_) => vertex_configuration(cursor)?,
         _ => {
-            let name = word(token).ok_or_else(|| cursor.encountered("Expected a tiling or an operator", token))?;
+            let name =
+                word(token).ok_or_else(|| cursor.encountered("Expected a tiling or an operator", token))?;
             cursor.advance();
             name.to_string()
         }
@@ -268,7 +273,9 @@ fn sites<'a>(cursor: &mut Cursor<'a>) -> Result<(SiteKind, Vec<&'a Token>), Diag
 
 fn site_index(cursor: &Cursor, board: &rbg_geometry::Board, token: &Token) -> Result<usize, Diagnostic> {
     let name = word(token).unwrap_or_default();
-    board.site(name).ok_or_else(|| cursor.error_at(token, GeometryError::UnknownSite(name.to_string()).to_string()))
+    board
+        .site(name)
+        .ok_or_else(|| cursor.error_at(token, GeometryError::UnknownSite(name.to_string()).to_string()))
 }
 
 fn piece_of(cursor: &Cursor, decls: &Declarations, token: &Token) -> Result<PieceId, Diagnostic> {
@@ -345,7 +352,12 @@ fn pieces(
 fn to_ir(board: rbg_geometry::Board, pieces: Vec<PieceId>) -> Board {
     let relations = Relation::ALL
         .iter()
-        .map(|&r| (r.name().to_string(), board.relation_labels(r).into_iter().map(|l| l as LabelId).collect::<Vec<_>>()))
+        .map(|&r| {
+            (
+                r.name().to_string(),
+                board.relation_labels(r).into_iter().map(|l| l as LabelId).collect::<Vec<_>>(),
+            )
+        })
         .filter(|(_, labels)| !labels.is_empty())
         .collect();
     let geometry = BoardGeometry {
@@ -358,7 +370,10 @@ fn to_ir(board: rbg_geometry::Board, pieces: Vec<PieceId>) -> Board {
     let positions = board
         .sites
         .iter()
-        .map(|s| Position { coords: [s.column as i32, s.row as i32, 0], point: [s.position.x, -s.position.y] })
+        .map(|s| Position {
+            coords: [s.column as i32, s.row as i32, 0],
+            point: [s.position.x, -s.position.y],
+        })
         .collect();
     let vertices = board
         .sites
@@ -367,7 +382,11 @@ fn to_ir(board: rbg_geometry::Board, pieces: Vec<PieceId>) -> Board {
         .map(|(site, piece)| Vertex {
             name: site.name,
             piece,
-            edges: site.edges.iter().map(|&(l, t)| Edge { label: l as LabelId, target: t as VertexId }).collect(),
+            edges: site
+                .edges
+                .iter()
+                .map(|&(l, t)| Edge { label: l as LabelId, target: t as VertexId })
+                .collect(),
         })
         .collect();
     Board { labels: board.labels, vertices, positions: Some(positions), geometry: Some(geometry) }

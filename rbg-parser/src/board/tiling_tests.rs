@@ -20,7 +20,9 @@ fn render(built: &Built) -> Vec<String> {
             let edges: Vec<String> = v
                 .edges
                 .iter()
-                .map(|e| format!("{}:{}", board.labels[e.label as usize], board.vertices[e.target as usize].name))
+                .map(|e| {
+                    format!("{}:{}", board.labels[e.label as usize], board.vertices[e.target as usize].name)
+                })
                 .collect();
             format!("{}[{}]{{{}}}", v.name, game.pieces[v.piece as usize], edges.join(","))
         })
@@ -40,8 +42,14 @@ fn a_two_by_two_square_board() {
     // share a side (orthogonal, adjacent), SE shares a corner (diagonal, adjacent).
     let built = board("tiling(square(rectangle(2, 2)), cells, [a, b] [c, d])");
     let vertices = render(&built);
-    assert_eq!(vertices[0], "x0y0[a]{E:x1y0,S:x0y1,SE:x1y1,adjE:x1y0,adjS:x0y1,adjSE:x1y1,diagSE:x1y1,orthE:x1y0,orthS:x0y1}");
-    assert_eq!(vertices[3], "x1y1[d]{N:x1y0,NW:x0y0,W:x0y1,adjN:x1y0,adjNW:x0y0,adjW:x0y1,diagNW:x0y0,orthN:x1y0,orthW:x0y1}");
+    assert_eq!(
+        vertices[0],
+        "x0y0[a]{E:x1y0,S:x0y1,SE:x1y1,adjE:x1y0,adjS:x0y1,adjSE:x1y1,diagSE:x1y1,orthE:x1y0,orthS:x0y1}"
+    );
+    assert_eq!(
+        vertices[3],
+        "x1y1[d]{N:x1y0,NW:x0y0,W:x0y1,adjN:x1y0,adjNW:x0y0,adjW:x0y1,diagNW:x0y0,orthN:x1y0,orthW:x0y1}"
+    );
     assert_eq!(vertices.len(), 4);
     let game = built.game();
     let compass = ["E", "N", "NE", "NW", "S", "SE", "SW", "W"];
@@ -61,7 +69,10 @@ fn relation_words_are_choices_of_labels() {
     let text = "#players = p(1)\n#pieces = e\n#variables =\n#board = tiling(square(rectangle(3, 3)), cells, e)\n#rules = ->p orthogonal diagonal* all";
     let built = build(text);
     let printed: String = print_game(built.game()).chars().filter(|c| !c.is_whitespace()).collect();
-    assert!(printed.contains("->p(orthE+orthN+orthS+orthW)(diagNE+diagNW+diagSE+diagSW)*(E+N+NE+NW+S+SE+SW+W)"), "{printed}");
+    assert!(
+        printed.contains("->p(orthE+orthN+orthS+orthW)(diagNE+diagNW+diagSE+diagSW)*(E+N+NE+NW+S+SE+SW+W)"),
+        "{printed}"
+    );
     // No off-diagonal neighbours on squares: the word is unknown there.
     let text = text.replace("all", "offdiagonal");
     assert_eq!(build(&text).error().0, "Identifier 'offdiagonal' not declared");
@@ -107,7 +118,10 @@ fn one_piece_with_exceptions_on_a_triangle() {
     // The down triangle shares a side with each of the others: the top one due north, the
     // bottom ones at bearings 240 and 120 (nearest WSW and ESE).
     let middle = &render(&built)[1];
-    assert!(middle.contains("orthN:x1y0") && middle.contains("orthWSW:x0y2") && middle.contains("orthESE:x2y2"), "{middle}");
+    assert!(
+        middle.contains("orthN:x1y0") && middle.contains("orthWSW:x0y2") && middle.contains("orthESE:x2y2"),
+        "{middle}"
+    );
 }
 
 #[test]
@@ -117,13 +131,16 @@ fn operators_compose() {
     let geometry = built.game().board.geometry.clone().unwrap();
     assert_eq!((built.game().board.vertices.len(), geometry.graph_edges, geometry.graph_cells), (9, 12, 4));
     // Merging a board with itself shifted by one column: 3 x 2 cells.
-    let built = board("tiling(merge(square(rectangle(2, 2)), shift(square(rectangle(2, 2)), 1, 0)), cells, e)");
+    let built =
+        board("tiling(merge(square(rectangle(2, 2)), shift(square(rectangle(2, 2)), 1, 0)), cells, e)");
     assert_eq!(built.game().board.vertices.len(), 6);
     // Clipping 4 x 4 cells to the lower left 2 x 2 square.
-    let built = board("tiling(clip(square(rectangle(4, 4)), polygon((0, 0), (2, 0), (2, 2), (0, 2))), cells, e)");
+    let built =
+        board("tiling(clip(square(rectangle(4, 4)), polygon((0, 0), (2, 0), (2, 2), (0, 2))), cells, e)");
     assert_eq!(built.game().board.vertices.len(), 4);
     // A polygon shape: an L of three cells; rotation and scaling keep the count.
-    let built = board("tiling(scale(rotate(square(polygon((0,0),(2,0),(2,1),(1,1),(1,2),(0,2))), 90), 2), cells, e)");
+    let built =
+        board("tiling(scale(rotate(square(polygon((0,0),(2,0),(2,1),(1,1),(1,2),(0,2))), 90), 2), cells, e)");
     assert_eq!(built.game().board.vertices.len(), 3);
     // Semi-regular tilings are named by their vertex configuration: 3.4.6.4 hexagon(2) has
     // 7 hexagons, 12 squares and 6 triangles.
@@ -135,18 +152,62 @@ fn operators_compose() {
 fn geometry_errors_point_at_their_cause() {
     assert_error("tiling(pentagon(hexagon(2)), cells, e)", "Unknown tiling 'pentagon' (known: square, hex, tri, 4.8.8, 3.4.6.4, 4.6.12, 3.3.4.3.4, 3.6.3.6, 3.12.12)", "pentagon");
     assert_error("tiling(5.5.5(hexagon(2)), cells, e)", "Unknown tiling '5.5.5' (known: square, hex, tri, 4.8.8, 3.4.6.4, 4.6.12, 3.3.4.3.4, 3.6.3.6, 3.12.12)", "5.5.5");
-    assert_error("tiling(hex(circle(2)), cells, e)", "Unknown shape 'circle' (known: rectangle, hexagon, triangle, diamond, polygon)", "circle");
-    assert_error("tiling(square(rectangle(2000, 2000)), cells, e)", "The board is too large: 4004001 sites or tiles, at most 500000 allowed", "square");
+    assert_error(
+        "tiling(hex(circle(2)), cells, e)",
+        "Unknown shape 'circle' (known: rectangle, hexagon, triangle, diamond, polygon)",
+        "circle",
+    );
+    assert_error(
+        "tiling(square(rectangle(2000, 2000)), cells, e)",
+        "The board is too large: 4004001 sites or tiles, at most 500000 allowed",
+        "square",
+    );
     assert_error("tiling(hex(hexagon(0)), cells, e)", "A board size must be at least 1", "0");
-    assert_error("tiling(square(polygon((0,0),(2,2),(2,0),(0,2))), cells, e)", "The polygon intersects itself", "polygon");
-    assert_error("tiling(clip(square(rectangle(2, 2)), polygon((10,10),(11,10),(11,11))), cells, e)", "The board is empty after 'clip'", "clip");
-    assert_error("tiling(square(hexagon(3)), cells, e)", "The shape 'hexagon' is not defined on the tiling 'square'", "square");
-    assert_error("tiling(square(polygon((0,0),(1/2,0),(0,1/2))), cells, e)", "The board is empty after 'polygon'", "square");
-    assert_error("tiling(square(rectangle(1, 3)), vertices, e)", "On vertices a size counts vertices along a side and must be at least 2", "square");
-    assert_error("tiling(square(rectangle(2, 2)), cells, [a, b] [c])", "The boardlines give 3 cells but the board has 4 sites, one per cell in site order", "[");
-    assert_error("tiling(square(rectangle(2, 2)), cells, e, x9y9: a)", "The board has no site named 'x9y9'", "x9y9");
-    assert_error("tiling(square(rectangle(2, 2)), cells, [,] [,])", "The board is empty after 'removing sites'", "tiling");
-    assert_error("tiling(square(rectangle(2, 2)), sites, e)", "Expected 'cells', 'vertices' or 'remove', encountered 'sites'", "sites");
+    assert_error(
+        "tiling(square(polygon((0,0),(2,2),(2,0),(0,2))), cells, e)",
+        "The polygon intersects itself",
+        "polygon",
+    );
+    assert_error(
+        "tiling(clip(square(rectangle(2, 2)), polygon((10,10),(11,10),(11,11))), cells, e)",
+        "The board is empty after 'clip'",
+        "clip",
+    );
+    assert_error(
+        "tiling(square(hexagon(3)), cells, e)",
+        "The shape 'hexagon' is not defined on the tiling 'square'",
+        "square",
+    );
+    assert_error(
+        "tiling(square(polygon((0,0),(1/2,0),(0,1/2))), cells, e)",
+        "The board is empty after 'polygon'",
+        "square",
+    );
+    assert_error(
+        "tiling(square(rectangle(1, 3)), vertices, e)",
+        "On vertices a size counts vertices along a side and must be at least 2",
+        "square",
+    );
+    assert_error(
+        "tiling(square(rectangle(2, 2)), cells, [a, b] [c])",
+        "The boardlines give 3 cells but the board has 4 sites, one per cell in site order",
+        "[",
+    );
+    assert_error(
+        "tiling(square(rectangle(2, 2)), cells, e, x9y9: a)",
+        "The board has no site named 'x9y9'",
+        "x9y9",
+    );
+    assert_error(
+        "tiling(square(rectangle(2, 2)), cells, [,] [,])",
+        "The board is empty after 'removing sites'",
+        "tiling",
+    );
+    assert_error(
+        "tiling(square(rectangle(2, 2)), sites, e)",
+        "Expected 'cells', 'vertices' or 'remove', encountered 'sites'",
+        "sites",
+    );
 }
 
 #[test]
