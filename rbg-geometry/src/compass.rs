@@ -57,8 +57,8 @@ impl Compass {
     }
 
     /// The nearest compass point to the direction of `v` (non-zero) and how far off it is, in
-    /// degrees (at most 11.25). A direction exactly between two points goes to the first one
-    /// clockwise from north.
+    /// degrees (at most 11.25). A direction exactly between two points goes to the one with
+    /// the smaller bearing (a bearing of 11.25 to N, 33.75 to NNE).
     pub fn nearest(v: Point) -> (Compass, f64) {
         let bearing = v.x.atan2(v.y).to_degrees().rem_euclid(360.0);
         let index = ((bearing / 22.5 + 0.5 - 1e-9).floor() as i64).rem_euclid(16) as usize;

@@ -17,6 +17,8 @@ pub enum GeometryError {
     TooLarge { count: u128, limit: usize },
     /// A polygon with fewer than three distinct corners, zero area or non-finite coordinates.
     DegeneratePolygon,
+    /// A polygon with more than [`crate::point::MAX_CORNERS`] corners.
+    TooManyCorners,
     /// A polygon whose boundary crosses or touches itself.
     SelfIntersectingPolygon,
     /// An operation or shape produced no sites.
@@ -50,6 +52,9 @@ impl fmt::Display for GeometryError {
             }
             GeometryError::DegeneratePolygon => {
                 f.write_str("A polygon needs at least three distinct corners and a non-zero area")
+            }
+            GeometryError::TooManyCorners => {
+                write!(f, "A polygon may have at most {} corners", crate::point::MAX_CORNERS)
             }
             GeometryError::SelfIntersectingPolygon => f.write_str("The polygon intersects itself"),
             GeometryError::EmptyBoard(what) => write!(f, "The board is empty after '{what}'"),

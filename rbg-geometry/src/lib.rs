@@ -32,7 +32,7 @@ pub use board::{Board, Site, SiteKind};
 pub use compass::Compass;
 pub use error::GeometryError;
 pub use graph::Graph;
-pub use point::{Point, Polygon};
+pub use point::{Point, Polygon, MAX_CORNERS};
 pub use relations::{Relation, Relations};
 pub use shape::Shape;
 pub use spec::{build_board, GraphSpec};

@@ -74,6 +74,9 @@ fn doubled_area(corners: &[Point]) -> f64 {
     (0..n).map(|i| corners[i].cross(corners[(i + 1) % n])).sum()
 }
 
+/// The most corners a polygon may have (clipping costs corners × vertices).
+pub const MAX_CORNERS: usize = 256;
+
 /// A simple polygon: at least three corners, non-zero area, no self-intersection. Corners are
 /// kept counter-clockwise.
 #[derive(Clone, Debug, PartialEq)]
@@ -87,6 +90,9 @@ impl Polygon {
     pub fn new(mut corners: Vec<Point>) -> Result<Polygon, GeometryError> {
         if corners.len() > 1 && corners[0].distance(corners[corners.len() - 1]) < EPS {
             corners.pop();
+        }
+        if corners.len() > MAX_CORNERS {
+            return Err(GeometryError::TooManyCorners);
         }
         if corners.len() < 3 || corners.iter().any(|c| !c.is_finite()) {
             return Err(GeometryError::DegeneratePolygon);

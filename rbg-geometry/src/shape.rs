@@ -67,9 +67,7 @@ impl Shape {
     pub(crate) fn tiles(&self, tiling: Tiling) -> Result<Vec<Vec<crate::Point>>, GeometryError> {
         let range = self.range(tiling)?;
         let ((i0, i1), (j0, j1)) = range;
-        // One extra owner row and column below: tiles owned there may hang on selected points.
-        let owners = u128::from((i1 - i0 + 2) as u64) * u128::from((j1 - j0 + 2) as u64);
-        let estimate = owners * tiling.tiles_per_lattice_point() as u128;
+        let estimate = self.estimated_tiles(tiling)?;
         if estimate > MAX_TILES as u128 {
             return Err(GeometryError::TooLarge { count: estimate, limit: MAX_TILES });
         }
@@ -100,6 +98,15 @@ impl Shape {
             }
         }
         Ok(tiles)
+    }
+
+    /// An upper bound of the tiles the shape makes: the owners looked at (the lattice range
+    /// with one extra row and column, whose tiles may hang on selected points) times the
+    /// tiles per lattice point.
+    pub(crate) fn estimated_tiles(&self, tiling: Tiling) -> Result<u128, GeometryError> {
+        let ((i0, i1), (j0, j1)) = self.range(tiling)?;
+        let owners = u128::from((i1 - i0 + 2) as u64) * u128::from((j1 - j0 + 2) as u64);
+        Ok(owners * tiling.tiles_per_lattice_point() as u128)
     }
 
     /// Sizes with the tiling's offset, as signed numbers (at least 1).

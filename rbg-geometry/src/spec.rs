@@ -4,6 +4,7 @@
 //! an error so that it can be reported where it was written.
 
 use crate::board::SiteKind;
+use crate::shape::MAX_TILES;
 use crate::{GeometryError, Graph, Polygon, Shape, Tiling};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -59,16 +60,37 @@ fn has_size_one(shape: &Shape) -> bool {
     )
 }
 
-/// Builds the board of a description.
+/// Builds the board of a description. All tilings of the description together may make at
+/// most twice the tiles one may (checked before any is made), so that a long chain of merges
+/// cannot take long.
 pub fn build_board<L: Clone>(
     spec: &GraphSpec<L>,
     kind: SiteKind,
 ) -> Result<crate::Board, (GeometryError, L)> {
+    let limit = 2 * MAX_TILES;
+    let total = spec.estimated_tiles();
+    if total > limit as u128 {
+        return Err((GeometryError::TooLarge { count: total, limit }, spec.location().clone()));
+    }
     let graph = spec.build(kind)?;
     crate::Board::new(&graph, kind).map_err(|e| (e, spec.location().clone()))
 }
 
 impl<L> GraphSpec<L> {
+    /// The sum of the tiling leaves' tile estimates (a leaf whose shape is invalid counts 0:
+    /// building it reports the error).
+    fn estimated_tiles(&self) -> u128 {
+        match self {
+            GraphSpec::Tiling { tiling, shape, .. } => shape.estimated_tiles(*tiling).unwrap_or(0),
+            GraphSpec::Dual(inner, _)
+            | GraphSpec::Clip(inner, _, _)
+            | GraphSpec::Shift(inner, _, _, _)
+            | GraphSpec::Rotate(inner, _, _)
+            | GraphSpec::Scale(inner, _, _) => inner.estimated_tiles(),
+            GraphSpec::Merge(a, b, _) => a.estimated_tiles().saturating_add(b.estimated_tiles()),
+        }
+    }
+
     pub fn location(&self) -> &L {
         match self {
             GraphSpec::Tiling { at, .. } => at,

@@ -87,6 +87,21 @@ fn huge_sizes_are_refused_before_generating() {
         build_board(&spec, SiteKind::Vertices),
         Err((rbg_geometry::GeometryError::TooLarge { .. }, ()))
     ));
+    // Three tilings of 600 x 600 are each allowed alone, but not together.
+    let big = || {
+        Box::new(GraphSpec::Tiling {
+            tiling: Tiling::Square,
+            shape: Shape::Rectangle { width: 600, height: 600 },
+            at: (),
+        })
+    };
+    let spec = GraphSpec::Merge(Box::new(GraphSpec::Merge(big(), big(), ())), big(), ());
+    assert!(matches!(
+        build_board(&spec, SiteKind::Cells),
+        Err((rbg_geometry::GeometryError::TooLarge { .. }, ()))
+    ));
+    let many = (0..300).map(|k| Point::polar(5.0, f64::from(k) * 1.2)).collect();
+    assert_eq!(Polygon::new(many), Err(rbg_geometry::GeometryError::TooManyCorners));
     let far = Polygon::new(vec![Point::new(0.0, 0.0), Point::new(1e15, 0.0), Point::new(0.0, 1e15)]).unwrap();
     let spec = GraphSpec::Tiling { tiling: Tiling::Hex, shape: Shape::Polygon(far), at: () };
     assert!(matches!(

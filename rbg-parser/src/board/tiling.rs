@@ -230,8 +230,8 @@ fn polygon(cursor: &mut Cursor, at: &Token) -> Result<Polygon, Diagnostic> {
         let y = comma_number(cursor)?;
         cursor.expect_sym(Sym::RParen, SEGMENT)?;
         corners.push(Point::new(x, y));
-        if corners.len() > 10_000 {
-            return Err(cursor.error_at(at, "A polygon may have at most 10000 corners"));
+        if corners.len() > rbg_geometry::MAX_CORNERS {
+            return Err(cursor.error_at(at, GeometryError::TooManyCorners.to_string()));
         }
         if !cursor.peek_is(Sym::Comma)? {
             break;
