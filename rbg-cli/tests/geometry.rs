@@ -134,3 +134,14 @@ fn board_reports_geometry_errors_with_their_place() {
     let message = stderr(&out);
     assert!(message.contains("The polygon intersects itself") && message.contains(":4:24"), "{message}");
 }
+
+#[test]
+fn lowered_tiling_games_are_ordinary_rbg() {
+    // `rbg lower` writes an explicit node list the reference reads; it plays the same.
+    let out = rbg(&["lower", game("hexChess.rbg").to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(!text.contains("tiling"));
+    let lowered = temp_file("hexChessLowered.rbg", &text);
+    assert_eq!(perft(&lowered, 2), [16, 253]);
+}

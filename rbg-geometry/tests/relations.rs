@@ -11,35 +11,48 @@ use rbg_geometry::{
 
 const R3: f64 = 1.732_050_807_568_877_2;
 
-/// The site nearest to `p` and its neighbours' distances by relation.
-fn distances(graph: &Graph, kind: SiteKind, p: Point) -> Vec<(Relation, Vec<f64>)> {
+/// For every site within `radius` of `centre` (all far enough from the rim to have every
+/// neighbour), its neighbours' distances by relation.
+fn distances(graph: &Graph, kind: SiteKind, centre: Point, radius: f64) -> Vec<Vec<(Relation, Vec<f64>)>> {
     let positions: Vec<Point> = match kind {
         SiteKind::Cells => (0..graph.cells().len()).map(|c| graph.cell_centre(c)).collect(),
         SiteKind::Vertices => graph.vertices().to_vec(),
     };
-    let site = (0..positions.len())
-        .min_by(|&a, &b| positions[a].distance(p).total_cmp(&positions[b].distance(p)))
-        .unwrap();
-    assert!(positions[site].distance(p) < 1e-9, "a site at {p:?}");
     let relations = Relations::of(graph, kind);
-    Relation::ALL
+    let sites: Vec<usize> =
+        (0..positions.len()).filter(|&s| positions[s].distance(centre) <= radius + 1e-9).collect();
+    sites
         .iter()
-        .map(|&r| (r, relations.get(r)[site].iter().map(|&n| positions[n].distance(p)).collect()))
+        .map(|&site| {
+            Relation::ALL
+                .iter()
+                .map(|&r| {
+                    (
+                        r,
+                        relations.get(r)[site]
+                            .iter()
+                            .map(|&n| positions[n].distance(positions[site]))
+                            .collect(),
+                    )
+                })
+                .collect()
+        })
         .collect()
 }
 
-/// Asserts, per relation, the number of neighbours at each distance.
-fn check(found: Vec<(Relation, Vec<f64>)>, expected: &[(Relation, &[(usize, f64)])]) {
-    for (relation, groups) in expected {
-        let dists = &found.iter().find(|(r, _)| r == relation).unwrap().1;
-        let total: usize = groups.iter().map(|g| g.0).sum();
-        assert_eq!(dists.len(), total, "{relation:?}: {dists:?}");
-        for &(count, d) in groups.iter() {
-            assert_eq!(
-                dists.iter().filter(|&&x| (x - d).abs() < 1e-9).count(),
-                count,
-                "{relation:?} at {d}: {dists:?}"
-            );
+/// Asserts, for every site, per relation, the number of neighbours at each distance; and that
+/// there are `sites` sites.
+fn check(found: Vec<Vec<(Relation, Vec<f64>)>>, sites: usize, expected: &[(Relation, &[(usize, f64)])]) {
+    assert_eq!(found.len(), sites);
+    for site in found {
+        for (relation, groups) in expected {
+            let dists = &site.iter().find(|(r, _)| r == relation).unwrap().1;
+            let total: usize = groups.iter().map(|g| g.0).sum();
+            assert_eq!(dists.len(), total, "{relation:?}: {dists:?}");
+            for &(count, d) in groups.iter() {
+                let at_d = dists.iter().filter(|&&x| (x - d).abs() < 1e-9).count();
+                assert_eq!(at_d, count, "{relation:?} at {d}: {dists:?}");
+            }
         }
     }
 }
@@ -48,10 +61,13 @@ use Relation::*;
 
 #[test]
 fn table_1_square_cells() {
-    let graph = Graph::tiling(Tiling::Square, &Shape::Rectangle { width: 5, height: 5 }).unwrap();
+    // Cells of 7 x 7 with centres (0.5, 0.5) ... (6.5, 6.5); the 9 within √2 of the centre (a
+    // 3 x 3 block) are checked.
+    let graph = Graph::tiling(Tiling::Square, &Shape::Rectangle { width: 7, height: 7 }).unwrap();
     let s2 = 2f64.sqrt();
     check(
-        distances(&graph, SiteKind::Cells, Point::new(2.5, 2.5)),
+        distances(&graph, SiteKind::Cells, Point::new(3.5, 3.5), s2),
+        9,
         &[
             (Orthogonal, &[(4, 1.0)]),
             (Diagonal, &[(4, s2)]),
@@ -66,9 +82,11 @@ fn table_1_square_cells() {
 fn table_1_hex_cells() {
     // Six neighbours share a side; the six diagonals (√3 away) are reached across the side
     // that leaves a corner (the non-adjacent case); no cell shares only a corner.
-    let graph = Graph::tiling(Tiling::Hex, &Shape::Hexagon(4)).unwrap();
+    // Hexagon of side 5: the 7 cells within 1 of the centre have all 12 neighbours on the board.
+    let graph = Graph::tiling(Tiling::Hex, &Shape::Hexagon(5)).unwrap();
     check(
-        distances(&graph, SiteKind::Cells, Point::new(0.0, 0.0)),
+        distances(&graph, SiteKind::Cells, Point::new(0.0, 0.0), 1.0),
+        7,
         &[
             (Orthogonal, &[(6, 1.0)]),
             (Diagonal, &[(6, R3)]),
@@ -83,9 +101,12 @@ fn table_1_hex_cells() {
 fn table_1_tri_cells() {
     // Around each corner of a triangle lie six triangles: itself, two sharing a side, the
     // opposite one (diagonal) and two others (off-diagonal): 3 + 3 + 6 = 12 adjacent.
-    let graph = Graph::tiling(Tiling::Tri, &Shape::Hexagon(3)).unwrap();
+    // Hexagon of side 4 (triangles of side 1): the 6 triangles around the centre (centres 1/√3
+    // away) and the 6 across their outer sides (2/√3 away) are far from the rim.
+    let graph = Graph::tiling(Tiling::Tri, &Shape::Hexagon(4)).unwrap();
     check(
-        distances(&graph, SiteKind::Cells, Point::new(0.5, R3 / 6.0)),
+        distances(&graph, SiteKind::Cells, Point::new(0.0, 0.0), 2.0 / R3),
+        12,
         &[
             (Orthogonal, &[(3, 1.0 / R3)]),
             (Diagonal, &[(3, 2.0 / R3)]),
@@ -99,10 +120,11 @@ fn table_1_tri_cells() {
 #[test]
 fn table_1_transposed_to_vertices() {
     // Square vertices: like square cells.
-    let square = Graph::tiling(Tiling::Square, &Shape::Rectangle { width: 4, height: 4 }).unwrap();
+    let square = Graph::tiling(Tiling::Square, &Shape::Rectangle { width: 6, height: 6 }).unwrap();
     let s2 = 2f64.sqrt();
     check(
-        distances(&square, SiteKind::Vertices, Point::new(2.0, 2.0)),
+        distances(&square, SiteKind::Vertices, Point::new(3.0, 3.0), 1.0),
+        5,
         &[
             (Orthogonal, &[(4, 1.0)]),
             (Diagonal, &[(4, s2)]),
@@ -112,16 +134,19 @@ fn table_1_transposed_to_vertices() {
     );
     // Tri vertices (the dual of hex cells): six along sides; six diagonals √3 away across the
     // opposite side of each triangle.
-    let tri = Graph::tiling(Tiling::Tri, &Shape::Hexagon(3)).unwrap();
+    let tri = Graph::tiling(Tiling::Tri, &Shape::Hexagon(4)).unwrap();
     check(
-        distances(&tri, SiteKind::Vertices, Point::new(0.0, 0.0)),
+        distances(&tri, SiteKind::Vertices, Point::new(0.0, 0.0), 1.0),
+        7,
         &[(Orthogonal, &[(6, 1.0)]), (Diagonal, &[(6, R3)]), (OffDiagonal, &[]), (All, &[(6, 1.0), (6, R3)])],
     );
     // Hex vertices (the dual of tri cells): 3 along sides (1/√3), the opposite corner of each
     // of the 3 hexagons (2/√3), the other two corners of each hexagon (1): 12 adjacent.
-    let hex = Graph::tiling(Tiling::Hex, &Shape::Hexagon(3)).unwrap();
+    // The 6 corners of the central hexagon of a hexagon of side 4.
+    let hex = Graph::tiling(Tiling::Hex, &Shape::Hexagon(4)).unwrap();
     check(
-        distances(&hex, SiteKind::Vertices, Point::polar(1.0 / R3, 30.0)),
+        distances(&hex, SiteKind::Vertices, Point::new(0.0, 0.0), 1.0 / R3),
+        6,
         &[
             (Orthogonal, &[(3, 1.0 / R3)]),
             (Diagonal, &[(3, 2.0 / R3)]),
