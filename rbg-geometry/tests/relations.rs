@@ -296,3 +296,29 @@ fn compass_labels_on_square_and_hex() {
     diag.sort();
     assert_eq!(diag, ["diagENE", "diagESE", "diagN", "diagS", "diagWNW", "diagWSW"]);
 }
+
+#[test]
+fn every_orthogonal_neighbour_gets_a_label_on_every_tiling() {
+    // Each side shared by two cells makes them orthogonal neighbours both ways; each must get
+    // its own `orth` label (two neighbours never fall on one compass point). Likewise on
+    // vertices, each edge of the graph.
+    for tiling in Tiling::ALL {
+        let shape = match tiling.lattice() {
+            rbg_geometry::Lattice::Square => Shape::Rectangle { width: 4, height: 3 },
+            rbg_geometry::Lattice::Triangular => Shape::Hexagon(3),
+        };
+        let graph = Graph::tiling(tiling, &shape).unwrap();
+        let shared_sides = graph
+            .edges()
+            .iter()
+            .filter(|[a, b]| graph.cells().iter().filter(|c| c.contains(a) && c.contains(b)).count() == 2)
+            .count();
+        for (kind, pairs) in [(SiteKind::Cells, shared_sides), (SiteKind::Vertices, graph.edges().len())] {
+            let board = Board::new(&graph, kind).unwrap();
+            let orthogonal = board.relation_labels(Orthogonal);
+            let labelled: usize =
+                board.sites.iter().map(|s| s.edges.iter().filter(|e| orthogonal.contains(&e.0)).count()).sum();
+            assert_eq!(labelled, 2 * pairs, "{} on {kind:?}", tiling.name());
+        }
+    }
+}
