@@ -9,7 +9,8 @@
 //!
 //! The drawing puts each site at its position (generated boards) or, for a board without
 //! positions, on a circle in vertex order; a line joins every neighbour pair and each site is
-//! a dot with its name. One unit of position is 60 pixels.
+//! a dot with its name. One unit of position is 60 pixels, or more so that the closest
+//! neighbours are at least 40 pixels apart (at most 400 pixels a unit).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -21,8 +22,11 @@ use rbg_parser::ir::Board;
 use crate::diagnostics::Format;
 use crate::Failure;
 
-/// Pixels per unit of position.
+/// Pixels per unit of position, at least.
 const UNIT: f64 = 60.0;
+/// The least distance between neighbours in pixels, unless a unit would exceed `MAX_UNIT`.
+const NEIGHBOUR_GAP: f64 = 40.0;
+const MAX_UNIT: f64 = 400.0;
 /// Empty space around the drawing, in pixels.
 const MARGIN: f64 = 40.0;
 
@@ -121,8 +125,23 @@ fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
+/// Pixels per unit: enough to keep neighbours [`NEIGHBOUR_GAP`] apart.
+fn unit(points: &[[f64; 2]], pairs: &BTreeSet<(u32, u32)>) -> f64 {
+    let closest = pairs
+        .iter()
+        .map(|&(a, b)| {
+            let (p, q) = (points[a as usize], points[b as usize]);
+            (p[0] - q[0]).hypot(p[1] - q[1])
+        })
+        .filter(|d| d.is_finite() && *d > 1e-9)
+        .fold(f64::INFINITY, f64::min);
+    (NEIGHBOUR_GAP / closest).clamp(UNIT, MAX_UNIT)
+}
+
 fn drawing(board: &Board) -> String {
     let points = layout(board);
+    let pairs = neighbour_pairs(board);
+    let unit = unit(&points, &pairs);
     let finite = |v: f64| if v.is_finite() { v } else { 0.0 };
     let min_x = points.iter().map(|p| finite(p[0])).fold(f64::INFINITY, f64::min);
     let min_y = points.iter().map(|p| finite(p[1])).fold(f64::INFINITY, f64::min);
@@ -130,9 +149,9 @@ fn drawing(board: &Board) -> String {
     let max_y = points.iter().map(|p| finite(p[1])).fold(f64::NEG_INFINITY, f64::max);
     let (min_x, min_y) = if points.is_empty() { (0.0, 0.0) } else { (min_x, min_y) };
     let (max_x, max_y) = if points.is_empty() { (0.0, 0.0) } else { (max_x, max_y) };
-    let at = |p: [f64; 2]| ((finite(p[0]) - min_x) * UNIT + MARGIN, (finite(p[1]) - min_y) * UNIT + MARGIN);
-    let width = (max_x - min_x) * UNIT + 2.0 * MARGIN;
-    let height = (max_y - min_y) * UNIT + 2.0 * MARGIN;
+    let at = |p: [f64; 2]| ((finite(p[0]) - min_x) * unit + MARGIN, (finite(p[1]) - min_y) * unit + MARGIN);
+    let width = (max_x - min_x) * unit + 2.0 * MARGIN;
+    let height = (max_y - min_y) * unit + 2.0 * MARGIN;
     let mut svg = String::new();
     let _ = writeln!(
         svg,
@@ -140,7 +159,7 @@ fn drawing(board: &Board) -> String {
     );
     let _ = writeln!(svg, r#"<rect width="100%" height="100%" fill="white"/>"#);
     let _ = writeln!(svg, r##"<g stroke="#999" stroke-width="1.5">"##);
-    for (a, b) in neighbour_pairs(board) {
+    for &(a, b) in &pairs {
         let ((x1, y1), (x2, y2)) = (at(points[a as usize]), at(points[b as usize]));
         let _ = writeln!(svg, r#"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}"/>"#);
     }

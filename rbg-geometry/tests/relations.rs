@@ -316,8 +316,11 @@ fn every_orthogonal_neighbour_gets_a_label_on_every_tiling() {
         for (kind, pairs) in [(SiteKind::Cells, shared_sides), (SiteKind::Vertices, graph.edges().len())] {
             let board = Board::new(&graph, kind).unwrap();
             let orthogonal = board.relation_labels(Orthogonal);
-            let labelled: usize =
-                board.sites.iter().map(|s| s.edges.iter().filter(|e| orthogonal.contains(&e.0)).count()).sum();
+            let labelled: usize = board
+                .sites
+                .iter()
+                .map(|s| s.edges.iter().filter(|e| orthogonal.contains(&e.0)).count())
+                .sum();
             assert_eq!(labelled, 2 * pairs, "{} on {kind:?}", tiling.name());
         }
     }
