@@ -68,8 +68,9 @@ pub fn build_board<L: Clone>(
     kind: SiteKind,
 ) -> Result<crate::Board, (GeometryError, L)> {
     let limit = 2 * MAX_TILES;
-    let total = spec.estimated_tiles();
-    if total > limit as u128 {
+    let (total, largest) = spec.estimated_tiles();
+    // A single tiling that is too large is reported by itself, with its own limit.
+    if largest <= MAX_TILES as u128 && total > limit as u128 {
         return Err((GeometryError::TooLarge { count: total, limit }, spec.location().clone()));
     }
     let graph = spec.build(kind)?;
@@ -77,17 +78,23 @@ pub fn build_board<L: Clone>(
 }
 
 impl<L> GraphSpec<L> {
-    /// The sum of the tiling leaves' tile estimates (a leaf whose shape is invalid counts 0:
-    /// building it reports the error).
-    fn estimated_tiles(&self) -> u128 {
+    /// The sum and the largest of the tiling leaves' tile estimates (a leaf whose shape is
+    /// invalid counts 0: building it reports the error).
+    fn estimated_tiles(&self) -> (u128, u128) {
         match self {
-            GraphSpec::Tiling { tiling, shape, .. } => shape.estimated_tiles(*tiling).unwrap_or(0),
+            GraphSpec::Tiling { tiling, shape, .. } => {
+                let estimate = shape.estimated_tiles(*tiling).unwrap_or(0);
+                (estimate, estimate)
+            }
             GraphSpec::Dual(inner, _)
             | GraphSpec::Clip(inner, _, _)
             | GraphSpec::Shift(inner, _, _, _)
             | GraphSpec::Rotate(inner, _, _)
             | GraphSpec::Scale(inner, _, _) => inner.estimated_tiles(),
-            GraphSpec::Merge(a, b, _) => a.estimated_tiles().saturating_add(b.estimated_tiles()),
+            GraphSpec::Merge(a, b, _) => {
+                let ((sum_a, max_a), (sum_b, max_b)) = (a.estimated_tiles(), b.estimated_tiles());
+                (sum_a.saturating_add(sum_b), max_a.max(max_b))
+            }
         }
     }
 

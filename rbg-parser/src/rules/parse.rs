@@ -364,16 +364,13 @@ fn literal<'a>(digits: u32, negative: bool, at: &'a Token) -> Node<'a> {
 }
 
 /// A relation word of a tiling board: the choice `(l1 + l2 + ...)` of its labels.
+/// A relation with one label is just that shift (the board keeps only relations with labels).
 fn relation_node<'a>(labels: &[LabelId], at: &'a Token) -> Node<'a> {
+    if let [label] = labels {
+        return leaf_node(NodeKind::Label(*label), Ty::ShiftMove, at);
+    }
     let shifts: Vec<Node<'a>> =
         labels.iter().map(|&l| leaf_node(NodeKind::Label(l), Ty::ShiftMove, at)).collect();
-    if shifts.len() == 1 {
-        return shifts.into_iter().next().unwrap_or(Node {
-            kind: NodeKind::Empty,
-            ty: Ty::PiecesSequence,
-            at: Some(at),
-        });
-    }
     let sum = Node { kind: NodeKind::Op(Operator::Plus, shifts), ty: Ty::MoveExpression, at: Some(at) };
     let content = Box::new(sum);
     Node {
