@@ -12,6 +12,7 @@
 
 mod arena;
 mod bench;
+mod board;
 mod check;
 mod compile;
 mod describe;
@@ -192,6 +193,15 @@ enum Command {
         #[command(flatten)]
         args: evolve::EvolveArgs,
     },
+    /// Describe a game's board: sites, edges, cells, degrees, labels; -o draws it as SVG.
+    Board {
+        file: PathBuf,
+        /// Write an SVG drawing of the board to this file.
+        #[arg(long, short = 'o')]
+        output: Option<PathBuf>,
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
 }
 
 /// Writes a line to stderr, ignoring write errors (stderr may be closed).
@@ -307,6 +317,9 @@ fn main() -> ExitCode {
         }
         Command::Replay { args, engine } => arena::replay(&args, &engine),
         Command::Evolve { args } => evolve::run(&args),
+        Command::Board { file, output, format } => {
+            board::run(&file, output.as_deref(), format).map_err(|f| f.about(&file))
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -13,7 +13,8 @@ use crate::{board, decl, rules, straightness};
 pub fn build_game(expanded: &Expanded, warnings: &mut Vec<Diagnostic>) -> Result<Game, Diagnostic> {
     let decls = decl::parse_declarations(expanded, warnings)?;
     let board = board::parse_board(expanded, &decls, warnings)?;
-    let names = Names { decls: &decls, labels: &board.labels };
+    let relations = board.geometry.as_ref().map_or(&[][..], |g| g.relations.as_slice());
+    let names = Names { decls: &decls, labels: &board.labels, relations };
     let (rules, modifiers) = rules::build_rules(expanded, &names, warnings)?;
     let straightness = straightness::straightness(&rules);
     Ok(Game {

@@ -51,6 +51,12 @@ impl<'a> Cursor<'a> {
         Ok(self.peek()?.is_some_and(|t| t.is_sym(sym)))
     }
 
+    /// The token after the next one, if the section has it (no deferred error is raised: the
+    /// caller only uses it to choose between two readings of the next token).
+    pub(crate) fn peek_second(&self) -> Option<&'a Token> {
+        self.section.tokens.get(self.pos + 1)
+    }
+
     pub(crate) fn advance(&mut self) {
         self.pos += 1;
     }

@@ -103,6 +103,23 @@ pub struct Board {
     /// Where each vertex lies, one entry per vertex in vertex order, for boards made by a
     /// generator; `None` for a board written as an explicit node list (it has no geometry).
     pub positions: Option<Vec<Position>>,
+    /// For a board made by the `tiling` generator: its relation words and graph counts.
+    pub geometry: Option<BoardGeometry>,
+}
+
+/// What a `tiling` board knows beyond its vertices (docs/language-extensions.md).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardGeometry {
+    /// Relation words usable in the rules (`orthogonal`, `diagonal`, `adjacent`,
+    /// `offdiagonal`, `all`) with the labels each stands for, as a choice; only relations
+    /// with at least one label.
+    pub relations: Vec<(String, Vec<LabelId>)>,
+    /// Whether the sites are the tiling's vertices (else its cells).
+    pub on_vertices: bool,
+    /// The counts of the tiling's graph: vertices, edges, cells.
+    pub graph_vertices: usize,
+    pub graph_edges: usize,
+    pub graph_cells: usize,
 }
 
 /// The place of one generated vertex: grid coordinates and a point to draw it at.

@@ -342,7 +342,7 @@ fn build(
             }
         }
     }
-    Board { labels: sorted_labels, vertices, positions: Some(positions) }
+    Board { labels: sorted_labels, vertices, positions: Some(positions), geometry: None }
 }
 
 /// The vertex id of every non-hole cell, in layer, row, column order.

@@ -10,13 +10,14 @@
 
 mod generators;
 mod nodes;
+mod tiling;
 
 use crate::cursor::Cursor;
 use crate::decl::Declarations;
 use crate::diag::Diagnostic;
 use crate::expand::Expanded;
 use crate::ir::Board;
-use crate::token::{Keyword, Token, TokenKind};
+use crate::token::{Keyword, Sym, Token, TokenKind};
 
 /// Context named in "Unexpected end of input while parsing …" for most of the board.
 const SEGMENT: &str = "'board' segment";
@@ -35,11 +36,17 @@ pub(crate) fn parse_board(
         TokenKind::Keyword(Keyword::Hexagon) => generators::hexagon(&mut cursor, decls)?,
         TokenKind::Keyword(Keyword::Rectangle) => generators::rectangle(&mut cursor, decls)?,
         TokenKind::Keyword(Keyword::Cuboid) => generators::cuboid(&mut cursor, decls)?,
+        // `tiling(` is the tiling generator; a node named `tiling` is followed by `[`.
+        TokenKind::Ident(name)
+            if name.as_ref() == "tiling" && cursor.peek_second().is_some_and(|t| t.is_sym(Sym::LParen)) =>
+        {
+            tiling::tiling(&mut cursor, decls)?
+        }
         TokenKind::Ident(_) => nodes::node_list(&mut cursor, decls)?,
         _ => return Err(cursor.error_at(first, "Couldn't interpret this as board game")),
     };
-    let trailing_context =
-        if matches!(first.kind, TokenKind::Keyword(_)) { "'board' section" } else { SEGMENT };
+    let generator = matches!(first.kind, TokenKind::Keyword(_)) || board.geometry.is_some();
+    let trailing_context = if generator { "'board' section" } else { SEGMENT };
     cursor.warn_if_trailing(trailing_context, warnings)?;
     if board.vertices.is_empty() {
         return Err(cursor.error_at(
@@ -83,3 +90,5 @@ fn ident_name(token: &Token) -> &str {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tiling_tests;

@@ -97,5 +97,10 @@ fn resolve(cursor: &Cursor, nodes: &[Node], index: &HashMap<&str, VertexId>) -> 
         edges.sort_by_key(|e| e.label);
         vertices.push(Vertex { name: node.name.to_string(), piece: node.piece, edges });
     }
-    Ok(Board { labels: label_ids.keys().map(|l| l.to_string()).collect(), vertices, positions: None })
+    Ok(Board {
+        labels: label_ids.keys().map(|l| l.to_string()).collect(),
+        vertices,
+        positions: None,
+        geometry: None,
+    })
 }

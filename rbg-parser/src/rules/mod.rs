@@ -16,11 +16,17 @@ pub(crate) struct Names<'d> {
     pub decls: &'d Declarations,
     /// Edge labels, sorted (a label's id is its position).
     pub labels: &'d [String],
+    /// Relation words of a `tiling` board, each standing for a choice of labels.
+    pub relations: &'d [(String, Vec<LabelId>)],
 }
 
-impl Names<'_> {
+impl<'d> Names<'d> {
     pub(crate) fn label(&self, name: &str) -> Option<LabelId> {
         self.labels.binary_search_by(|l| l.as_str().cmp(name)).ok().map(|i| i as LabelId)
+    }
+
+    pub(crate) fn relation(&self, name: &str) -> Option<&'d [LabelId]> {
+        self.relations.iter().find(|(word, _)| word == name).map(|(_, labels)| labels.as_slice())
     }
 }
 

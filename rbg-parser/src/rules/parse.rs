@@ -220,6 +220,8 @@ impl<'c, 'a> Parser<'c, 'a> {
             (NodeKind::Variable(variable), Ty::Variable)
         } else if let Some(label) = self.names.label(name) {
             (NodeKind::Label(label), Ty::ShiftMove)
+        } else if let Some(labels) = self.names.relation(name) {
+            return Ok(relation_node(labels, token));
         } else {
             return Err(self.cursor.error_at(token, format!("Identifier '{name}' not declared")));
         };
@@ -359,6 +361,23 @@ fn literal<'a>(digits: u32, negative: bool, at: &'a Token) -> Node<'a> {
     let value = if negative { value.wrapping_neg() } else { value };
     let ty = if value >= 0 { Ty::UnsignedInteger } else { Ty::Integer };
     leaf_node(NodeKind::Literal(value), ty, at)
+}
+
+/// A relation word of a tiling board: the choice `(l1 + l2 + ...)` of its labels.
+/// A relation with one label is just that shift (the board keeps only relations with labels).
+fn relation_node<'a>(labels: &[LabelId], at: &'a Token) -> Node<'a> {
+    if let [label] = labels {
+        return leaf_node(NodeKind::Label(*label), Ty::ShiftMove, at);
+    }
+    let shifts: Vec<Node<'a>> =
+        labels.iter().map(|&l| leaf_node(NodeKind::Label(l), Ty::ShiftMove, at)).collect();
+    let sum = Node { kind: NodeKind::Op(Operator::Plus, shifts), ty: Ty::MoveExpression, at: Some(at) };
+    let content = Box::new(sum);
+    Node {
+        kind: NodeKind::Group { bracket: Bracket::Round, suffix: Suffix::None, content },
+        ty: Ty::MoveExpression,
+        at: Some(at),
+    }
 }
 
 fn leaf_node<'a>(kind: NodeKind<'a>, ty: Ty, at: &'a Token) -> Node<'a> {
