@@ -8,7 +8,9 @@
 //!    hexagons (`hexagon`); anything else is drawn as nodes.
 //! 2. **A grid guessed from the vertex names** ([`crate::names`]): squares when the names fill
 //!    a whole rectangle, otherwise nodes on the grid points with the edges drawn.
-//! 3. **The edge graph** laid out automatically ([`crate::graph`]): nodes and edges.
+//! 3. **Edge labels naming directions** (`up`, `left`, `ne` ...; [`crate::directions`]):
+//!    nodes on the grid the directions imply, with the edges drawn.
+//! 4. **The edge graph** laid out automatically ([`crate::graph`]): nodes and edges.
 
 use rbg_core::{GameInfo, VertexPosition};
 
@@ -32,6 +34,8 @@ pub enum Origin {
     Generator,
     /// Vertex names following a pattern.
     Names(NamePattern),
+    /// Edge labels naming directions.
+    Directions,
     /// The automatic layout of the edge graph.
     Graph,
 }
@@ -62,7 +66,7 @@ impl Layout {
         let n = info.vertices.len();
         match &info.positions {
             Some(positions) if positions.len() == n && n > 0 => from_positions(info, positions),
-            _ => from_names(info).unwrap_or_else(|| from_graph(info)),
+            _ => from_names(info).or_else(|| from_directions(info)).unwrap_or_else(|| from_graph(info)),
         }
     }
 }
@@ -159,6 +163,20 @@ fn from_names(info: &GameInfo) -> Option<Layout> {
         shape,
         origin: Origin::Names(pattern),
         links: if full { Vec::new() } else { links(info) },
+        files_and_ranks: None,
+        layer_labels: Vec::new(),
+    })
+}
+
+fn from_directions(info: &GameInfo) -> Option<Layout> {
+    let n = info.vertices.len();
+    let points = crate::directions::layout(n, &info.labels, &info.edges)?;
+    Some(Layout {
+        points,
+        shades: vec![0; n],
+        shape: Shape::Nodes,
+        origin: Origin::Directions,
+        links: links(info),
         files_and_ranks: None,
         layer_labels: Vec::new(),
     })

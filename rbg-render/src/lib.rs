@@ -6,8 +6,9 @@
 //! * **Board** ([`layout`]): squares (checkered) or hexagons (three shades) at the positions of
 //!   boards made by the `rectangle`, `cuboid` (layers side by side) and `hexagon` generators;
 //!   for boards given as node lists, a grid guessed from the vertex names ([`names`]: `a1`,
-//!   `x3y5`, `r2c7` ...) or else an automatic layout of the edge graph ([`graph`]) with the
-//!   edges drawn as lines. Rectangles get files (`a`, `b`, ...) and ranks (`1` at the bottom)
+//!   `x3y5`, `r2c7` ...), else a grid implied by edge labels that name directions
+//!   ([`directions`]: `up`, `left` ...), else an automatic layout of the edge graph ([`graph`]);
+//!   the edges of node-list boards are drawn as lines. Rectangles get files (`a`, `b`, ...) and ranks (`1` at the bottom)
 //!   around them.
 //! * **Pieces** by name ([`pieces`]): chess names get Unicode chess symbols, other pieces a
 //!   coloured disc with a short label, explained in a legend; the empty piece is not drawn.
@@ -29,6 +30,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod directions;
 mod draw;
 pub mod graph;
 pub mod layout;

@@ -202,21 +202,25 @@ fn the_chess_opening_position_has_every_piece_on_its_square() {
 }
 
 #[test]
-fn a_node_list_board_gets_distinct_points_every_time() {
+fn the_mill_board_is_laid_out_from_its_direction_labels() {
     let Some(game) = corpus_game("theMillGame") else { return };
     let info = game.info();
     assert!(info.positions.is_none(), "the mill board is a node list");
     let layout = Layout::new(info);
-    assert_eq!(layout.origin, Origin::Graph);
-    assert_eq!(layout.shape, Shape::Nodes);
-    assert_eq!(layout.points.len(), 24);
-    for (i, a) in layout.points.iter().enumerate() {
-        for b in &layout.points[i + 1..] {
-            let d = (a[0] - b[0]).hypot(a[1] - b[1]);
-            assert!(d >= rbg_render::graph::MIN_SEPARATION - 1e-9, "{a:?} and {b:?} are {d} apart");
+    assert_eq!(layout.origin, Origin::Directions);
+    // The familiar drawing: three concentric squares on a 7 × 7 grid (corners and middles of
+    // sides 6, 4 and 2 wide), derived from the game's description of the board.
+    let mut expected: Vec<(i64, i64)> = Vec::new();
+    for ring in 0..3i64 {
+        let (low, mid, high) = (ring, 3, 6 - ring);
+        for (x, y) in [(low, low), (mid, low), (high, low), (high, mid), (high, high), (mid, high), (low, high), (low, mid)] {
+            expected.push((x, y));
         }
     }
-    assert_eq!(Layout::new(info), layout, "deterministic");
+    expected.sort_unstable();
+    let mut got: Vec<(i64, i64)> = layout.points.iter().map(|p| (p[0] as i64, p[1] as i64)).collect();
+    got.sort_unstable();
+    assert_eq!(got, expected);
     // Three rings of 8 points joined around (24 lines) and at their 4 midpoints (8 lines).
     assert_eq!(layout.links.len(), 32);
     let (state, _) = play(&game, &[]);
@@ -224,7 +228,42 @@ fn a_node_list_board_gets_distinct_points_every_time() {
     let doc = roxmltree::Document::parse(&svg).expect("well-formed");
     assert_eq!(doc.descendants().filter(|n| has_class(n, "edge")).count(), 32);
     assert_eq!(cell_centres(&doc).len(), 24);
+}
+
+/// A wheel: a hub and a ring of six, names and labels that say nothing of the geometry.
+const WHEEL: &str = "#players = a(1)\n#pieces = e, w\n#variables =\n\
+    #board = hub[w]{spoke: alpha, spoke2: delta} \
+    alpha[e]{next: beta, back: hub} beta[e]{next: gamma} gamma[e]{next: delta} \
+    delta[e]{next: epsilon, back: hub} epsilon[e]{next: zeta} zeta[e]{next: alpha}\n\
+    #rules = ->a [e] ->> {}\n";
+
+#[test]
+fn a_node_list_board_without_hints_gets_distinct_points_every_time() {
+    let game = interpreter(WHEEL, "wheel");
+    let info = game.info();
+    let layout = Layout::new(info);
+    assert_eq!(layout.origin, Origin::Graph);
+    assert_eq!(layout.shape, Shape::Nodes);
+    assert_eq!(layout.points.len(), 7);
+    for (i, a) in layout.points.iter().enumerate() {
+        for b in &layout.points[i + 1..] {
+            let d = (a[0] - b[0]).hypot(a[1] - b[1]);
+            assert!(d >= rbg_render::graph::MIN_SEPARATION - 1e-9, "{a:?} and {b:?} are {d} apart");
+        }
+    }
+    assert_eq!(Layout::new(info), layout, "deterministic");
+    // Ring edges (6) and two spokes, each pair once.
+    assert_eq!(layout.links.len(), 8);
+    // Neighbours on the ring are closer than opposite vertices (alpha and delta are three
+    // steps apart around the ring but two through the hub; beta and epsilon are three).
+    let at = |name: &str| layout.points[info.vertex_id(name).unwrap() as usize];
+    let d = |a: &str, b: &str| (at(a)[0] - at(b)[0]).hypot(at(a)[1] - at(b)[1]);
+    assert!(d("alpha", "beta") < d("beta", "epsilon"));
+    let (state, _) = play(&game, &[]);
+    let svg = render_svg(&game, &state, None, &RenderOptions::default());
     assert_eq!(render_svg(&game, &state, None, &RenderOptions::default()), svg);
+    let doc = roxmltree::Document::parse(&svg).expect("well-formed");
+    assert_eq!(doc.descendants().filter(|n| has_class(n, "edge")).count(), 8);
 }
 
 /// A 2×2 board given as a node list with chess-style names; `b1` is the start.
@@ -299,6 +338,7 @@ fn games() -> &'static Vec<Interpreter> {
             .collect();
         list.push(interpreter(NAMED_GRID, "named"));
         list.push(interpreter(SMALL_HEXAGON, "hexagonal"));
+        list.push(interpreter(WHEEL, "wheel"));
         for name in ["theMillGame", "yavalath", "arimaa", "chineseCheckers6"] {
             if let Some(game) = corpus_game(name) {
                 list.push(game);
