@@ -56,7 +56,8 @@ struct Reached {
 }
 
 pub fn run(path: &Path, engine: &EngineArgs, args: &RenderArgs) -> Result<(), Failure> {
-    let as_png = args.png || args.output.as_ref().is_some_and(|o| o.extension().is_some_and(|e| e.eq_ignore_ascii_case("png")));
+    let as_png = args.png
+        || args.output.as_ref().is_some_and(|o| o.extension().is_some_and(|e| e.eq_ignore_ascii_case("png")));
     let game = any_game(path, engine)?;
     let reached = match args.random_moves {
         Some(count) => play_random(&game, count, args.seed)?,
@@ -80,7 +81,9 @@ fn png_bytes(svg: &str) -> Result<Vec<u8>, Failure> {
 
 #[cfg(not(feature = "png"))]
 fn png_bytes(_svg: &str) -> Result<Vec<u8>, Failure> {
-    Err(Failure::new("this rbg was built without PNG support (the `png` feature of rbg-cli); write SVG instead"))
+    Err(Failure::new(
+        "this rbg was built without PNG support (the `png` feature of rbg-cli); write SVG instead",
+    ))
 }
 
 fn write_output(output: Option<&Path>, bytes: &[u8]) -> Result<(), Failure> {
@@ -101,7 +104,10 @@ fn search_failure(e: SearchError) -> Failure {
 }
 
 /// The initial state, keeper-completed, and whether a player is to move.
-fn start(game: &AnyGame, sc: &mut <AnyGame as Game>::Scratch) -> Result<(<AnyGame as Game>::State, bool), Failure> {
+fn start(
+    game: &AnyGame,
+    sc: &mut <AnyGame as Game>::Scratch,
+) -> Result<(<AnyGame as Game>::State, bool), Failure> {
     let mut state = game.initial_state();
     let ongoing = game.complete_keeper(&mut state, sc, KEEPER_LIMIT).map_err(search_failure)?;
     Ok((state, ongoing))

@@ -81,8 +81,7 @@ fn axis(n: usize, steps: impl Iterator<Item = (usize, usize, i8)> + Clone) -> Op
     let mut done = 0;
     while let Some(g) = ready.pop() {
         done += 1;
-        for i in 0..after[g].len() {
-            let next = after[g][i];
+        for &next in &after[g] {
             level[next] = level[next].max(level[g] + 1);
             incoming[next] -= 1;
             if incoming[next] == 0 {

@@ -99,12 +99,14 @@ pub(crate) fn picture<G: Game>(
     below += caption.len() as f64 * f.font * 1.4;
     let legend_entries = legend(info, &looks, &pieces);
     let board_width = f.board[2] + f.pad;
-    let caption_width = caption.iter().map(|l| l.chars().count() as f64 * CHAR_WIDTH * f.font).fold(0.0, f64::max);
+    let caption_width =
+        caption.iter().map(|l| l.chars().count() as f64 * CHAR_WIDTH * f.font).fold(0.0, f64::max);
     let wrap = board_width.max(320.0);
     let legend_rows = flow(&legend_entries, &f, wrap);
     let legend_top = below;
     below += legend_rows.len() as f64 * f.font * 1.8;
-    let width = board_width.max(caption_width + 2.0 * f.pad).max(if legend_rows.is_empty() { 0.0 } else { wrap });
+    let width =
+        board_width.max(caption_width + 2.0 * f.pad).max(if legend_rows.is_empty() { 0.0 } else { wrap });
     let height = below + f.pad * 0.5;
 
     let mut w = SvgWriter::new();
@@ -119,7 +121,15 @@ pub(crate) fn picture<G: Game>(
         ],
     );
     w.text("title", &[], caption.first().unwrap_or(&info.name));
-    w.empty("rect", &[("class", "background".into()), ("width", "100%".into()), ("height", "100%".into()), ("fill", "#ffffff".into())]);
+    w.empty(
+        "rect",
+        &[
+            ("class", "background".into()),
+            ("width", "100%".into()),
+            ("height", "100%".into()),
+            ("fill", "#ffffff".into()),
+        ],
+    );
     board(&mut w, info, layout, &f);
     if coordinates {
         files_and_ranks(&mut w, layout, &f);
@@ -170,9 +180,7 @@ fn cell_shape(layout: &Layout, f: &Frame, v: usize, grow: f64) -> Option<(&'stat
                 .collect();
             ("polygon", vec![("points", corners.join(" "))])
         }
-        Shape::Nodes => {
-            ("circle", vec![("cx", num(cx)), ("cy", num(cy)), ("r", num(node_radius(c) + grow))])
-        }
+        Shape::Nodes => ("circle", vec![("cx", num(cx)), ("cy", num(cy)), ("r", num(node_radius(c) + grow))]),
     })
 }
 
@@ -183,13 +191,30 @@ fn node_radius(cell: f64) -> f64 {
 fn board(w: &mut SvgWriter, info: &GameInfo, layout: &Layout, f: &Frame) {
     w.open("g", &[("class", "board".into())]);
     if layout.shape == Shape::Nodes {
-        w.open("g", &[("class", "edges".into()), ("stroke", LINE.into()), ("stroke-width", num((f.cell * 0.05).max(1.0)))]);
+        w.open(
+            "g",
+            &[
+                ("class", "edges".into()),
+                ("stroke", LINE.into()),
+                ("stroke-width", num((f.cell * 0.05).max(1.0))),
+            ],
+        );
         for &(a, b) in &layout.links {
-            let (Some(&pa), Some(&pb)) = (layout.points.get(a as usize), layout.points.get(b as usize)) else {
+            let (Some(&pa), Some(&pb)) = (layout.points.get(a as usize), layout.points.get(b as usize))
+            else {
                 continue;
             };
             let ([x1, y1], [x2, y2]) = (f.pixel(pa), f.pixel(pb));
-            w.empty("line", &[("class", "edge".into()), ("x1", num(x1)), ("y1", num(y1)), ("x2", num(x2)), ("y2", num(y2))]);
+            w.empty(
+                "line",
+                &[
+                    ("class", "edge".into()),
+                    ("x1", num(x1)),
+                    ("y1", num(y1)),
+                    ("x2", num(x2)),
+                    ("y2", num(y2)),
+                ],
+            );
         }
         w.close();
     }
@@ -222,7 +247,15 @@ fn board(w: &mut SvgWriter, info: &GameInfo, layout: &Layout, f: &Frame) {
 fn files_and_ranks(w: &mut SvgWriter, layout: &Layout, f: &Frame) {
     let Some((width, height)) = layout.files_and_ranks else { return };
     let size = (f.cell * 0.26).max(8.0);
-    w.open("g", &[("class", "coordinates".into()), ("font-size", num(size)), ("fill", "#555555".into()), ("text-anchor", "middle".into())]);
+    w.open(
+        "g",
+        &[
+            ("class", "coordinates".into()),
+            ("font-size", num(size)),
+            ("fill", "#555555".into()),
+            ("text-anchor", "middle".into()),
+        ],
+    );
     for x in 0..width.clamp(0, 26) {
         let [px, _] = f.pixel([f64::from(x), 0.0]);
         let letter = char::from(b'a' + x as u8).to_string();
@@ -231,7 +264,11 @@ fn files_and_ranks(w: &mut SvgWriter, layout: &Layout, f: &Frame) {
     for y in 0..height {
         let [_, py] = f.pixel([0.0, f64::from(y)]);
         let rank = (height - y).to_string();
-        w.text("text", &[("x", num(f.board[0] - f.cell * 0.22)), ("y", num(py)), ("dy", "0.35em".into())], &rank);
+        w.text(
+            "text",
+            &[("x", num(f.board[0] - f.cell * 0.22)), ("y", num(py)), ("dy", "0.35em".into())],
+            &rank,
+        );
     }
     w.close();
 }
@@ -278,7 +315,14 @@ fn current_vertex(w: &mut SvgWriter, info: &GameInfo, layout: &Layout, f: &Frame
     w.empty(element, &attrs);
 }
 
-fn draw_pieces(w: &mut SvgWriter, info: &GameInfo, layout: &Layout, f: &Frame, looks: &[Look], pieces: &[u32]) {
+fn draw_pieces(
+    w: &mut SvgWriter,
+    info: &GameInfo,
+    layout: &Layout,
+    f: &Frame,
+    looks: &[Look],
+    pieces: &[u32],
+) {
     w.open("g", &[("class", "pieces".into()), ("text-anchor", "middle".into())]);
     for (v, &piece) in pieces.iter().enumerate() {
         let Some(&point) = layout.points.get(v) else { continue };
@@ -401,8 +445,9 @@ fn caption_lines<G: Game>(game: &G, state: &G::State) -> Vec<String> {
         Ok(true) => format!("{} to move", player_name(info, player)),
         Err(e) => format!("{} to move (its moves cannot be listed: {e})", player_name(info, player)),
     };
-    let scores: Vec<String> =
-        (1..=info.num_players() as Player).map(|p| format!("{} {}", player_name(info, p), game.score(state, p))).collect();
+    let scores: Vec<String> = (1..=info.num_players() as Player)
+        .map(|p| format!("{} {}", player_name(info, p), game.score(state, p)))
+        .collect();
     vec![format!("{}: {status}", info.name), format!("scores: {}", scores.join(" · "))]
 }
 
@@ -461,10 +506,21 @@ fn draw_legend(w: &mut SvgWriter, rows: &[Vec<(f64, &Look, &str)>], f: &Frame, t
     for (r, row) in rows.iter().enumerate() {
         let cy = top + (r as f64 + 0.5) * f.font * 1.8;
         for &(x, look, name) in row {
-            w.open("g", &[("class", "legend-entry".into()), ("data-piece", name.to_string()), ("text-anchor", "middle".into())]);
+            w.open(
+                "g",
+                &[
+                    ("class", "legend-entry".into()),
+                    ("data-piece", name.to_string()),
+                    ("text-anchor", "middle".into()),
+                ],
+            );
             piece_icon(w, look, [x + icon_cell * 0.5, cy], icon_cell);
             w.close();
-            w.text("text", &[("x", num(x + icon_cell + f.font * 0.3)), ("y", num(cy)), ("dy", "0.35em".into())], name);
+            w.text(
+                "text",
+                &[("x", num(x + icon_cell + f.font * 0.3)), ("y", num(cy)), ("dy", "0.35em".into())],
+                name,
+            );
         }
     }
     w.close();

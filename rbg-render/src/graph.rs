@@ -115,7 +115,8 @@ fn classical_scaling(d: &[f64], n: usize) -> Vec<[f64; 2]> {
 fn leading_eigenvector(b: &[f64], n: usize, against: &[&Vec<f64>]) -> (Vec<f64>, f64) {
     // Gershgorin bound: adding it makes every eigenvalue non-negative, so the iteration finds the
     // largest one rather than the one of largest magnitude.
-    let shift = (0..n).map(|i| b[i * n..(i + 1) * n].iter().map(|x| x.abs()).sum::<f64>()).fold(0.0, f64::max);
+    let shift =
+        (0..n).map(|i| b[i * n..(i + 1) * n].iter().map(|x| x.abs()).sum::<f64>()).fold(0.0, f64::max);
     let mut v: Vec<f64> = (0..n).map(|i| ((i + 1) as f64 * 0.618_034).fract() - 0.5).collect();
     let orthogonalise = |v: &mut Vec<f64>| {
         for u in against {
@@ -214,7 +215,8 @@ fn closest_pair_distance(points: &[[f64; 2]]) -> f64 {
 fn separate(points: &mut [[f64; 2]]) {
     for i in 1..points.len() {
         let mut turn = 0;
-        while turn < 64 && points[..i].iter().any(|p| (p[0] - points[i][0]).hypot(p[1] - points[i][1]) < 0.01) {
+        while turn < 64 && points[..i].iter().any(|p| (p[0] - points[i][0]).hypot(p[1] - points[i][1]) < 0.01)
+        {
             let angle = (i + turn) as f64 * 2.399_963;
             points[i][0] += 0.5 * angle.cos();
             points[i][1] += 0.5 * angle.sin();

@@ -106,7 +106,9 @@ fn from_positions(info: &GameInfo, positions: &[VertexPosition]) -> Layout {
         (Shape::Nodes, vec![0; positions.len()])
     };
     let rectangle = squares
-        && positions.iter().all(|p| p.coords[2] == 0 && p.point == [f64::from(p.coords[0]), f64::from(p.coords[1])]);
+        && positions
+            .iter()
+            .all(|p| p.coords[2] == 0 && p.point == [f64::from(p.coords[0]), f64::from(p.coords[1])]);
     let files_and_ranks = rectangle.then(|| {
         let extent = |k: usize| positions.iter().map(|p| p.coords[k]).max().unwrap_or(0) + 1;
         (extent(0), extent(1))
@@ -117,7 +119,9 @@ fn from_positions(info: &GameInfo, positions: &[VertexPosition]) -> Layout {
         shape,
         origin: Origin::Generator,
         links: if shape == Shape::Nodes { links(info) } else { Vec::new() },
-        files_and_ranks: files_and_ranks.filter(|&(w, h)| w <= 26 && h >= 1 && positions.iter().all(|p| p.coords[0] >= 0 && p.coords[1] >= 0)),
+        files_and_ranks: files_and_ranks.filter(|&(w, h)| {
+            w <= 26 && h >= 1 && positions.iter().all(|p| p.coords[0] >= 0 && p.coords[1] >= 0)
+        }),
         layer_labels: if squares { layer_labels(positions) } else { Vec::new() },
     }
 }
@@ -145,7 +149,11 @@ fn layer_labels(positions: &[VertexPosition]) -> Vec<(String, [f64; 2])> {
     layers
         .iter()
         .map(|&z| {
-            let left = positions.iter().filter(|p| p.coords[2] == z).map(|p| p.point[0]).fold(f64::INFINITY, f64::min);
+            let left = positions
+                .iter()
+                .filter(|p| p.coords[2] == z)
+                .map(|p| p.point[0])
+                .fold(f64::INFINITY, f64::min);
             (format!("layer {z}"), [left, top])
         })
         .collect()

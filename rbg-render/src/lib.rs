@@ -100,7 +100,9 @@ pub fn render_svg_with_layout<G: Game>(
 
 /// The vertices whose piece differs between two states, in board order.
 pub fn changed_vertices<G: Game>(game: &G, before: &G::State, after: &G::State) -> Vec<u32> {
-    (0..game.info().vertices.len() as u32).filter(|&v| game.piece(before, v) != game.piece(after, v)).collect()
+    (0..game.info().vertices.len() as u32)
+        .filter(|&v| game.piece(before, v) != game.piece(after, v))
+        .collect()
 }
 
 /// Why an SVG could not be turned into a PNG.

@@ -185,7 +185,8 @@ fn colour_word(name: &str) -> Option<(Colour, &str)> {
     COLOURS.iter().find_map(|&entry| {
         let head = name.get(..entry.0.len())?;
         let rest = &name[entry.0.len()..];
-        (head.eq_ignore_ascii_case(entry.0) && word_ends(rest)).then(|| (entry, rest.trim_start_matches(['_', '-'])))
+        (head.eq_ignore_ascii_case(entry.0) && word_ends(rest))
+            .then(|| (entry, rest.trim_start_matches(['_', '-'])))
     })
 }
 
@@ -259,7 +260,8 @@ fn assign_labels(looks: &mut [Look], discs: &[(usize, &str)]) {
 /// and digits, at most four characters in all.
 fn label(base: &str, prefix: usize) -> String {
     let chars: Vec<char> = base.chars().collect();
-    let mut out: String = chars.iter().take(prefix).enumerate().map(|(i, &c)| if i == 0 { upper(c) } else { c }).collect();
+    let mut out: String =
+        chars.iter().take(prefix).enumerate().map(|(i, &c)| if i == 0 { upper(c) } else { c }).collect();
     for &c in chars.iter().skip(prefix) {
         if c.is_uppercase() || c.is_ascii_digit() {
             out.push(c);
@@ -299,7 +301,8 @@ mod tests {
 
     #[test]
     fn chess_names_get_their_symbols() {
-        let looks = piece_looks(&names(&["whiteKing", "blackQueen", "wN", "bPawn", "whiteRookMoved", "empty"]), &[]);
+        let looks =
+            piece_looks(&names(&["whiteKing", "blackQueen", "wN", "bPawn", "whiteRookMoved", "empty"]), &[]);
         assert_eq!(looks[0], Look::Glyph { kind: ChessKind::King, white: true });
         assert_eq!(looks[1], Look::Glyph { kind: ChessKind::Queen, white: false });
         assert_eq!(looks[2], Look::Glyph { kind: ChessKind::Knight, white: true });
@@ -313,17 +316,17 @@ mod tests {
     #[test]
     fn draughts_kings_alone_are_not_chess() {
         let looks = piece_looks(&names(&["blackKing", "blackMan", "empty", "whiteKing", "whiteMan"]), &[]);
-        assert_eq!(
-            looks[0],
-            Look::Disc { fill: "#262626".into(), ink: "#f4f4f4".into(), label: "K".into() }
-        );
+        assert_eq!(looks[0], Look::Disc { fill: "#262626".into(), ink: "#f4f4f4".into(), label: "K".into() });
         assert_eq!(disc_label(&looks[1]), "M");
         assert_eq!(disc_label(&looks[3]), "K");
     }
 
     #[test]
     fn colliding_labels_grow_and_capitals_follow() {
-        let looks = piece_looks(&names(&["goldCamel", "goldCat", "goldRabbit", "goldRabbitSecond", "silverCat"]), &[]);
+        let looks = piece_looks(
+            &names(&["goldCamel", "goldCat", "goldRabbit", "goldRabbitSecond", "silverCat"]),
+            &[],
+        );
         assert_eq!(disc_label(&looks[0]), "Cam");
         assert_eq!(disc_label(&looks[1]), "Cat");
         assert_eq!(disc_label(&looks[2]), "R");
@@ -336,12 +339,24 @@ mod tests {
     fn letters_and_words_that_are_not_colours_get_the_palette() {
         let looks = piece_looks(&names(&["e", "o", "x", "redoubt"]), &names(&["xplayer", "oplayer"]));
         assert_eq!(looks[0], Look::Hidden);
-        assert_eq!(looks[1], Look::Disc { fill: PALETTE[0].0.into(), ink: PALETTE[0].1.into(), label: "O".into() });
-        assert_eq!(looks[2], Look::Disc { fill: PALETTE[1].0.into(), ink: PALETTE[1].1.into(), label: "X".into() });
+        assert_eq!(
+            looks[1],
+            Look::Disc { fill: PALETTE[0].0.into(), ink: PALETTE[0].1.into(), label: "O".into() }
+        );
+        assert_eq!(
+            looks[2],
+            Look::Disc { fill: PALETTE[1].0.into(), ink: PALETTE[1].1.into(), label: "X".into() }
+        );
         assert_eq!(disc_label(&looks[3]), "R");
         let stones = piece_looks(&names(&["b", "w"]), &names(&["black", "white"]));
-        assert_eq!(stones[0], Look::Disc { fill: "#262626".into(), ink: "#f4f4f4".into(), label: "B".into() });
-        assert_eq!(stones[1], Look::Disc { fill: "#f4f1ea".into(), ink: "#1d1d1d".into(), label: "W".into() });
+        assert_eq!(
+            stones[0],
+            Look::Disc { fill: "#262626".into(), ink: "#f4f4f4".into(), label: "B".into() }
+        );
+        assert_eq!(
+            stones[1],
+            Look::Disc { fill: "#f4f1ea".into(), ink: "#1d1d1d".into(), label: "W".into() }
+        );
     }
 
     #[test]
@@ -352,8 +367,17 @@ mod tests {
         assert_eq!(hex[2], Look::Disc { fill: "#d03b3b".into(), ink: "#ffffff".into(), label: "R".into() });
         // Breakthru: g and s are gold and silver; gf is not a single letter (lower-case f).
         let breakthru = piece_looks(&names(&["e", "g", "gf", "s"]), &names(&["gold", "silver"]));
-        assert_eq!(breakthru[1], Look::Disc { fill: "#d4a52a".into(), ink: "#1d1d1d".into(), label: "G".into() });
-        assert_eq!(breakthru[3], Look::Disc { fill: "#b9bec7".into(), ink: "#1d1d1d".into(), label: "S".into() });
-        assert_eq!(breakthru[2], Look::Disc { fill: PALETTE[0].0.into(), ink: PALETTE[0].1.into(), label: "G".into() });
+        assert_eq!(
+            breakthru[1],
+            Look::Disc { fill: "#d4a52a".into(), ink: "#1d1d1d".into(), label: "G".into() }
+        );
+        assert_eq!(
+            breakthru[3],
+            Look::Disc { fill: "#b9bec7".into(), ink: "#1d1d1d".into(), label: "S".into() }
+        );
+        assert_eq!(
+            breakthru[2],
+            Look::Disc { fill: PALETTE[0].0.into(), ink: PALETTE[0].1.into(), label: "G".into() }
+        );
     }
 }

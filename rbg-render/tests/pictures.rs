@@ -82,10 +82,13 @@ fn drawn_pieces(doc: &roxmltree::Document<'_>) -> HashMap<String, DrawnPiece> {
         let vertex = g.attribute("data-vertex").expect("data-vertex").to_string();
         let piece = g.attribute("data-piece").expect("data-piece").to_string();
         // The symbol on top (glyph) or the disc's label: the last text element.
-        let text_node = g.children().filter(|n| n.has_tag_name("text")).last().expect("a text");
+        let text_node = g.children().rfind(|n| n.has_tag_name("text")).expect("a text");
         let text = text_node.text().unwrap_or("").to_string();
         let centre = [number(&text_node, "x"), number(&text_node, "y")];
-        assert!(out.insert(vertex.clone(), DrawnPiece { piece, text, centre }).is_none(), "one piece per vertex");
+        assert!(
+            out.insert(vertex.clone(), DrawnPiece { piece, text, centre }).is_none(),
+            "one piece per vertex"
+        );
     }
     out
 }
@@ -96,7 +99,10 @@ fn cell_centres(doc: &roxmltree::Document<'_>) -> HashMap<String, [f64; 2]> {
         .filter(|n| has_class(n, "cell"))
         .map(|n| {
             let centre = match n.tag_name().name() {
-                "rect" => [number(&n, "x") + number(&n, "width") / 2.0, number(&n, "y") + number(&n, "height") / 2.0],
+                "rect" => [
+                    number(&n, "x") + number(&n, "width") / 2.0,
+                    number(&n, "y") + number(&n, "height") / 2.0,
+                ],
                 "circle" => [number(&n, "cx"), number(&n, "cy")],
                 _ => corners(&n).iter().fold([0.0, 0.0], |a, p| [a[0] + p[0] / 6.0, a[1] + p[1] / 6.0]),
             };
@@ -148,15 +154,21 @@ fn tic_tac_toe_shows_the_marks_where_they_were_made() {
     assert_eq!(cells.len(), 9);
     assert!(close(cells["rx0y0"], o));
     // Only the last move's cell is highlighted; nought is to move; the scores are still 50.
-    let last: Vec<&str> =
-        doc.descendants().filter(|n| has_class(n, "last-move")).filter_map(|n| n.attribute("data-vertex")).collect();
+    let last: Vec<&str> = doc
+        .descendants()
+        .filter(|n| has_class(n, "last-move"))
+        .filter_map(|n| n.attribute("data-vertex"))
+        .collect();
     assert_eq!(last, ["rx2y0"]);
     let text = caption(&doc);
     assert!(text.contains("nought to move"), "{text}");
     assert!(text.contains("cross 50 · nought 50"), "{text}");
     // The empty piece (`free`) is not drawn and not in the legend; X and O are.
-    let legend: Vec<&str> =
-        doc.descendants().filter(|n| has_class(n, "legend-entry")).filter_map(|n| n.attribute("data-piece")).collect();
+    let legend: Vec<&str> = doc
+        .descendants()
+        .filter(|n| has_class(n, "legend-entry"))
+        .filter_map(|n| n.attribute("data-piece"))
+        .collect();
     assert_eq!(legend, ["O", "X"]);
 }
 
@@ -187,7 +199,11 @@ fn the_chess_opening_position_has_every_piece_on_its_square() {
     let label = |text: &str| {
         let node = doc
             .descendants()
-            .find(|n| n.has_tag_name("text") && n.text() == Some(text) && n.ancestors().any(|a| has_class(&a, "coordinates")))
+            .find(|n| {
+                n.has_tag_name("text")
+                    && n.text() == Some(text)
+                    && n.ancestors().any(|a| has_class(&a, "coordinates"))
+            })
             .unwrap_or_else(|| panic!("no coordinate {text}"));
         [number(&node, "x"), number(&node, "y")]
     };
@@ -213,7 +229,16 @@ fn the_mill_board_is_laid_out_from_its_direction_labels() {
     let mut expected: Vec<(i64, i64)> = Vec::new();
     for ring in 0..3i64 {
         let (low, mid, high) = (ring, 3, 6 - ring);
-        for (x, y) in [(low, low), (mid, low), (high, low), (high, mid), (high, high), (mid, high), (low, high), (low, mid)] {
+        for (x, y) in [
+            (low, low),
+            (mid, low),
+            (high, low),
+            (high, mid),
+            (high, high),
+            (mid, high),
+            (low, high),
+            (low, mid),
+        ] {
             expected.push((x, y));
         }
     }
@@ -332,10 +357,11 @@ fn a_hexagon_board_is_drawn_with_hexagons() {
 fn games() -> &'static Vec<Interpreter> {
     static GAMES: OnceLock<Vec<Interpreter>> = OnceLock::new();
     GAMES.get_or_init(|| {
-        let mut list: Vec<Interpreter> = ["ticTacToe.rbg", "chessGardner.rbg", "hex.rbg", "englishDraughts.rbg", "amazons.rbg"]
-            .iter()
-            .map(|f| workspace_game(f))
-            .collect();
+        let mut list: Vec<Interpreter> =
+            ["ticTacToe.rbg", "chessGardner.rbg", "hex.rbg", "englishDraughts.rbg", "amazons.rbg"]
+                .iter()
+                .map(|f| workspace_game(f))
+                .collect();
         list.push(interpreter(NAMED_GRID, "named"));
         list.push(interpreter(SMALL_HEXAGON, "hexagonal"));
         list.push(interpreter(WHEEL, "wheel"));
