@@ -79,6 +79,26 @@ fn frame(layout: &Layout, options: &RenderOptions) -> Frame {
     Frame { cell, origin, board: [left, top, right, bottom], pad, font: (cell * 0.3).clamp(11.0, 22.0) }
 }
 
+/// The look of each piece of `game` (see [`crate::pieces`]; the initial position tells which
+/// colourless piece is background).
+pub fn game_piece_looks<G: Game>(game: &G) -> Vec<Look> {
+    let info = game.info();
+    piece_looks(&info.pieces, &info.players, &initial_counts(game))
+}
+
+/// How many vertices each piece fills in the initial position.
+fn initial_counts<G: Game>(game: &G) -> Vec<usize> {
+    let info = game.info();
+    let initial = game.initial_state();
+    let mut counts = vec![0usize; info.pieces.len()];
+    for v in 0..info.vertices.len() as u32 {
+        if let Some(c) = counts.get_mut(game.piece(&initial, v) as usize) {
+            *c += 1;
+        }
+    }
+    counts
+}
+
 /// The whole picture.
 pub(crate) fn picture<G: Game>(
     game: &G,
@@ -89,7 +109,7 @@ pub(crate) fn picture<G: Game>(
 ) -> String {
     let info = game.info();
     let f = frame(layout, options);
-    let looks = piece_looks(&info.pieces, &info.players);
+    let looks = game_piece_looks(game);
     let pieces: Vec<u32> = (0..info.vertices.len() as u32).map(|v| game.piece(state, v)).collect();
 
     let coordinates = options.show_coordinates && layout.files_and_ranks.is_some();

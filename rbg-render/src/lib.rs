@@ -40,6 +40,7 @@ mod svg;
 
 use rbg_core::Game;
 
+pub use draw::game_piece_looks;
 pub use layout::{Layout, Shape};
 
 /// What to draw and how large.

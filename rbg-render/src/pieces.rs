@@ -1,8 +1,11 @@
 //! How each piece is drawn, decided from the pieces' names alone.
 //!
 //! * **The empty piece** is not drawn. A piece is empty when its name is `e` (lower case only:
-//!   `E` is a tile of the 15-puzzle) or, in any letter case, one of `empty`, `free`, `blank`,
-//!   `none`, `nothing`, `vacant`, `void`. Several pieces may be empty.
+//!   `E` is a tile of the 15-puzzle) or, in any letter case, one of [`EMPTY_NAMES`] (`empty`,
+//!   `free`, `none`, `vacant`, `open`, `air`, `bare` ...). A piece without a colour prefix that
+//!   fills at least half of the board in the initial position is taken as a background marker
+//!   and not drawn either (`pale`, the unused light squares of our draughts). Several pieces
+//!   may be hidden.
 //! * **Colour prefix.** A name may start with a colour: a word from [`COLOURS`] (`white`,
 //!   `black`, `red`, `gold`, ...; any case) followed by the end of the name or a character that
 //!   is not a lower-case letter (`whiteKing`, `black_stone`, `Red`), or a single letter alone
@@ -37,6 +40,8 @@ pub const COLOURS: &[(&str, &str, &str)] = &[
     ("grey", "#8a8f96", "#ffffff"),
     ("gray", "#8a8f96", "#ffffff"),
     ("pink", "#ea7fb3", "#1d1d1d"),
+    ("dark", "#262626", "#f4f4f4"),
+    ("light", "#f4f1ea", "#1d1d1d"),
 ];
 
 /// Colours of the pieces without a colour prefix, given in piece order (cycled).
@@ -53,7 +58,11 @@ const PALETTE: &[(&str, &str)] = &[
     ("#a4c639", "#1d1d1d"),
 ];
 
-const EMPTY_NAMES: &[&str] = &["empty", "free", "blank", "none", "nothing", "vacant", "void"];
+/// Names (any case) of pieces that stand for an empty cell.
+pub const EMPTY_NAMES: &[&str] = &[
+    "empty", "free", "blank", "none", "nothing", "vacant", "void", "open", "air", "bare", "space", "clear",
+    "nil",
+];
 
 /// The six chess pieces.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -120,8 +129,11 @@ pub fn is_empty_name(name: &str) -> bool {
 }
 
 /// The look of every piece of a game (parallel to `pieces`); `players` are the players' names
-/// (their colours decide what single letters mean).
-pub fn piece_looks(pieces: &[String], players: &[String]) -> Vec<Look> {
+/// (their colours decide what single letters mean); `initial_counts[p]` is how many vertices
+/// piece `p` fills in the initial position (empty when not known).
+pub fn piece_looks(pieces: &[String], players: &[String], initial_counts: &[usize]) -> Vec<Look> {
+    let vertices: usize = initial_counts.iter().sum();
+    let fills_half = |p: usize| vertices > 0 && initial_counts.get(p).is_some_and(|&c| 2 * c >= vertices);
     let player_colours: Vec<Colour> = players.iter().filter_map(|p| colour_word(p).map(|(c, _)| c)).collect();
     let parsed: Vec<Parsed<'_>> = pieces.iter().map(|p| parse(p, &player_colours)).collect();
     let chess_kinds: std::collections::HashSet<ChessKind> = parsed.iter().filter_map(|p| p.chess).collect();
@@ -130,7 +142,7 @@ pub fn piece_looks(pieces: &[String], players: &[String]) -> Vec<Look> {
     let mut looks: Vec<Look> = Vec::with_capacity(pieces.len());
     let mut disc_bases: Vec<(usize, &str)> = Vec::new();
     for (i, (name, p)) in pieces.iter().zip(&parsed).enumerate() {
-        if is_empty_name(name) {
+        if is_empty_name(name) || (p.colour.is_none() && fills_half(i)) {
             looks.push(Look::Hidden);
             continue;
         }
@@ -301,8 +313,11 @@ mod tests {
 
     #[test]
     fn chess_names_get_their_symbols() {
-        let looks =
-            piece_looks(&names(&["whiteKing", "blackQueen", "wN", "bPawn", "whiteRookMoved", "empty"]), &[]);
+        let looks = piece_looks(
+            &names(&["whiteKing", "blackQueen", "wN", "bPawn", "whiteRookMoved", "empty"]),
+            &[],
+            &[],
+        );
         assert_eq!(looks[0], Look::Glyph { kind: ChessKind::King, white: true });
         assert_eq!(looks[1], Look::Glyph { kind: ChessKind::Queen, white: false });
         assert_eq!(looks[2], Look::Glyph { kind: ChessKind::Knight, white: true });
@@ -315,7 +330,8 @@ mod tests {
 
     #[test]
     fn draughts_kings_alone_are_not_chess() {
-        let looks = piece_looks(&names(&["blackKing", "blackMan", "empty", "whiteKing", "whiteMan"]), &[]);
+        let looks =
+            piece_looks(&names(&["blackKing", "blackMan", "empty", "whiteKing", "whiteMan"]), &[], &[]);
         assert_eq!(looks[0], Look::Disc { fill: "#262626".into(), ink: "#f4f4f4".into(), label: "K".into() });
         assert_eq!(disc_label(&looks[1]), "M");
         assert_eq!(disc_label(&looks[3]), "K");
@@ -325,6 +341,7 @@ mod tests {
     fn colliding_labels_grow_and_capitals_follow() {
         let looks = piece_looks(
             &names(&["goldCamel", "goldCat", "goldRabbit", "goldRabbitSecond", "silverCat"]),
+            &[],
             &[],
         );
         assert_eq!(disc_label(&looks[0]), "Cam");
@@ -337,7 +354,7 @@ mod tests {
 
     #[test]
     fn letters_and_words_that_are_not_colours_get_the_palette() {
-        let looks = piece_looks(&names(&["e", "o", "x", "redoubt"]), &names(&["xplayer", "oplayer"]));
+        let looks = piece_looks(&names(&["e", "o", "x", "redoubt"]), &names(&["xplayer", "oplayer"]), &[]);
         assert_eq!(looks[0], Look::Hidden);
         assert_eq!(
             looks[1],
@@ -348,7 +365,7 @@ mod tests {
             Look::Disc { fill: PALETTE[1].0.into(), ink: PALETTE[1].1.into(), label: "X".into() }
         );
         assert_eq!(disc_label(&looks[3]), "R");
-        let stones = piece_looks(&names(&["b", "w"]), &names(&["black", "white"]));
+        let stones = piece_looks(&names(&["b", "w"]), &names(&["black", "white"]), &[]);
         assert_eq!(
             stones[0],
             Look::Disc { fill: "#262626".into(), ink: "#f4f4f4".into(), label: "B".into() }
@@ -360,13 +377,27 @@ mod tests {
     }
 
     #[test]
+    fn a_colourless_piece_filling_half_the_board_is_background() {
+        // Our draughts: 32 pale squares, 8 open, 12 men a side on 64 squares.
+        let pieces = names(&["bKing", "bMan", "open", "pale", "wKing", "wMan"]);
+        let looks = piece_looks(&pieces, &names(&["white", "black"]), &[0, 12, 8, 32, 0, 12]);
+        assert_eq!(looks[2], Look::Hidden);
+        assert_eq!(looks[3], Look::Hidden);
+        assert_eq!(disc_label(&looks[1]), "M");
+        // Without the counts pale is a piece; a coloured piece filling the board stays drawn.
+        assert_ne!(piece_looks(&pieces, &[], &[])[3], Look::Hidden);
+        let full = piece_looks(&names(&["whiteStone", "e"]), &[], &[9, 0]);
+        assert_ne!(full[0], Look::Hidden);
+    }
+
+    #[test]
     fn single_letters_take_the_colours_of_the_players() {
         // Hex: players red and blue, so b is blue, not black.
-        let hex = piece_looks(&names(&["b", "e", "r"]), &names(&["red", "blue"]));
+        let hex = piece_looks(&names(&["b", "e", "r"]), &names(&["red", "blue"]), &[]);
         assert_eq!(hex[0], Look::Disc { fill: "#2f6fd0".into(), ink: "#ffffff".into(), label: "B".into() });
         assert_eq!(hex[2], Look::Disc { fill: "#d03b3b".into(), ink: "#ffffff".into(), label: "R".into() });
         // Breakthru: g and s are gold and silver; gf is not a single letter (lower-case f).
-        let breakthru = piece_looks(&names(&["e", "g", "gf", "s"]), &names(&["gold", "silver"]));
+        let breakthru = piece_looks(&names(&["e", "g", "gf", "s"]), &names(&["gold", "silver"]), &[]);
         assert_eq!(
             breakthru[1],
             Look::Disc { fill: "#d4a52a".into(), ink: "#1d1d1d".into(), label: "G".into() }

@@ -291,6 +291,26 @@ fn a_node_list_board_without_hints_gets_distinct_points_every_time() {
     assert_eq!(doc.descendants().filter(|n| has_class(n, "edge")).count(), 8);
 }
 
+#[test]
+fn draughts_shows_the_men_and_not_the_unused_squares() {
+    // Our draughts marks empty dark squares `open` and the 32 light squares `pale`; black's 12
+    // men fill rows 0-2 on the dark squares, white's rows 5-7.
+    let game = workspace_game("englishDraughts.rbg");
+    let (state, _) = play(&game, &[]);
+    let svg = render_svg(&game, &state, None, &RenderOptions::default());
+    let doc = roxmltree::Document::parse(&svg).expect("well-formed");
+    let pieces = drawn_pieces(&doc);
+    assert_eq!(pieces.len(), 24);
+    for (vertex, drawn) in &pieces {
+        let row: u32 = vertex.rsplit('y').next().unwrap().parse().unwrap();
+        let expected = if row <= 2 { "bMan" } else { "wMan" };
+        assert_eq!(drawn.piece, expected, "{vertex}");
+        assert!(row <= 2 || row >= 5, "{vertex}");
+        // Men are discs labelled M (draughts has no chess pieces besides its kings).
+        assert_eq!(drawn.text, "M");
+    }
+}
+
 /// A 2×2 board given as a node list with chess-style names; `b1` is the start.
 const NAMED_GRID: &str = "#players = a(1)\n#pieces = e, w\n#variables =\n\
     #board = b1[w]{l: a1, u: b2} a1[e]{r: b1, u: a2} a2[e]{r: b2, d: a1} b2[e]{l: a2, d: b1}\n\
@@ -353,6 +373,28 @@ fn a_hexagon_board_is_drawn_with_hexagons() {
     assert_eq!(drawn_pieces(&doc).len(), 2);
 }
 
+/// Two layers of one row of two cells each.
+const SMALL_CUBOID: &str = "#players = a(1)\n#pieces = e, w\n#variables =\n\
+    #board = cuboid(up, down, left, right, front, back, [[w, e]] [[e, w]])\n\
+    #rules = ->a [e] ->> {}\n";
+
+#[test]
+fn cuboid_layers_are_drawn_side_by_side() {
+    let game = interpreter(SMALL_CUBOID, "cuboid");
+    let layout = Layout::new(game.info());
+    assert_eq!(layout.shape, Shape::Squares);
+    let at = |name: &str| layout.points[game.info().vertex_id(name).unwrap() as usize];
+    // Layer 1 starts after layer 0's two columns and one empty column.
+    assert_eq!(at("cx0y0z0"), [0.0, 0.0]);
+    assert_eq!(at("cx1y0z0"), [1.0, 0.0]);
+    assert_eq!(at("cx0y0z1"), [3.0, 0.0]);
+    let captions: Vec<&str> = layout.layer_labels.iter().map(|(t, _)| t.as_str()).collect();
+    assert_eq!(captions, ["layer 0", "layer 1"]);
+    assert_eq!(layout.layer_labels[1].1, [3.0, 0.0]);
+    // Not a plain rectangle: no chess files and ranks.
+    assert_eq!(layout.files_and_ranks, None);
+}
+
 /// Games with different boards for the random-position property.
 fn games() -> &'static Vec<Interpreter> {
     static GAMES: OnceLock<Vec<Interpreter>> = OnceLock::new();
@@ -365,6 +407,7 @@ fn games() -> &'static Vec<Interpreter> {
         list.push(interpreter(NAMED_GRID, "named"));
         list.push(interpreter(SMALL_HEXAGON, "hexagonal"));
         list.push(interpreter(WHEEL, "wheel"));
+        list.push(interpreter(SMALL_CUBOID, "cuboid"));
         for name in ["theMillGame", "yavalath", "arimaa", "chineseCheckers6"] {
             if let Some(game) = corpus_game(name) {
                 list.push(game);
@@ -375,7 +418,7 @@ fn games() -> &'static Vec<Interpreter> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 48, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn random_positions_render_as_well_formed_svg(
@@ -417,8 +460,9 @@ proptest! {
             prop_assert!(v.is_some());
             prop_assert_eq!(&info.pieces[game.piece(&state, v.unwrap()) as usize], &drawn.piece);
         }
+        let looks = rbg_render::game_piece_looks(game);
         let occupied = (0..info.vertices.len() as u32)
-            .filter(|&v| !rbg_render::pieces::is_empty_name(&info.pieces[game.piece(&state, v) as usize]))
+            .filter(|&v| looks[game.piece(&state, v) as usize] != rbg_render::pieces::Look::Hidden)
             .count();
         prop_assert_eq!(shown.len(), occupied);
     }
