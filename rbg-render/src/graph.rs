@@ -248,8 +248,8 @@ mod tests {
     fn a_square_cycle_is_a_square() {
         let edges = [(0, 0, 1), (1, 0, 2), (2, 0, 3), (3, 0, 0)];
         let p = layout(4, &edges);
-        // Sides one step, diagonals √2 steps would be the exact square; stress gives them about
-        // two steps' worth squeezed, so only check that opposite corners are the farthest.
+        // Opposite corners are two steps apart, neighbours one: the diagonals come out longer
+        // than the sides.
         assert!(distance(p[0], p[2]) > distance(p[0], p[1]));
         assert!(distance(p[1], p[3]) > distance(p[1], p[2]));
     }
