@@ -89,7 +89,6 @@ impl EvolveArgs {
             seed: self.seed.unwrap_or(d.seed),
             nld_term: self.nld_weight.is_some(),
             extra_weight: self.nld_weight.unwrap_or(d.extra_weight),
-            ..d
         }
     }
 

@@ -24,6 +24,7 @@ mod manager;
 mod play;
 mod render;
 mod sbg;
+mod serve;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -203,6 +204,11 @@ enum Command {
         #[command(flatten)]
         args: evolve::EvolveArgs,
     },
+    /// Serve a local web page (and JSON API) to browse, play and study the games of a directory.
+    Serve {
+        #[command(flatten)]
+        args: serve::ServeArgs,
+    },
     /// Describe a game's board: sites, edges, cells, degrees, labels; -o draws it as SVG.
     Board {
         file: PathBuf,
@@ -327,6 +333,7 @@ fn main() -> ExitCode {
         }
         Command::Replay { args, engine } => arena::replay(&args, &engine),
         Command::Evolve { args } => evolve::run(&args),
+        Command::Serve { args } => serve::run(&args),
         Command::Board { file, output, format } => {
             board::run(&file, output.as_deref(), format).map_err(|f| f.about(&file))
         }

@@ -1,0 +1,71 @@
+//! `rbg serve`: the binary serves a games directory on 127.0.0.1 (port 0: a free one, printed),
+//! plays a game over the API, and reports a broken game file with its line; a missing
+//! directory is an error. The server is killed at the end of the test.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use common::{rbg, stderr, temp_file};
+
+/// Kills the server when the test ends, whatever happens.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn post(address: &str, path: &str, body: &str) -> (u16, String) {
+    let mut stream = TcpStream::connect(address).expect("connect");
+    stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let request = format!(
+        "POST {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let status = answer.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    (status, answer.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default())
+}
+
+#[test]
+fn serves_a_directory_on_loopback() {
+    let ttt =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../games/ticTacToe.rbg")).unwrap();
+    let game = temp_file("ticTacToe.rbg", &ttt);
+    let dir = game.parent().unwrap().to_path_buf();
+    std::fs::write(dir.join("broken.rbg"), "#players = a(1)\n#pieces = e\n#variables =\n#board = rectangle(up, down, left, right, [e])\n#rules = ->a ((\n").unwrap();
+    let child = Command::new(assert_cmd::cargo::cargo_bin("rbg"))
+        .args(["serve", dir.to_str().unwrap(), "--port", "0"])
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("rbg serve starts");
+    let mut server = Server(child);
+    let mut first = String::new();
+    BufReader::new(server.0.stderr.take().unwrap()).read_line(&mut first).unwrap();
+    // "serving DIR on http://127.0.0.1:PORT/ (Ctrl-C stops)"
+    let address =
+        first.split("http://").nth(1).and_then(|rest| rest.split('/').next()).expect(&first).to_string();
+    assert!(address.starts_with("127.0.0.1:"), "{first}");
+    let (status, body) = post(&address, "/api/sessions", "{\"game\": \"ticTacToe.rbg\"}");
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"to_move\":\"cross\""), "{body}");
+    let (status, body) = post(&address, "/api/sessions", "{\"game\": \"broken.rbg\"}");
+    assert_eq!(status, 422, "{body}");
+    assert!(body.contains("broken.rbg") && body.contains("line 5"), "{body}");
+}
+
+#[test]
+fn a_missing_directory_is_an_error() {
+    let out = rbg(&["serve", "/nonexistent/games", "--port", "0"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("is not a directory"), "{}", stderr(&out));
+}

@@ -1,0 +1,437 @@
+//! The HTTP routes: the page and its assets, and the JSON API under `/api/` (documented in
+//! `docs/serve-api.md`). Every error is a JSON object `{"error": "..."}` with a 4xx status
+//! (5xx only if a search thread died), and leaves the session unchanged.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path as UrlPath, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use rbg_agents::{AgentSpec, Budget};
+use rbg_core::notation::parse_move;
+use rbg_core::{Action, Game};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::games::{self, ResolveError};
+use crate::jobs::{self, Job};
+use crate::session::{Refusal, Session};
+use crate::{Config, Loader};
+
+/// The server's shared state.
+#[derive(Clone)]
+struct App {
+    config: Arc<Config>,
+    loader: Loader,
+    sessions: Arc<Mutex<Sessions>>,
+    jobs: Arc<Mutex<Jobs>>,
+}
+
+#[derive(Default)]
+struct Sessions {
+    next_id: u64,
+    map: HashMap<u64, Arc<Mutex<Session>>>,
+    /// Ids from least to most recently created (the oldest is dropped past the bound).
+    order: VecDeque<u64>,
+}
+
+#[derive(Default)]
+struct Jobs {
+    next_id: u64,
+    map: HashMap<u64, Arc<Job>>,
+    order: VecDeque<u64>,
+}
+
+/// Most jobs remembered (finished ones are dropped oldest first).
+const MAX_JOBS: usize = 256;
+
+/// An error answer.
+struct ApiError(StatusCode, String);
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(json!({ "error": self.1 }))).into_response()
+    }
+}
+
+impl From<Refusal> for ApiError {
+    fn from(r: Refusal) -> Self {
+        ApiError(StatusCode::UNPROCESSABLE_ENTITY, r.0)
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(r: JsonRejection) -> Self {
+        ApiError(StatusCode::BAD_REQUEST, r.body_text())
+    }
+}
+
+fn bad(message: impl Into<String>) -> ApiError {
+    ApiError(StatusCode::BAD_REQUEST, message.into())
+}
+
+fn not_found(message: impl Into<String>) -> ApiError {
+    ApiError(StatusCode::NOT_FOUND, message.into())
+}
+
+type Answer = Result<Json<Value>, ApiError>;
+
+/// The routes of a server on `config.dir`, reading games with `loader`.
+pub fn router(config: Config, loader: Loader) -> Router {
+    let app = App {
+        config: Arc::new(config),
+        loader,
+        sessions: Arc::new(Mutex::new(Sessions::default())),
+        jobs: Arc::new(Mutex::new(Jobs::default())),
+    };
+    Router::new()
+        .route("/", get(page))
+        .route("/app.js", get(script))
+        .route("/style.css", get(style))
+        .route("/api/games", get(list_games))
+        .route("/api/sessions", post(new_session))
+        .route("/api/sessions/{id}", get(show_session))
+        .route("/api/sessions/{id}/step", post(step))
+        .route("/api/sessions/{id}/move", post(play_move))
+        .route("/api/sessions/{id}/clear", post(clear))
+        .route("/api/sessions/{id}/undo", post(undo))
+        .route("/api/sessions/{id}/redo", post(redo))
+        .route("/api/sessions/{id}/agent", post(agent_move))
+        .route("/api/sessions/{id}/log", get(log))
+        .route("/api/sessions/{id}/perft", post(start_perft))
+        .route("/api/sessions/{id}/mc", post(start_mc))
+        .route("/api/jobs/{id}", get(show_job))
+        .route("/api/jobs/{id}/cancel", post(cancel_job))
+        .fallback(|| async { ApiError(StatusCode::NOT_FOUND, "no such page or API route".into()) })
+        .with_state(app)
+}
+
+async fn page() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], include_str!("../static/index.html"))
+}
+
+async fn script() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], include_str!("../static/app.js"))
+}
+
+async fn style() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], include_str!("../static/style.css"))
+}
+
+async fn list_games(State(app): State<App>) -> Answer {
+    let dir = app.config.dir.clone();
+    let games = tokio::task::spawn_blocking(move || games::list(&dir)).await.unwrap_or_default();
+    Ok(Json(json!({ "games": games })))
+}
+
+#[derive(Deserialize)]
+struct NewSession {
+    game: String,
+}
+
+async fn new_session(State(app): State<App>, body: Result<Json<NewSession>, JsonRejection>) -> Answer {
+    let Json(request) = body?;
+    let path = games::resolve(&app.config.dir, &request.game).map_err(|e| match e {
+        ResolveError::Invalid => {
+            bad(format!("{:?} is not the name of a game file of the games directory", request.game))
+        }
+        ResolveError::NotFound => not_found(format!("no game {:?} in the games directory", request.game)),
+    })?;
+    let loader = Arc::clone(&app.loader);
+    let (file, max_history) = (request.game.clone(), app.config.max_history);
+    let session = tokio::task::spawn_blocking(move || {
+        let game = loader(&path).map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e))?;
+        Session::new(file, Arc::new(game), max_history).map_err(ApiError::from)
+    })
+    .await
+    .map_err(|_| ApiError(StatusCode::INTERNAL_SERVER_ERROR, "loading the game failed".into()))??;
+    let session = Arc::new(Mutex::new(session));
+    let id = {
+        let mut sessions = lock(&app.sessions)?;
+        let id = sessions.next_id;
+        sessions.next_id += 1;
+        sessions.map.insert(id, Arc::clone(&session));
+        sessions.order.push_back(id);
+        while sessions.order.len() > app.config.max_sessions {
+            if let Some(old) = sessions.order.pop_front() {
+                sessions.map.remove(&old);
+            }
+        }
+        id
+    };
+    view(&session, id)
+}
+
+fn lock<T>(m: &Mutex<T>) -> Result<std::sync::MutexGuard<'_, T>, ApiError> {
+    m.lock().map_err(|_| ApiError(StatusCode::INTERNAL_SERVER_ERROR, "a search thread failed".into()))
+}
+
+fn session(app: &App, id: &str) -> Result<(u64, Arc<Mutex<Session>>), ApiError> {
+    let id: u64 = id.parse().map_err(|_| bad(format!("{id:?} is not a session id")))?;
+    let sessions = lock(&app.sessions)?;
+    let found = sessions.map.get(&id).cloned().ok_or_else(|| not_found(format!("no session {id}")))?;
+    Ok((id, found))
+}
+
+fn view(session: &Mutex<Session>, id: u64) -> Answer {
+    let view = lock(session)?.view(id)?;
+    Ok(Json(serde_json::to_value(view).unwrap_or(Value::Null)))
+}
+
+async fn show_session(State(app): State<App>, UrlPath(id): UrlPath<String>) -> Answer {
+    let (id, s) = session(&app, &id)?;
+    view(&s, id)
+}
+
+#[derive(Deserialize)]
+struct StepRequest {
+    index: u32,
+    vertex: u32,
+}
+
+async fn step(
+    State(app): State<App>,
+    UrlPath(id): UrlPath<String>,
+    body: Result<Json<StepRequest>, JsonRejection>,
+) -> Answer {
+    let Json(request) = body?;
+    let (id, s) = session(&app, &id)?;
+    lock(&s)?.step(Action::new(request.index, request.vertex))?;
+    view(&s, id)
+}
+
+#[derive(Deserialize)]
+struct MoveRequest {
+    #[serde(rename = "move")]
+    text: String,
+}
+
+async fn play_move(
+    State(app): State<App>,
+    UrlPath(id): UrlPath<String>,
+    body: Result<Json<MoveRequest>, JsonRejection>,
+) -> Answer {
+    let Json(request) = body?;
+    let (id, s) = session(&app, &id)?;
+    {
+        let mut session = lock(&s)?;
+        let mv = parse_move(session.game.info(), &request.text).map_err(|e| bad(e.to_string()))?;
+        session.play(&mv)?;
+    }
+    view(&s, id)
+}
+
+async fn clear(State(app): State<App>, UrlPath(id): UrlPath<String>) -> Answer {
+    let (id, s) = session(&app, &id)?;
+    lock(&s)?.clear_partial();
+    view(&s, id)
+}
+
+async fn undo(State(app): State<App>, UrlPath(id): UrlPath<String>) -> Answer {
+    let (id, s) = session(&app, &id)?;
+    lock(&s)?.undo()?;
+    view(&s, id)
+}
+
+async fn redo(State(app): State<App>, UrlPath(id): UrlPath<String>) -> Answer {
+    let (id, s) = session(&app, &id)?;
+    lock(&s)?.redo()?;
+    view(&s, id)
+}
+
+#[derive(Deserialize)]
+struct AgentRequest {
+    /// An agent specification (`mcts`, `alphabeta:depth=3`, ...).
+    agent: String,
+    iterations: Option<u64>,
+    time_ms: Option<u64>,
+    seed: Option<u64>,
+}
+
+/// Asks an agent for a move at the session's position and plays it. The search runs on a
+/// blocking thread without the session's lock; if the position changed meanwhile (another
+/// request of the same tab), the move is not played and the answer is a 409.
+async fn agent_move(
+    State(app): State<App>,
+    UrlPath(id): UrlPath<String>,
+    body: Result<Json<AgentRequest>, JsonRejection>,
+) -> Answer {
+    let Json(request) = body?;
+    let (id, s) = session(&app, &id)?;
+    let mut spec: AgentSpec = request.agent.parse().map_err(|e: rbg_agents::SpecError| bad(e.to_string()))?;
+    if let Some(seed) = request.seed {
+        spec.seed = seed;
+    }
+    let budget = agent_budget(&app.config, &spec, request.iterations, request.time_ms)?;
+    let (game, state, version) = {
+        let session = lock(&s)?;
+        if session.mover().is_none() {
+            return Err(ApiError::from(Refusal("the game is over".into())));
+        }
+        (Arc::clone(&session.game), session.state().clone(), session.version)
+    };
+    let search = tokio::task::spawn_blocking(move || {
+        let mut agent = spec.build(game.as_ref()).map_err(|e| bad(e.to_string()))?;
+        let decision = agent
+            .select_move(game.as_ref(), &state, &budget)
+            .map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
+        Ok::<_, ApiError>((agent.name(), decision.mv))
+    });
+    let (name, mv) = search
+        .await
+        .map_err(|_| ApiError(StatusCode::INTERNAL_SERVER_ERROR, "the agent's search failed".into()))??;
+    {
+        let mut session = lock(&s)?;
+        if session.version != version {
+            return Err(ApiError(StatusCode::CONFLICT, "the position changed during the search".into()));
+        }
+        session.play(&mv)?;
+        session.agents.push(name);
+    }
+    view(&s, id)
+}
+
+fn agent_budget(
+    config: &Config,
+    spec: &AgentSpec,
+    iterations: Option<u64>,
+    time_ms: Option<u64>,
+) -> Result<Budget, ApiError> {
+    let mut budget = spec.budget();
+    if let Some(n) = iterations {
+        if n == 0 || n > config.max_agent_iterations {
+            return Err(bad(format!("iterations must be from 1 to {}", config.max_agent_iterations)));
+        }
+        budget.iterations = Some(n);
+    }
+    if let Some(ms) = time_ms {
+        let time = Duration::from_millis(ms);
+        if ms == 0 || time > config.max_agent_time {
+            return Err(bad(format!("time_ms must be from 1 to {}", config.max_agent_time.as_millis())));
+        }
+        budget.time = Some(time);
+    }
+    // An agent with no limit at all gets a bounded default rather than running for ever.
+    if budget.time.is_none() && budget.iterations.is_none() && budget.depth.is_none() {
+        budget.time = Some(config.max_agent_time.min(Duration::from_secs(5)));
+    }
+    if budget.time.is_some_and(|t| t > config.max_agent_time) {
+        budget.time = Some(config.max_agent_time);
+    }
+    Ok(budget)
+}
+
+/// The game so far in the format of `rbg play --log` (one object).
+async fn log(State(app): State<App>, UrlPath(id): UrlPath<String>) -> Answer {
+    let (_, s) = session(&app, &id)?;
+    let session = lock(&s)?;
+    let info = session.game.info();
+    let state = session.state();
+    let scores: Vec<i64> = (1..=info.num_players() as u32).map(|p| session.game.score(state, p)).collect();
+    Ok(Json(json!({
+        "game": info.name,
+        "file": session.file,
+        "index": 0,
+        "seed": 0,
+        "agents": session.agents,
+        "players": info.players,
+        "moves": session.played(),
+        "scores": scores,
+        "termination": if session.alive() { "unfinished" } else { "finished" },
+    })))
+}
+
+#[derive(Deserialize)]
+struct PerftRequest {
+    depth: u32,
+}
+
+async fn start_perft(
+    State(app): State<App>,
+    UrlPath(id): UrlPath<String>,
+    body: Result<Json<PerftRequest>, JsonRejection>,
+) -> Answer {
+    let Json(request) = body?;
+    let max = app.config.max_perft_depth;
+    if request.depth == 0 || request.depth > max {
+        return Err(bad(format!("depth must be from 1 to {max}")));
+    }
+    let (_, s) = session(&app, &id)?;
+    let (game, state) = {
+        let session = lock(&s)?;
+        (Arc::clone(&session.game), session.state().clone())
+    };
+    let job = register_job(&app, "perft")?;
+    let (running, depth) = (Arc::clone(&job.1), request.depth);
+    tokio::task::spawn_blocking(move || jobs::run_perft(&running, &game, &state, depth));
+    Ok(Json(json!({ "job": job.0 })))
+}
+
+#[derive(Deserialize)]
+struct McRequest {
+    seconds: f64,
+    seed: Option<u64>,
+}
+
+async fn start_mc(
+    State(app): State<App>,
+    UrlPath(id): UrlPath<String>,
+    body: Result<Json<McRequest>, JsonRejection>,
+) -> Answer {
+    let Json(request) = body?;
+    let max = app.config.max_mc_time.as_secs_f64();
+    if !(request.seconds > 0.0 && request.seconds <= max) {
+        return Err(bad(format!("seconds must be above 0 and at most {max}")));
+    }
+    let (_, s) = session(&app, &id)?;
+    let (game, state) = {
+        let session = lock(&s)?;
+        if session.mover().is_none() {
+            return Err(ApiError::from(Refusal("the game is over".into())));
+        }
+        (Arc::clone(&session.game), session.state().clone())
+    };
+    let job = register_job(&app, "mc")?;
+    let (running, seconds, seed) = (Arc::clone(&job.1), request.seconds, request.seed.unwrap_or(1));
+    tokio::task::spawn_blocking(move || jobs::run_mc(&running, &game, &state, seconds, seed));
+    Ok(Json(json!({ "job": job.0 })))
+}
+
+fn register_job(app: &App, kind: &str) -> Result<(u64, Arc<Job>), ApiError> {
+    let job = Job::new(kind);
+    let mut jobs = lock(&app.jobs)?;
+    let id = jobs.next_id;
+    jobs.next_id += 1;
+    jobs.map.insert(id, Arc::clone(&job));
+    jobs.order.push_back(id);
+    while jobs.order.len() > MAX_JOBS {
+        if let Some(old) = jobs.order.pop_front() {
+            if let Some(dropped) = jobs.map.remove(&old) {
+                dropped.cancel.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+    Ok((id, job))
+}
+
+fn job(app: &App, id: &str) -> Result<Arc<Job>, ApiError> {
+    let id: u64 = id.parse().map_err(|_| bad(format!("{id:?} is not a job id")))?;
+    lock(&app.jobs)?.map.get(&id).cloned().ok_or_else(|| not_found(format!("no job {id}")))
+}
+
+async fn show_job(State(app): State<App>, UrlPath(id): UrlPath<String>) -> Answer {
+    let job = job(&app, &id)?;
+    Ok(Json(serde_json::to_value(job.snapshot()).unwrap_or(Value::Null)))
+}
+
+async fn cancel_job(State(app): State<App>, UrlPath(id): UrlPath<String>) -> Answer {
+    let job = job(&app, &id)?;
+    job.cancel.store(true, Ordering::Relaxed);
+    Ok(Json(serde_json::to_value(job.snapshot()).unwrap_or(Value::Null)))
+}

@@ -1,0 +1,149 @@
+//! Long runs started from the page: perft depth by depth, and flat Monte Carlo for a time.
+//! Each runs on a blocking thread and writes its progress where requests can read it; a job
+//! can be cancelled (it stops at its next depth, or within a fraction of a second for Monte
+//! Carlo).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rand_core::SeedableRng;
+use rbg_core::dynamic::{AnyGame, DynState};
+use rbg_core::moves::DEFAULT_MAX_ACTIONS;
+use rbg_core::perft::PerftOptions;
+use rbg_core::playout::{PlayoutBuffers, PlayoutLimits};
+use rbg_core::{Game, PlayoutRng};
+use serde::Serialize;
+
+/// What a job has done so far.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Progress {
+    pub kind: String,
+    pub done: bool,
+    pub cancelled: bool,
+    pub error: Option<String>,
+    /// Perft: one line per finished depth.
+    pub perft: Vec<PerftRow>,
+    /// Monte Carlo: the totals so far.
+    pub playouts: u64,
+    pub playouts_per_s: f64,
+    pub mean_length: f64,
+    pub mean_scores: Vec<f64>,
+    pub seconds: f64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PerftRow {
+    pub depth: u32,
+    pub leaves: u64,
+    pub nodes: u64,
+    pub ms: f64,
+}
+
+/// A running or finished job.
+pub struct Job {
+    pub progress: Mutex<Progress>,
+    pub cancel: AtomicBool,
+}
+
+impl Job {
+    pub fn new(kind: &str) -> Arc<Job> {
+        Arc::new(Job {
+            progress: Mutex::new(Progress { kind: kind.to_string(), ..Progress::default() }),
+            cancel: AtomicBool::new(false),
+        })
+    }
+
+    pub fn snapshot(&self) -> Progress {
+        self.progress.lock().map(|p| p.clone()).unwrap_or_default()
+    }
+
+    fn update(&self, f: impl FnOnce(&mut Progress)) {
+        if let Ok(mut p) = self.progress.lock() {
+            f(&mut p);
+        }
+    }
+
+    fn finish(&self, error: Option<String>) {
+        let cancelled = self.cancel.load(Ordering::Relaxed);
+        self.update(|p| {
+            p.done = true;
+            p.cancelled = cancelled;
+            p.error = error;
+        });
+    }
+}
+
+/// Perft from `state`, depth 1 to `depth`, a row per depth.
+pub fn run_perft(job: &Job, game: &AnyGame, state: &DynState, depth: u32) {
+    let mut error = None;
+    for d in 1..=depth {
+        if job.cancel.load(Ordering::Relaxed) {
+            break;
+        }
+        let started = Instant::now();
+        let (mut s, mut sc) = (state.clone(), game.new_scratch());
+        match game.perft_subtree(&mut s, &mut sc, d, &PerftOptions::default()) {
+            Ok(counts) => {
+                let ms = started.elapsed().as_secs_f64() * 1000.0;
+                job.update(|p| {
+                    p.perft.push(PerftRow { depth: d, leaves: counts.leaves, nodes: counts.nodes, ms })
+                });
+            }
+            Err(e) => {
+                error = Some(e.to_string());
+                break;
+            }
+        }
+    }
+    job.finish(error);
+}
+
+/// Flat Monte Carlo from `state` (a player to move) for `seconds`: uniformly random playouts
+/// through the reasoner's own playout loop, progress after each.
+pub fn run_mc(job: &Job, game: &AnyGame, state: &DynState, seconds: f64, seed: u64) {
+    let started = Instant::now();
+    let total = Duration::from_secs_f64(seconds);
+    let players = game.info().num_players() as u32;
+    let mut rng = PlayoutRng::seed_from_u64(seed);
+    let mut buffers = PlayoutBuffers::new(game, DEFAULT_MAX_ACTIONS);
+    let mut sc = game.new_scratch();
+    let limits = PlayoutLimits::default();
+    let (mut playouts, mut plies) = (0u64, 0u64);
+    let mut score_sums = vec![0f64; players as usize];
+    let mut error = None;
+    let mut s = state.clone();
+    let mut last_report = Instant::now();
+    while started.elapsed() < total && !job.cancel.load(Ordering::Relaxed) {
+        s.clone_from(state);
+        match game.random_playout(&mut s, &mut sc, &mut buffers, &mut rng, &limits) {
+            Ok(outcome) => plies += outcome.plies,
+            Err(e) => {
+                error = Some(e.to_string());
+                break;
+            }
+        }
+        playouts += 1;
+        for (p, sum) in (1..=players).zip(score_sums.iter_mut()) {
+            *sum += game.score(&s, p) as f64;
+        }
+        if last_report.elapsed() >= Duration::from_millis(100) || started.elapsed() >= total {
+            last_report = Instant::now();
+            report(job, started, playouts, plies, &score_sums);
+        }
+    }
+    report(job, started, playouts, plies, &score_sums);
+    job.finish(error);
+}
+
+fn report(job: &Job, started: Instant, playouts: u64, plies: u64, score_sums: &[f64]) {
+    let elapsed = started.elapsed().as_secs_f64();
+    let per = |x: f64| if playouts > 0 { x / playouts as f64 } else { 0.0 };
+    job.update(|p| {
+        p.playouts = playouts;
+        p.seconds = elapsed;
+        p.playouts_per_s = if elapsed > 0.0 { playouts as f64 / elapsed } else { 0.0 };
+        p.mean_length = per(plies as f64);
+        p.mean_scores = score_sums.iter().map(|&s| per(s)).collect();
+    });
+}

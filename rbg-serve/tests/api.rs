@@ -1,0 +1,335 @@
+//! The JSON API over a real loopback server (127.0.0.1, a free port): sessions, moves step by
+//! step, history, agents, jobs, every kind of bad request, path traversal, and a bounded load
+//! of 100 games played to the end at once.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use rbg_core::dynamic::AnyGame;
+use rbg_interp::{InterpOptions, Interpreter};
+use serde_json::{json, Value};
+
+fn load(path: &Path) -> Result<AnyGame, String> {
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let parsed = rbg_parser::parse("game.rbg", &bytes);
+    let game = parsed.game.ok_or_else(|| format!("{:?}", parsed.diagnostics))?;
+    Interpreter::new(&game, "game", InterpOptions::default()).map(AnyGame::new).map_err(|e| e.to_string())
+}
+
+/// A directory with tic-tac-toe, a broken game, a text file and (on Unix) a link to a game
+/// outside it.
+fn games_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rbg-serve-test-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    let ttt = Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/ticTacToe.rbg");
+    std::fs::copy(&ttt, dir.join("ticTacToe.rbg")).unwrap();
+    std::fs::copy(&ttt, dir.join("sub/copy.rbg")).unwrap();
+    std::fs::write(dir.join("broken.rbg"), "#players = a(1)\n#rules = ->a [x\n").unwrap();
+    std::fs::write(dir.join("notes.txt"), "not a game").unwrap();
+    let outside = std::env::temp_dir().join(format!("rbg-serve-outside-{tag}-{}.rbg", std::process::id()));
+    std::fs::copy(&ttt, &outside).unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&outside, dir.join("escape.rbg")).unwrap();
+    dir
+}
+
+/// Starts a server on 127.0.0.1 and a free port; it runs until the test process ends.
+fn start(tag: &str) -> SocketAddr {
+    let dir = games_dir(tag);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime =
+            tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send(listener.local_addr().unwrap()).unwrap();
+            let mut config = rbg_serve::Config::new(dir);
+            config.max_agent_time = Duration::from_secs(10);
+            let router = rbg_serve::router(config, Arc::new(load));
+            rbg_serve::serve(listener, router).await.unwrap();
+        });
+    });
+    rx.recv_timeout(Duration::from_secs(30)).expect("the server did not start")
+}
+
+/// One HTTP/1.1 request; the status and the JSON body (Null if the body is not JSON).
+fn call(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> (u16, Value) {
+    let (status, text) = raw(addr, method, path, body);
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+fn raw(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+    let body = body.unwrap_or("");
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).unwrap();
+    let text = String::from_utf8_lossy(&answer).into_owned();
+    let status = text.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let body = text.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default();
+    (status, body)
+}
+
+fn post(addr: SocketAddr, path: &str, body: Value) -> (u16, Value) {
+    call(addr, "POST", path, Some(&body.to_string()))
+}
+
+fn new_game(addr: SocketAddr) -> Value {
+    let (status, view) = post(addr, "/api/sessions", json!({ "game": "ticTacToe.rbg" }));
+    assert_eq!(status, 200, "{view}");
+    view
+}
+
+/// Marks a cell of tic-tac-toe by steps: the mark, then the switch the server offers.
+fn mark(addr: SocketAddr, id: u64, cell: u32) -> Value {
+    let (_, view) = call(addr, "GET", &format!("/api/sessions/{id}"), None);
+    let first = view["next"].as_array().unwrap().iter().find(|a| a["vertex"] == cell).cloned().unwrap();
+    let (status, view) = post(addr, &format!("/api/sessions/{id}/step"), first);
+    assert_eq!(status, 200, "{view}");
+    // The partial move has one way on: the switch at the same cell.
+    let next = view["next"].as_array().unwrap();
+    assert_eq!(next.len(), 1, "{view}");
+    assert_eq!(next[0]["ends_move"], true);
+    let (status, view) = post(addr, &format!("/api/sessions/{id}/step"), next[0].clone());
+    assert_eq!(status, 200, "{view}");
+    view
+}
+
+#[test]
+fn a_game_of_tic_tac_toe_step_by_step_with_history() {
+    let addr = start("game");
+    let (status, games) = call(addr, "GET", "/api/games", None);
+    assert_eq!(status, 200);
+    // The game files of the directory, links included; not the text file.
+    let listed: Vec<&str> = games["games"].as_array().unwrap().iter().map(|g| g.as_str().unwrap()).collect();
+    assert!(listed.contains(&"ticTacToe.rbg") && listed.contains(&"sub/copy.rbg"), "{listed:?}");
+    assert!(!listed.contains(&"notes.txt"));
+
+    let view = new_game(addr);
+    let id = view["id"].as_u64().unwrap();
+    // The empty board: cross to move, nine cells to mark, the picture's cells named cell-N.
+    assert_eq!(view["to_move"], "cross");
+    assert_eq!(view["next"].as_array().unwrap().len(), 9);
+    assert!(view["svg"].as_str().unwrap().contains("id=\"cell-8\""));
+    // Cells 0 1 2 / 3 4 5 / 6 7 8: cross takes the top row while nought plays 3 and 4.
+    for cell in [0, 3, 1, 4] {
+        mark(addr, id, cell);
+    }
+    let view = mark(addr, id, 2);
+    assert_eq!(view["over"], true);
+    assert_eq!(view["to_move"], Value::Null);
+    assert_eq!(view["scores"], json!([100, 0]));
+    assert_eq!(view["history"].as_array().unwrap().len(), 5);
+    assert!(view["next"].as_array().unwrap().is_empty());
+    // Back two moves, forward one, then a different fifth move drops the rest of the history.
+    let (_, view) = post(addr, &format!("/api/sessions/{id}/undo"), json!({}));
+    let (_, view2) = post(addr, &format!("/api/sessions/{id}/undo"), json!({}));
+    assert_eq!((view["cursor"].as_u64(), view2["cursor"].as_u64()), (Some(4), Some(3)));
+    assert_eq!(view2["to_move"], "nought");
+    let (_, view) = post(addr, &format!("/api/sessions/{id}/redo"), json!({}));
+    assert_eq!(view["cursor"], 4);
+    let view = mark(addr, id, 8);
+    assert_eq!(view["cursor"], 5);
+    assert_eq!(view["history"].as_array().unwrap().len(), 5);
+    assert_eq!(view["over"], false);
+    // The log: the moves in notation, as `rbg play --log` writes them.
+    let (status, log) = call(addr, "GET", &format!("/api/sessions/{id}/log"), None);
+    assert_eq!(status, 200);
+    assert_eq!(log["moves"].as_array().unwrap().len(), 5);
+    assert_eq!(log["players"], json!(["cross", "nought"]));
+    // A move by its notation: nought's mark at cell 6 (rx0y2) and the switch after it, whose
+    // action indices the offers tell.
+    let mark6 = view["next"].as_array().unwrap().iter().find(|a| a["vertex"] == 6).cloned().unwrap();
+    let (_, partial) = post(addr, &format!("/api/sessions/{id}/step"), mark6.clone());
+    let switch = partial["next"][0]["index"].clone();
+    let (_, cleared) = post(addr, &format!("/api/sessions/{id}/clear"), json!({}));
+    assert!(cleared["partial"].as_array().unwrap().is_empty());
+    let text = format!("{}@rx0y2 {}@rx0y2", mark6["index"], switch);
+    let (status, view) = post(addr, &format!("/api/sessions/{id}/move"), json!({ "move": text }));
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(view["cursor"], 6);
+}
+
+#[test]
+fn bad_requests_get_errors_and_change_nothing() {
+    let addr = start("bad");
+    let view = new_game(addr);
+    let id = view["id"].as_u64().unwrap();
+    let session = format!("/api/sessions/{id}");
+    let cases: Vec<(&str, String, Option<String>, u16)> = vec![
+        ("POST", format!("{session}/step"), Some(json!({ "index": 99, "vertex": 0 }).to_string()), 422),
+        (
+            "POST",
+            format!("{session}/step"),
+            Some(json!({ "index": 4, "vertex": 4_000_000_000u64 }).to_string()),
+            422,
+        ),
+        ("POST", format!("{session}/step"), Some("{\"index\": -1}".into()), 400),
+        ("POST", format!("{session}/step"), Some("not json".into()), 400),
+        ("POST", format!("{session}/move"), Some(json!({ "move": "junk" }).to_string()), 400),
+        ("POST", format!("{session}/move"), Some(json!({ "move": "4@rx0y0" }).to_string()), 422),
+        ("POST", format!("{session}/redo"), None, 422),
+        ("POST", format!("{session}/undo"), None, 422),
+        ("POST", format!("{session}/agent"), Some(json!({ "agent": "nosuch" }).to_string()), 400),
+        (
+            "POST",
+            format!("{session}/agent"),
+            Some(json!({ "agent": "mcts", "iterations": 0 }).to_string()),
+            400,
+        ),
+        (
+            "POST",
+            format!("{session}/agent"),
+            Some(json!({ "agent": "mcts", "time_ms": 99_999_999u64 }).to_string()),
+            400,
+        ),
+        ("POST", format!("{session}/perft"), Some(json!({ "depth": 0 }).to_string()), 400),
+        ("POST", format!("{session}/perft"), Some(json!({ "depth": 99 }).to_string()), 400),
+        ("POST", format!("{session}/mc"), Some(json!({ "seconds": -1 }).to_string()), 400),
+        ("GET", "/api/sessions/99999".into(), None, 404),
+        ("GET", "/api/sessions/abc".into(), None, 400),
+        ("GET", "/api/jobs/77".into(), None, 404),
+        ("GET", "/api/nothing".into(), None, 404),
+        ("DELETE", session.clone(), None, 405),
+    ];
+    for (method, path, body, expected) in cases {
+        let (status, answer) = call(addr, method, &path, body.as_deref());
+        assert_eq!(status, expected, "{method} {path} {body:?}: {answer}");
+        if expected != 405 {
+            assert!(answer["error"].is_string(), "{method} {path}: {answer}");
+        }
+    }
+    let (_, after) = call(addr, "GET", &session, None);
+    assert_eq!(after["version"], view["version"]);
+    assert_eq!(after["cursor"], 0);
+    assert!(after["partial"].as_array().unwrap().is_empty());
+    // A game file with an error: the loader's message comes back.
+    let (status, answer) = post(addr, "/api/sessions", json!({ "game": "broken.rbg" }));
+    assert_eq!(status, 422);
+    assert!(answer["error"].as_str().unwrap().contains("board"), "{answer}");
+}
+
+#[test]
+fn only_files_inside_the_games_directory_are_read() {
+    let addr = start("paths");
+    for name in [
+        "../ticTacToe.rbg",
+        "/etc/passwd",
+        "sub/../../x.rbg",
+        "notes.txt",
+        "",
+        "./ticTacToe.rbg",
+        "%2e%2e/x.rbg",
+        "sub/../ticTacToe.rbg",
+    ] {
+        let (status, answer) = post(addr, "/api/sessions", json!({ "game": name }));
+        assert!(status == 400 || status == 404, "{name:?}: {status} {answer}");
+    }
+    // A link inside the directory to a file outside it is refused as well.
+    #[cfg(unix)]
+    assert_eq!(post(addr, "/api/sessions", json!({ "game": "escape.rbg" })).0, 404);
+    // Raw traversal in the URL does not reach a file either.
+    let (status, _) = raw(addr, "GET", "/../../etc/passwd", None);
+    assert!(status == 400 || status == 404, "{status}");
+    assert_eq!(post(addr, "/api/sessions", json!({ "game": "sub/copy.rbg" })).0, 200);
+}
+
+#[test]
+fn agents_and_jobs_run_without_blocking_other_requests() {
+    let addr = start("agents");
+    let view = new_game(addr);
+    let id = view["id"].as_u64().unwrap();
+    let (status, view) = post(
+        addr,
+        &format!("/api/sessions/{id}/agent"),
+        json!({ "agent": "mcts", "iterations": 300, "seed": 3 }),
+    );
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(view["history"].as_array().unwrap().len(), 1);
+    assert_eq!(view["to_move"], "nought");
+    // Perft from the position after one move: 8, 8·7 and 8·7·6 leaves.
+    let (_, job) = post(addr, &format!("/api/sessions/{id}/perft"), json!({ "depth": 3 }));
+    let job = job["job"].as_u64().unwrap();
+    let progress = wait_for(addr, job);
+    let leaves: Vec<u64> =
+        progress["perft"].as_array().unwrap().iter().map(|r| r["leaves"].as_u64().unwrap()).collect();
+    assert_eq!(leaves, vec![8, 56, 336]);
+    // A long Monte Carlo job and a long agent search in another session: meanwhile, this
+    // session answers (the searches hold no lock), and the job can be cancelled.
+    let other = new_game(addr)["id"].as_u64().unwrap();
+    let searching = std::thread::spawn(move || {
+        post(addr, &format!("/api/sessions/{other}/agent"), json!({ "agent": "flatmc", "time_ms": 3000 }))
+    });
+    let (_, mc) = post(addr, &format!("/api/sessions/{id}/mc"), json!({ "seconds": 60 }));
+    let mc = mc["job"].as_u64().unwrap();
+    let mut answered = 0;
+    while answered < 5 {
+        assert_eq!(call(addr, "GET", &format!("/api/sessions/{id}"), None).0, 200);
+        answered += 1;
+    }
+    assert!(
+        !searching.is_finished(),
+        "the agent's 3 s search ended before five quick requests were answered"
+    );
+    post(addr, &format!("/api/jobs/{mc}/cancel"), json!({}));
+    let progress = wait_for(addr, mc);
+    assert_eq!(progress["cancelled"], true);
+    assert!(progress["playouts"].as_u64().unwrap() > 0);
+    let (status, view) = searching.join().unwrap();
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(view["history"].as_array().unwrap().len(), 1);
+}
+
+/// Polls a job until it is done (at most a minute).
+fn wait_for(addr: SocketAddr, job: u64) -> Value {
+    for _ in 0..600 {
+        let (_, progress) = call(addr, "GET", &format!("/api/jobs/{job}"), None);
+        if progress["done"] == true {
+            return progress;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    panic!("job {job} did not finish");
+}
+
+/// 100 games at once, each played to its end by steps chosen from the server's offers: no
+/// move is lost (each history has every move made) and every game ends.
+#[test]
+fn a_hundred_games_at_once_play_to_the_end() {
+    let addr = start("load");
+    let players: Vec<_> = (0..100u64)
+        .map(|g| {
+            std::thread::spawn(move || {
+                let mut view = new_game(addr);
+                let id = view["id"].as_u64().unwrap();
+                let mut moves = 0u64;
+                while view["over"] == false {
+                    let next = view["next"].as_array().unwrap().clone();
+                    let pick = next[((g + moves) % next.len() as u64) as usize].clone();
+                    let (status, answer) = post(addr, &format!("/api/sessions/{id}/step"), pick);
+                    assert_eq!(status, 200, "{answer}");
+                    if answer["cursor"].as_u64() != view["cursor"].as_u64() {
+                        moves += 1;
+                    }
+                    view = answer;
+                    assert!(moves <= 9, "tic-tac-toe lasts at most nine moves");
+                }
+                assert_eq!(view["history"].as_array().unwrap().len() as u64, moves);
+                moves
+            })
+        })
+        .collect();
+    let total: u64 = players.into_iter().map(|p| p.join().unwrap()).sum();
+    // Every game has at least five moves (the first possible line) and at most nine; a game
+    // that fills the board is over with nought to move and no move left.
+    assert!((500..=900).contains(&total), "{total}");
+}
