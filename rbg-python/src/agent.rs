@@ -4,7 +4,6 @@
 use pyo3::prelude::*;
 use rbg_agents::{Agent, AgentSpec};
 use rbg_core::dynamic::AnyGame;
-use rbg_core::Game;
 
 use crate::errors::{search_error, value_error};
 use crate::game::PyGame;
@@ -55,7 +54,7 @@ impl PyAgent {
             rbg_agents::AgentError::Search(e) => search_error(e),
             other => value_error(other.to_string()),
         })?;
-        Ok(PyMove::new(self.any.info(), decision.mv))
+        Ok(PyMove::new(&self.any, decision.mv))
     }
 
     fn __repr__(&self) -> String {

@@ -1,9 +1,13 @@
 //! Moves as Python values and the conversions of Python arguments into actions.
 
 use pyo3::exceptions::PyTypeError;
+use std::hash::{Hash, Hasher};
+
 use pyo3::prelude::*;
 use pyo3::types::{PySequence, PyString};
+use rbg_core::dynamic::AnyGame;
 use rbg_core::notation::{self, VertexStyle};
+use rbg_core::Game;
 use rbg_core::{Action, GameInfo};
 
 use crate::errors::value_error;
@@ -13,17 +17,36 @@ use crate::errors::value_error;
 /// `str(move)` is the move in pair notation (`index@vertex` pairs, vertices by name), the
 /// text `State.apply` also accepts. Moves compare and hash by their actions.
 #[pyclass(module = "rbg._rbg", name = "Move", frozen, eq, hash)]
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone)]
 pub struct PyMove {
     pub actions: Vec<Action>,
-    text: String,
+    /// The game, for the vertex names of the text, which is written only when asked for
+    /// (formatting every listed move would cost more than listing it).
+    game: AnyGame,
+}
+
+impl PartialEq for PyMove {
+    fn eq(&self, other: &Self) -> bool {
+        self.actions == other.actions
+    }
+}
+
+impl Eq for PyMove {}
+
+impl Hash for PyMove {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.actions.hash(state)
+    }
 }
 
 impl PyMove {
-    /// The move with its text in pair notation.
-    pub fn new(info: &GameInfo, actions: Vec<Action>) -> Self {
-        let text = notation::format_move(info, &actions, VertexStyle::Name);
-        PyMove { actions, text }
+    /// A move of `game`.
+    pub fn new(game: &AnyGame, actions: Vec<Action>) -> Self {
+        PyMove { actions, game: game.clone() }
+    }
+
+    fn text(&self) -> String {
+        notation::format_move(self.game.info(), &self.actions, VertexStyle::Name)
     }
 }
 
@@ -35,12 +58,12 @@ impl PyMove {
         self.actions.iter().map(|a| (a.index, a.vertex)).collect()
     }
 
-    fn __str__(&self) -> &str {
-        &self.text
+    fn __str__(&self) -> String {
+        self.text()
     }
 
     fn __repr__(&self) -> String {
-        format!("Move({:?})", self.text)
+        format!("Move({:?})", self.text())
     }
 
     fn __len__(&self) -> usize {

@@ -26,6 +26,10 @@ pub struct PyState {
     /// Search memory. Python objects must be `Sync`; a scratch is only `Send`, and the mutex
     /// makes it `Sync` at no cost, since `&mut self` reaches it with `Mutex::get_mut`.
     scratch: Mutex<DynScratch>,
+    /// The legal moves of `state` once `legal_moves()` listed them, until the state changes:
+    /// a Python loop then pays one move generation per ply, not three (`is_terminal` and
+    /// `apply`'s legality check read the list).
+    legal: Option<MoveList>,
 }
 
 impl PyState {
@@ -38,7 +42,7 @@ impl PyState {
     pub fn from_state(game: Py<PyGame>, any: &AnyGame, mut state: DynState) -> PyResult<Self> {
         let mut scratch = any.new_scratch();
         any.complete_keeper(&mut state, &mut scratch, DEFAULT_KEEPER_LIMIT).map_err(search_error)?;
-        Ok(PyState { game, any: any.clone(), state, scratch: Mutex::new(scratch) })
+        Ok(PyState { game, any: any.clone(), state, scratch: Mutex::new(scratch), legal: None })
     }
 
     /// The engine's state (for agents).
@@ -54,6 +58,9 @@ impl PyState {
 
     /// Whether the player to move has no legal move (the keeper is only ever to move then).
     fn finished(&mut self) -> PyResult<bool> {
+        if let Some(list) = &self.legal {
+            return Ok(list.is_empty());
+        }
         Ok(!{
             let (any, state, scratch) = self.parts();
             any.has_legal_move(state, scratch)
@@ -73,11 +80,14 @@ impl PyState {
     /// The legal moves of the player to move, in the engine's search order (empty when the
     /// game is over).
     fn legal_moves(&mut self) -> PyResult<Vec<PyMove>> {
-        let mut list = MoveList::new();
-        let (any, state, scratch) = self.parts();
-        any.legal_moves(state, scratch, &mut list).map_err(search_error)?;
-        let info = self.any.info();
-        Ok(list.iter().map(|m| PyMove::new(info, m.to_vec())).collect())
+        if self.legal.is_none() {
+            let mut list = MoveList::new();
+            let (any, state, scratch) = self.parts();
+            any.legal_moves(state, scratch, &mut list).map_err(search_error)?;
+            self.legal = Some(list);
+        }
+        let list = self.legal.iter().flat_map(|list| list.iter());
+        Ok(list.map(|m| PyMove::new(&self.any, m.to_vec())).collect())
     }
 
     /// Plays `move`: a `Move`, its text in pair notation (`"3@c2 7@c3"`) or a list of
@@ -89,7 +99,16 @@ impl PyState {
         // Work on a copy so that no failure (illegal move, keeper bound) changes the state.
         let mut next = self.state.clone();
         let scratch = self.scratch.get_mut().unwrap_or_else(PoisonError::into_inner);
-        self.any.try_apply_move(&mut next, scratch, &actions).map_err(|e| match e {
+        let listed = self.legal.as_ref().map(|list| list.iter().any(|m| m == actions.as_slice()));
+        let checked = match listed {
+            Some(true) => {
+                self.any.apply_move(&mut next, &actions);
+                Ok(())
+            }
+            Some(false) => Err(DynError::IllegalMove),
+            None => self.any.try_apply_move(&mut next, scratch, &actions),
+        };
+        checked.map_err(|e| match e {
             DynError::Search(e) => search_error(e),
             _ => value_error(format!(
                 "illegal move {:?}: not one of the legal moves of this state",
@@ -98,6 +117,7 @@ impl PyState {
         })?;
         self.any.complete_keeper(&mut next, scratch, DEFAULT_KEEPER_LIMIT).map_err(search_error)?;
         self.state = next;
+        self.legal = None;
         Ok(())
     }
 
@@ -193,6 +213,7 @@ impl PyState {
             any: self.any.clone(),
             state: self.state.clone(),
             scratch: Mutex::new(self.any.new_scratch()),
+            legal: self.legal.clone(),
         }
     }
 

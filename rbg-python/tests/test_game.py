@@ -103,5 +103,10 @@ def test_random_playouts_for_a_time():
 def test_unknown_engine_is_refused():
     with pytest.raises(ValueError, match="unknown engine"):
         rbg.load(GAMES / "ticTacToe.rbg", engine="quantum")
-    with pytest.raises(ValueError, match="load_library"):
-        rbg.load(GAMES / "ticTacToe.rbg", engine="compiled")
+
+
+def test_the_compiled_engine_reports_description_errors_before_building(tmp_path: Path):
+    broken = tmp_path / "broken.rbg"
+    broken.write_text("#players = a(1)\n")  # no other section
+    with pytest.raises(rbg.ParseError, match="broken.rbg"):
+        rbg.load(broken, engine="compiled")

@@ -15,6 +15,8 @@ States are always keeper-completed: a real player is to move, or the game is ove
 ``rbg.openspiel`` adapts a game to OpenSpiel (``pyspiel``), one action per move step.
 """
 
+import os as _os
+
 from ._rbg import (
     TERMINAL,
     Agent,
@@ -24,9 +26,26 @@ from ._rbg import (
     PlayoutStats,
     SearchError,
     State,
-    load,
     load_library,
 )
+from ._rbg import load as _load_interpreted
+
+
+def load(path: "str | _os.PathLike", engine: str = "interpreter") -> Game:
+    """Loads the game described by the file at ``path`` (``.rbg``, or ``.sbg`` translated to RBG).
+
+    ``engine`` is ``"interpreter"`` (the default) or ``"compiled"``. The compiled engine runs
+    the ``rbg`` command (``$RBG`` or on the PATH) and cargo to build the game's reasoner
+    library, cached under ``$RBG_CACHE_DIR/python`` or ``~/.cache/rbg/python``; the first
+    load of a game takes a minute or more. Errors in the description raise ``ParseError``
+    with each diagnostic as ``file:line:col: error: ...``.
+    """
+    if engine == "compiled":
+        _load_interpreted(path)  # the description's errors, as ParseError, before any build
+        from ._compiled import build_library
+
+        return load_library(build_library(path))
+    return _load_interpreted(path, engine)
 
 __all__ = [
     "TERMINAL",
