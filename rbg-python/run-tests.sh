@@ -6,7 +6,8 @@
 # extension is built in release mode by `maturin develop`, sharing the workspace's target
 # directory, so after the workspace's own release build only pyo3 and this crate compile.
 # Extra arguments go to pytest (e.g. `-k serialize`). RBG_OPENSPIEL=1 also installs open_spiel
-# (pinned) so that tests/test_openspiel.py runs instead of being skipped.
+# (pinned) so that tests/test_openspiel.py runs instead of being skipped; RBG_PYTHON_COMPILED=1
+# runs tests/test_compiled.py (it builds connect4's compiled reasoner with target/release/rbg).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"

@@ -30,10 +30,10 @@ impl PyGame {
                 let parsed = load::parse_path(path)?;
                 Ok(PyGame { any: load::interpreter(&parsed)?, engine: "interpreter" })
             }
+            // Reached only by calling the native module directly: `rbg.load` builds the library.
             "compiled" => Err(value_error(
-                "engine=\"compiled\" needs a reasoner library built beforehand: run `rbg compile FILE -o DIR`, \
-                 `cargo build --release --manifest-path DIR/Cargo.toml`, then rbg.load_library(the library \
-                 in DIR/target/release)",
+                "the native loader runs the interpreter only: use rbg.load(path, engine=\"compiled\"), or \
+                 rbg.load_library(path) on a reasoner library built by `rbg compile` and cargo",
             )),
             other => Err(value_error(format!("unknown engine {other:?}: use \"interpreter\" or \"compiled\""))),
         }

@@ -19,11 +19,9 @@ mod load;
 mod moves;
 mod state;
 
-/// Loads the game described by the file at `path` (`.rbg`, or `.sbg` translated to RBG).
-///
-/// `engine` is `"interpreter"` (the default) or `"compiled"`; the compiled engine is loaded
-/// from a reasoner library built beforehand (see `load_library`), so for a game file only
-/// the interpreter is available here.
+/// Loads the game described by the file at `path` (`.rbg`, or `.sbg` translated to RBG) into
+/// the interpreter. The package's `rbg.load` wraps this and adds `engine="compiled"`, which
+/// builds the reasoner library with the `rbg` command (python/rbg/_compiled.py).
 #[pyfunction(name = "load")]
 #[pyo3(signature = (path, engine = "interpreter"))]
 fn load_game(path: std::path::PathBuf, engine: &str) -> PyResult<game::PyGame> {
