@@ -57,6 +57,7 @@ impl PyAgent {
         Ok(PyMove::new(&self.any, decision.mv))
     }
 
+    /// `Agent("spec")`.
     fn __repr__(&self) -> String {
         format!("Agent({:?})", self.agent.name())
     }

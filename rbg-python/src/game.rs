@@ -35,7 +35,9 @@ impl PyGame {
                 "the native loader runs the interpreter only: use rbg.load(path, engine=\"compiled\"), or \
                  rbg.load_library(path) on a reasoner library built by `rbg compile` and cargo",
             )),
-            other => Err(value_error(format!("unknown engine {other:?}: use \"interpreter\" or \"compiled\""))),
+            other => {
+                Err(value_error(format!("unknown engine {other:?}: use \"interpreter\" or \"compiled\"")))
+            }
         }
     }
 
@@ -87,6 +89,7 @@ impl PlayoutStats {
         self.score_sums.iter().map(|&s| s as f64 / self.playouts.max(1) as f64).collect()
     }
 
+    /// The counts and the time.
     fn __repr__(&self) -> String {
         format!(
             "PlayoutStats(playouts={}, plies={}, seconds={:.3}, threads={})",
@@ -240,6 +243,7 @@ impl PyGame {
         Ok(stats)
     }
 
+    /// `Game("name", engine="...")`.
     fn __repr__(&self) -> String {
         format!("Game({:?}, engine={:?})", self.any.info().name, self.engine)
     }

@@ -45,6 +45,7 @@ impl PyMove {
         PyMove { actions, game: game.clone() }
     }
 
+    /// The move in pair notation with vertex names.
     fn text(&self) -> String {
         notation::format_move(self.game.info(), &self.actions, VertexStyle::Name)
     }
@@ -58,14 +59,17 @@ impl PyMove {
         self.actions.iter().map(|a| (a.index, a.vertex)).collect()
     }
 
+    /// The move in pair notation (`"4@c2 5@c2"`), as `State.apply` reads it.
     fn __str__(&self) -> String {
         self.text()
     }
 
+    /// `Move("...")` with the text in pair notation.
     fn __repr__(&self) -> String {
         format!("Move({:?})", self.text())
     }
 
+    /// The number of actions.
     fn __len__(&self) -> usize {
         self.actions.len()
     }

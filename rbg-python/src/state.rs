@@ -217,10 +217,12 @@ impl PyState {
         }
     }
 
+    /// Same as `clone()`.
     fn __copy__(&self, py: Python<'_>) -> Self {
         self.copy(py)
     }
 
+    /// Same as `clone()` (a state shares nothing mutable with other states).
     fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> Self {
         self.copy(py)
     }
@@ -232,6 +234,7 @@ impl PyState {
         Ok(PyBytes::new(py, &bytes))
     }
 
+    /// Whether `other` is a state of the same game handle in the same position.
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         other.downcast::<PyState>().is_ok_and(|o| o.try_borrow().is_ok_and(|o| o.state == self.state))
     }
@@ -242,6 +245,7 @@ impl PyState {
         Ok(board::draw(&self.any, &self.state, finished))
     }
 
+    /// `<rbg.State of GAME>`.
     fn __repr__(&self) -> String {
         format!("<rbg.State of {}>", self.any.info().name)
     }

@@ -68,6 +68,7 @@ def decode_step(game: rbg.Game, action: int) -> Tuple[int, int]:
 
 
 def _describe(game: rbg.Game, short_name: str, max_game_length: int):
+    """The pyspiel GameType and GameInfo of `game`."""
     players = game.num_players()
     game_type = pyspiel.GameType(
         short_name=short_name,
@@ -103,13 +104,16 @@ def _game_class(game: rbg.Game, game_type, game_info) -> type:
 
     class RbgSpielGame(pyspiel.Game):
         def __init__(self, params=None):
+            """The game; it takes no parameters."""
             super().__init__(game_type, game_info, params or {})
             self.rbg_game = game
 
         def new_initial_state(self):
+            """The initial state (keeper moves made), with no step taken."""
             return RbgSpielState(self, game.new_initial_state())
 
         def make_py_observer(self, iig_obs_type=None, params=None):
+            """The board observer (see BoardObserver)."""
             return BoardObserver(game)
 
     RbgSpielGame.__name__ = f"RbgSpielGame_{game.name}"
@@ -120,21 +124,25 @@ class RbgSpielState(pyspiel.State):
     """A pyspiel state: an rbg.State and the steps taken so far of the current move."""
 
     def __init__(self, spiel_game, state: rbg.State, prefix: Optional[List[Tuple[int, int]]] = None):
+        """Wraps `state`, with `prefix` the steps of the current move taken so far."""
         super().__init__(spiel_game)
         self.rbg_state = state
         self.prefix: List[Tuple[int, int]] = list(prefix or [])
 
     def current_player(self) -> int:
+        """The mover (0-based) until the last step of their move; TERMINAL at the end."""
         player = self.rbg_state.current_player()
         return pyspiel.PlayerId.TERMINAL if player == rbg.TERMINAL else player
 
     def _legal_actions(self, player) -> List[int]:
+        """The sorted action numbers of the next steps that some legal move continues."""
         if player != self.current_player():
             return []
         steps = self.rbg_state.next_actions(self.prefix)
         return sorted(encode_step(self.rbg_state.game, s) for s in steps)
 
     def _apply_action(self, action: int) -> None:
+        """Takes one step; the move is played on the RBG state when its switch is taken."""
         game = self.rbg_state.game
         step = decode_step(game, action)
         if step not in self.rbg_state.next_actions(self.prefix):
@@ -146,20 +154,25 @@ class RbgSpielState(pyspiel.State):
             self.rbg_state.apply(move)
 
     def _action_to_string(self, player, action) -> str:
+        """The step as index@vertex-name."""
         index, vertex = decode_step(self.rbg_state.game, action)
         vertices = self.rbg_state.game.vertices
         return f"{index}@{vertices[vertex]}" if vertex < len(vertices) else f"{index}@{vertex}"
 
     def is_terminal(self) -> bool:
+        """Whether the game is over."""
         return self.rbg_state.is_terminal()
 
     def returns(self) -> List[float]:
+        """Each player's score mapped from 0..bound to -1..1 at the end, else zeros."""
         return self.rbg_state.returns()
 
     def clone(self):
+        """An independent copy, with the steps taken so far."""
         return RbgSpielState(self.get_game(), self.rbg_state.clone(), self.prefix)
 
     def __str__(self) -> str:
+        """The board picture, and the steps of the current move so far."""
         text = str(self.rbg_state)
         if self.prefix:
             game = self.rbg_state.game
@@ -172,6 +185,7 @@ class BoardObserver:
     a plane marking the vertices of the current move's steps so far. String: ``str(state)``."""
 
     def __init__(self, game: rbg.Game):
+        """Buffers for `game`: `tensor` (flat) and `dict` (named views into it)."""
         pieces, vertices, players = len(game.pieces), len(game.vertices), game.num_players()
         self.tensor = np.zeros(pieces * vertices + players + vertices, np.float32)
         board = self.tensor[: pieces * vertices]
@@ -182,6 +196,7 @@ class BoardObserver:
         }
 
     def set_from(self, state: RbgSpielState, player: int) -> None:
+        """Fills the tensor from `state` (the same for every player: perfect information)."""
         self.tensor.fill(0)
         self.dict["board"][:] = np.asarray(state.rbg_state.board_tensor(), np.float32)
         mover = state.current_player()
@@ -191,4 +206,5 @@ class BoardObserver:
             self.dict["move_so_far"][vertex] = 1
 
     def string_from(self, state: RbgSpielState, player: int) -> str:
+        """The state's text picture."""
         return str(state)
