@@ -67,6 +67,11 @@ fn main() {
         }
     }
     let sbg_names = compile_sbg_games(&mut modules);
+    let geometry_names = compile_geometry_games(&mut modules);
+    let geometry_arms: String = geometry_names
+        .iter()
+        .map(|n| format!("{n:?} => Some(v.visit(&geometry_{}::Reasoner)),", names::snake(n)))
+        .collect();
     let sbg_arms: String = sbg_names
         .iter()
         .map(|n| format!("{n:?} => Some(v.visit(&sbg_{}::Reasoner)),", names::snake(n)))
@@ -91,11 +96,43 @@ fn main() {
          /// Runs `v` on the compiled reasoner of the translation of `games/sbg/{{name}}.sbg`.\n\
          pub fn visit_sbg_game<V: GameVisitor>(name: &str, v: V) -> Option<V::Output> {{\n\
              match name {{ {sbg_arms} _ => None }}\n\
+         }}\n\
+         /// Names of the compiled games on generated geometry boards (file stems in games/geometry/).\n\
+         pub const GEOMETRY_GAMES: &[&str] = &{geometry_names:?};\n\
+         /// Runs `v` on the compiled reasoner of `games/geometry/{{name}}.rbg`.\n\
+         pub fn visit_geometry_game<V: GameVisitor>(name: &str, v: V) -> Option<V::Output> {{\n\
+             match name {{ {geometry_arms} _ => None }}\n\
          }}\n",
         names.join(", ")
     );
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR")).join("games.rs");
     std::fs::write(&out, code).unwrap_or_else(|e| panic!("cannot write {}: {e}", out.display()));
+}
+
+/// Compiles every game of `games/geometry/` (boards from the `tiling` generator) into `modules`
+/// (as `geometry_NAME`); returns the games' names (file stems), sorted.
+fn compile_geometry_games(modules: &mut String) -> Vec<String> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../games/geometry");
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| path.extension().is_some_and(|e| e == "rbg"))
+        .collect();
+    files.sort();
+    let mut names = Vec::new();
+    for path in files {
+        println!("cargo:rerun-if-changed={}", path.display());
+        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        let parsed = rbg_parser::parse(&name, &bytes);
+        let game = parsed.game.unwrap_or_else(|| panic!("{name} does not parse: {:?}", parsed.diagnostics));
+        let module = generate_module(&game, &name, &CompileOptions::default())
+            .unwrap_or_else(|e| panic!("{name} does not compile: {e}"));
+        let _ = writeln!(modules, "pub mod geometry_{} {{ {module} }}", names::snake(&name));
+        names.push(name);
+    }
+    names
 }
 
 /// Compiles the RBG translation of every game of `games/sbg/` into `modules` (as `sbg_NAME`);

@@ -22,6 +22,7 @@ mod human;
 mod load;
 mod manager;
 mod play;
+mod render;
 mod sbg;
 
 use std::path::PathBuf;
@@ -180,6 +181,15 @@ enum Command {
         #[command(flatten)]
         engine: play::EngineArgs,
     },
+    /// Draw a position as a picture (SVG, or PNG with --png): the initial one, or after the
+    /// moves of --after or --random-moves.
+    Render {
+        file: PathBuf,
+        #[command(flatten)]
+        args: render::RenderArgs,
+        #[command(flatten)]
+        engine: play::EngineArgs,
+    },
     /// Check every move of a log written by `rbg play --log` against the rules.
     Replay {
         #[command(flatten)]
@@ -319,6 +329,9 @@ fn main() -> ExitCode {
         Command::Evolve { args } => evolve::run(&args),
         Command::Board { file, output, format } => {
             board::run(&file, output.as_deref(), format).map_err(|f| f.about(&file))
+        }
+        Command::Render { file, args, engine } => {
+            render::run(&file, &engine, &args).map_err(|f| f.about(&file))
         }
     };
     match result {

@@ -48,6 +48,7 @@ pub fn sbg_reasoner(path: &Path) -> Result<SbgReasoner, Failure> {
 pub enum EngineKind {
     /// The interpreter, in this process.
     #[default]
+    #[value(alias = "interpreter")]
     Interp,
     /// The game compiled into a Rust crate (cached), built in release and run.
     Compiled,

@@ -1,0 +1,547 @@
+//! Composing the SVG picture of one state from a [`Layout`], the pieces' looks and the state.
+//!
+//! Drawing order (later on top): background, cells or edges and nodes, files and ranks, the
+//! last move's highlight, pieces, the current-vertex outline, vertex names, caption, legend.
+//! Sizes derive from the cell size; text widths are estimated (0.6 em a character), which is
+//! enough to keep the caption and legend inside the picture.
+
+use rbg_core::{Game, GameInfo, Player, KEEPER};
+
+use crate::layout::{Layout, Shape};
+use crate::pieces::{piece_looks, Look};
+use crate::svg::{num, Attr, SvgWriter};
+use crate::RenderOptions;
+
+/// Fonts tried in order; the first has the chess symbols on most Linux systems.
+const FONTS: &str = "DejaVu Sans, Segoe UI Symbol, Noto Sans Symbols2, Arial Unicode MS, sans-serif";
+
+const LIGHT_SQUARE: &str = "#f0d9b5";
+const DARK_SQUARE: &str = "#b58863";
+const HEX_SHADES: [&str; 3] = ["#f3e5c8", "#e2c99c", "#d0b07a"];
+const NODE_FILL: &str = "#f7f2e6";
+const LINE: &str = "#5b5b5b";
+const LAST_MOVE: &str = "#f5d742";
+const CURRENT: &str = "#1f5fd6";
+const TEXT: &str = "#1d1d1d";
+
+/// Estimated width of one character, in em.
+const CHAR_WIDTH: f64 = 0.6;
+
+/// Pixel geometry of the picture.
+struct Frame {
+    cell: f64,
+    /// Pixel of the layout point (0, 0).
+    origin: [f64; 2],
+    /// Board extent in pixels: left, top, right, bottom (cells included).
+    board: [f64; 4],
+    pad: f64,
+    font: f64,
+}
+
+impl Frame {
+    fn pixel(&self, p: [f64; 2]) -> [f64; 2] {
+        [self.origin[0] + finite(p[0]) * self.cell, self.origin[1] + finite(p[1]) * self.cell]
+    }
+}
+
+fn finite(x: f64) -> f64 {
+    if x.is_finite() {
+        x
+    } else {
+        0.0
+    }
+}
+
+/// Half the width and height of a cell, in cells.
+fn half_extent(shape: Shape) -> [f64; 2] {
+    match shape {
+        Shape::Hexagons => [0.5, 1.0 / 3f64.sqrt()],
+        Shape::Squares | Shape::Nodes => [0.5, 0.5],
+    }
+}
+
+fn frame(layout: &Layout, options: &RenderOptions) -> Frame {
+    let cell = if options.cell_size.is_finite() { options.cell_size.clamp(8.0, 512.0) } else { 48.0 };
+    let [hx, hy] = half_extent(layout.shape);
+    let xs = layout.points.iter().map(|p| finite(p[0]));
+    let ys = layout.points.iter().map(|p| finite(p[1]));
+    let (min_x, max_x) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(x), b.max(x)));
+    let (min_y, max_y) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| (a.min(y), b.max(y)));
+    let (min_x, max_x, min_y, max_y) =
+        if min_x.is_finite() { (min_x, max_x, min_y, max_y) } else { (0.0, 0.0, 0.0, 0.0) };
+    let pad = (cell * 0.25).max(6.0);
+    let coordinates = options.show_coordinates && layout.files_and_ranks.is_some();
+    let left = pad + if coordinates { cell * 0.45 } else { 0.0 };
+    let top = pad + if layout.layer_labels.is_empty() { 0.0 } else { cell * 0.5 };
+    let origin = [left + (hx - min_x) * cell, top + (hy - min_y) * cell];
+    let right = left + (max_x - min_x + 2.0 * hx) * cell;
+    let bottom = top + (max_y - min_y + 2.0 * hy) * cell;
+    Frame { cell, origin, board: [left, top, right, bottom], pad, font: (cell * 0.3).clamp(11.0, 22.0) }
+}
+
+/// The look of each piece of `game` (see [`crate::pieces`]; the initial position tells which
+/// colourless piece is background).
+pub fn game_piece_looks<G: Game>(game: &G) -> Vec<Look> {
+    let info = game.info();
+    piece_looks(&info.pieces, &info.players, &initial_counts(game))
+}
+
+/// How many vertices each piece fills in the initial position.
+fn initial_counts<G: Game>(game: &G) -> Vec<usize> {
+    let info = game.info();
+    let initial = game.initial_state();
+    let mut counts = vec![0usize; info.pieces.len()];
+    for v in 0..info.vertices.len() as u32 {
+        if let Some(c) = counts.get_mut(game.piece(&initial, v) as usize) {
+            *c += 1;
+        }
+    }
+    counts
+}
+
+/// The whole picture.
+pub(crate) fn picture<G: Game>(
+    game: &G,
+    layout: &Layout,
+    state: &G::State,
+    changed: &[u32],
+    options: &RenderOptions,
+) -> String {
+    let info = game.info();
+    let f = frame(layout, options);
+    let looks = game_piece_looks(game);
+    let pieces: Vec<u32> = (0..info.vertices.len() as u32).map(|v| game.piece(state, v)).collect();
+
+    let coordinates = options.show_coordinates && layout.files_and_ranks.is_some();
+    let mut below = f.board[3] + if coordinates { f.cell * 0.45 } else { 0.0 } + f.pad;
+    let caption = if options.show_caption { caption_lines(game, state) } else { Vec::new() };
+    let caption_top = below;
+    below += caption.len() as f64 * f.font * 1.4;
+    let legend_entries = legend(info, &looks, &pieces);
+    let board_width = f.board[2] + f.pad;
+    let caption_width =
+        caption.iter().map(|l| l.chars().count() as f64 * CHAR_WIDTH * f.font).fold(0.0, f64::max);
+    let wrap = board_width.max(320.0);
+    let legend_rows = flow(&legend_entries, &f, wrap);
+    let legend_top = below;
+    below += legend_rows.len() as f64 * f.font * 1.8;
+    let width =
+        board_width.max(caption_width + 2.0 * f.pad).max(if legend_rows.is_empty() { 0.0 } else { wrap });
+    let height = below + f.pad * 0.5;
+
+    let mut w = SvgWriter::new();
+    w.open(
+        "svg",
+        &[
+            ("xmlns", "http://www.w3.org/2000/svg".into()),
+            ("width", num(width.ceil())),
+            ("height", num(height.ceil())),
+            ("viewBox", format!("0 0 {} {}", num(width.ceil()), num(height.ceil()))),
+            ("font-family", FONTS.into()),
+        ],
+    );
+    w.text("title", &[], caption.first().unwrap_or(&info.name));
+    w.empty(
+        "rect",
+        &[
+            ("class", "background".into()),
+            ("width", "100%".into()),
+            ("height", "100%".into()),
+            ("fill", "#ffffff".into()),
+        ],
+    );
+    board(&mut w, info, layout, &f);
+    if coordinates {
+        files_and_ranks(&mut w, layout, &f);
+    }
+    layer_labels(&mut w, layout, &f);
+    if options.highlight {
+        last_move(&mut w, info, layout, &f, changed);
+    }
+    draw_pieces(&mut w, info, layout, &f, &looks, &pieces);
+    if options.highlight {
+        current_vertex(&mut w, info, layout, &f, game.current_vertex(state));
+    }
+    if options.show_vertex_names {
+        vertex_names(&mut w, info, layout, &f);
+    }
+    caption_text(&mut w, &caption, &f, caption_top);
+    draw_legend(&mut w, &legend_rows, &f, legend_top);
+    w.finish()
+}
+
+/// The outline of vertex `v`'s cell as an element name and its geometry attributes, grown by
+/// `grow` pixels on every side (negative shrinks).
+fn cell_shape(layout: &Layout, f: &Frame, v: usize, grow: f64) -> Option<(&'static str, Vec<Attr<'static>>)> {
+    let [cx, cy] = f.pixel(*layout.points.get(v)?);
+    let c = f.cell;
+    Some(match layout.shape {
+        Shape::Squares => {
+            let side = c + 2.0 * grow;
+            (
+                "rect",
+                vec![
+                    ("x", num(cx - side / 2.0)),
+                    ("y", num(cy - side / 2.0)),
+                    ("width", num(side)),
+                    ("height", num(side)),
+                ],
+            )
+        }
+        Shape::Hexagons => {
+            // Pointy top: corners every 60° from straight up; the circumradius of a hexagon
+            // one cell wide is cell / √3.
+            let r = c / 3f64.sqrt() + grow * 2.0 / 3f64.sqrt();
+            let corners: Vec<String> = (0..6)
+                .map(|k| {
+                    let a = (-90.0 + 60.0 * k as f64).to_radians();
+                    format!("{},{}", num(cx + r * a.cos()), num(cy + r * a.sin()))
+                })
+                .collect();
+            ("polygon", vec![("points", corners.join(" "))])
+        }
+        Shape::Nodes => ("circle", vec![("cx", num(cx)), ("cy", num(cy)), ("r", num(node_radius(c) + grow))]),
+    })
+}
+
+fn node_radius(cell: f64) -> f64 {
+    cell * 0.3
+}
+
+fn board(w: &mut SvgWriter, info: &GameInfo, layout: &Layout, f: &Frame) {
+    w.open("g", &[("class", "board".into())]);
+    if layout.shape == Shape::Nodes {
+        w.open(
+            "g",
+            &[
+                ("class", "edges".into()),
+                ("stroke", LINE.into()),
+                ("stroke-width", num((f.cell * 0.05).max(1.0))),
+            ],
+        );
+        for &(a, b) in &layout.links {
+            let (Some(&pa), Some(&pb)) = (layout.points.get(a as usize), layout.points.get(b as usize))
+            else {
+                continue;
+            };
+            let ([x1, y1], [x2, y2]) = (f.pixel(pa), f.pixel(pb));
+            w.empty(
+                "line",
+                &[
+                    ("class", "edge".into()),
+                    ("x1", num(x1)),
+                    ("y1", num(y1)),
+                    ("x2", num(x2)),
+                    ("y2", num(y2)),
+                ],
+            );
+        }
+        w.close();
+    }
+    let stroke = match layout.shape {
+        Shape::Squares => "none",
+        Shape::Hexagons | Shape::Nodes => LINE,
+    };
+    for (v, name) in info.vertices.iter().enumerate() {
+        let Some((element, mut attrs)) = cell_shape(layout, f, v, 0.0) else { continue };
+        let shade = layout.shades.get(v).copied().unwrap_or(0);
+        let fill = match layout.shape {
+            Shape::Squares if shade == 1 => DARK_SQUARE,
+            Shape::Squares => LIGHT_SQUARE,
+            Shape::Hexagons => HEX_SHADES[usize::from(shade) % 3],
+            Shape::Nodes => NODE_FILL,
+        };
+        let class = if layout.shape == Shape::Squares && shade == 1 { "cell dark" } else { "cell" };
+        attrs.extend([
+            ("class", class.into()),
+            ("id", format!("cell-{v}")),
+            ("data-vertex", name.clone()),
+            ("fill", fill.into()),
+            ("stroke", stroke.into()),
+        ]);
+        w.empty(element, &attrs);
+    }
+    w.close();
+}
+
+fn files_and_ranks(w: &mut SvgWriter, layout: &Layout, f: &Frame) {
+    let Some((width, height)) = layout.files_and_ranks else { return };
+    let size = (f.cell * 0.26).max(8.0);
+    w.open(
+        "g",
+        &[
+            ("class", "coordinates".into()),
+            ("font-size", num(size)),
+            ("fill", "#555555".into()),
+            ("text-anchor", "middle".into()),
+        ],
+    );
+    for x in 0..width.clamp(0, 26) {
+        let [px, _] = f.pixel([f64::from(x), 0.0]);
+        let letter = char::from(b'a' + x as u8).to_string();
+        w.text("text", &[("x", num(px)), ("y", num(f.board[3] + size * 1.2))], &letter);
+    }
+    for y in 0..height {
+        let [_, py] = f.pixel([0.0, f64::from(y)]);
+        let rank = (height - y).to_string();
+        w.text(
+            "text",
+            &[("x", num(f.board[0] - f.cell * 0.22)), ("y", num(py)), ("dy", "0.35em".into())],
+            &rank,
+        );
+    }
+    w.close();
+}
+
+fn layer_labels(w: &mut SvgWriter, layout: &Layout, f: &Frame) {
+    if layout.layer_labels.is_empty() {
+        return;
+    }
+    let size = (f.cell * 0.28).max(9.0);
+    w.open("g", &[("class", "layers".into()), ("font-size", num(size)), ("fill", "#555555".into())]);
+    for (text, point) in &layout.layer_labels {
+        let [px, py] = f.pixel(*point);
+        w.text("text", &[("x", num(px - f.cell * 0.5)), ("y", num(py - f.cell * 0.5 - size * 0.4))], text);
+    }
+    w.close();
+}
+
+fn last_move(w: &mut SvgWriter, info: &GameInfo, layout: &Layout, f: &Frame, changed: &[u32]) {
+    w.open("g", &[("class", "highlights".into())]);
+    for &v in changed {
+        let Some((element, mut attrs)) = cell_shape(layout, f, v as usize, 0.0) else { continue };
+        attrs.extend([
+            ("class", "last-move".into()),
+            ("data-vertex", info.vertices.get(v as usize).cloned().unwrap_or_default()),
+            ("fill", LAST_MOVE.into()),
+            ("fill-opacity", "0.6".into()),
+        ]);
+        w.empty(element, &attrs);
+    }
+    w.close();
+}
+
+fn current_vertex(w: &mut SvgWriter, info: &GameInfo, layout: &Layout, f: &Frame, v: u32) {
+    let width = (f.cell * 0.07).max(2.0);
+    let Some((element, mut attrs)) = cell_shape(layout, f, v as usize, -width / 2.0) else { return };
+    attrs.extend([
+        ("class", "current".into()),
+        ("data-vertex", info.vertices.get(v as usize).cloned().unwrap_or_default()),
+        ("fill", "none".into()),
+        ("stroke", CURRENT.into()),
+        ("stroke-width", num(width)),
+        ("stroke-dasharray", format!("{} {}", num(width * 2.5), num(width * 1.5))),
+    ]);
+    w.empty(element, &attrs);
+}
+
+fn draw_pieces(
+    w: &mut SvgWriter,
+    info: &GameInfo,
+    layout: &Layout,
+    f: &Frame,
+    looks: &[Look],
+    pieces: &[u32],
+) {
+    w.open("g", &[("class", "pieces".into()), ("text-anchor", "middle".into())]);
+    for (v, &piece) in pieces.iter().enumerate() {
+        let Some(&point) = layout.points.get(v) else { continue };
+        let unknown = Look::Disc { fill: "#999999".into(), ink: "#ffffff".into(), label: "?".into() };
+        let look = looks.get(piece as usize).unwrap_or(&unknown);
+        if *look == Look::Hidden {
+            continue;
+        }
+        let name = info.pieces.get(piece as usize).cloned().unwrap_or_else(|| format!("piece {piece}"));
+        w.open(
+            "g",
+            &[
+                ("class", "piece".into()),
+                ("data-vertex", info.vertices.get(v).cloned().unwrap_or_default()),
+                ("data-piece", name),
+            ],
+        );
+        let scale = if layout.shape == Shape::Nodes { 0.9 } else { 1.0 };
+        piece_icon(w, look, f.pixel(point), f.cell * scale);
+        w.close();
+    }
+    w.close();
+}
+
+/// A piece's symbol centred on `centre`, sized for a cell of `cell` pixels.
+fn piece_icon(w: &mut SvgWriter, look: &Look, [cx, cy]: [f64; 2], cell: f64) {
+    match look {
+        Look::Hidden => {}
+        Look::Glyph { kind, white } => {
+            let at = |fill: &str| -> Vec<Attr<'static>> {
+                vec![
+                    ("x", num(cx)),
+                    ("y", num(cy)),
+                    ("dy", "0.35em".into()),
+                    ("font-size", num(cell * 0.8)),
+                    ("fill", fill.into()),
+                ]
+            };
+            // Text presentation selector: keeps the pawn (U+265F) from becoming an emoji.
+            let text = |c: char| format!("{c}\u{FE0E}");
+            if *white {
+                // The solid (black) symbol in white under the outlined white one fills it in, so
+                // white pieces stay white on dark squares.
+                let mut under = at("#ffffff");
+                under.push(("class", "glyph-fill".into()));
+                w.text("text", &under, &text(kind.glyph(false)));
+            }
+            let mut over = at("#000000");
+            over.push(("class", "glyph".into()));
+            w.text("text", &over, &text(kind.glyph(*white)));
+        }
+        Look::Disc { fill, ink, label } => {
+            let r = cell * 0.36;
+            w.empty(
+                "circle",
+                &[
+                    ("class", "disc".into()),
+                    ("cx", num(cx)),
+                    ("cy", num(cy)),
+                    ("r", num(r)),
+                    ("fill", fill.clone()),
+                    ("stroke", "#333333".into()),
+                    ("stroke-width", num((cell * 0.03).max(1.0))),
+                ],
+            );
+            let size = match label.chars().count() {
+                0 | 1 => cell * 0.4,
+                2 => cell * 0.3,
+                _ => cell * 0.22,
+            };
+            w.text(
+                "text",
+                &[
+                    ("class", "label".into()),
+                    ("x", num(cx)),
+                    ("y", num(cy)),
+                    ("dy", "0.35em".into()),
+                    ("font-size", num(size)),
+                    ("font-weight", "bold".into()),
+                    ("fill", ink.clone()),
+                ],
+                label,
+            );
+        }
+    }
+}
+
+fn vertex_names(w: &mut SvgWriter, info: &GameInfo, layout: &Layout, f: &Frame) {
+    let size = (f.cell * 0.17).max(7.0);
+    w.open("g", &[("class", "vertex-names".into()), ("font-size", num(size)), ("fill", "#4a4a4a".into())]);
+    for (v, name) in info.vertices.iter().enumerate() {
+        let Some(&point) = layout.points.get(v) else { continue };
+        let [cx, cy] = f.pixel(point);
+        let (x, y, anchor) = match layout.shape {
+            Shape::Squares => (cx - f.cell * 0.46, cy - f.cell * 0.46 + size, "start"),
+            Shape::Hexagons => (cx, cy - f.cell * 0.3, "middle"),
+            Shape::Nodes => (cx, cy + node_radius(f.cell) + size, "middle"),
+        };
+        w.text("text", &[("x", num(x)), ("y", num(y)), ("text-anchor", anchor.into())], name);
+    }
+    w.close();
+}
+
+fn player_name(info: &GameInfo, player: Player) -> String {
+    match info.players.get((player as usize).wrapping_sub(1)) {
+        Some(name) => name.clone(),
+        None => format!("player {player}"),
+    }
+}
+
+/// "NAME: PLAYER to move" (or "game over") and the scores.
+fn caption_lines<G: Game>(game: &G, state: &G::State) -> Vec<String> {
+    let info = game.info();
+    let player = game.current_player(state);
+    let mut probe = state.clone();
+    let mut scratch = game.new_scratch();
+    let status = match game.has_legal_move(&mut probe, &mut scratch) {
+        Ok(false) => "game over".to_string(),
+        Ok(true) if player == KEEPER => "keeper to move".to_string(),
+        Ok(true) => format!("{} to move", player_name(info, player)),
+        Err(e) => format!("{} to move (its moves cannot be listed: {e})", player_name(info, player)),
+    };
+    let scores: Vec<String> = (1..=info.num_players() as Player)
+        .map(|p| format!("{} {}", player_name(info, p), game.score(state, p)))
+        .collect();
+    vec![format!("{}: {status}", info.name), format!("scores: {}", scores.join(" · "))]
+}
+
+fn caption_text(w: &mut SvgWriter, lines: &[String], f: &Frame, top: f64) {
+    if lines.is_empty() {
+        return;
+    }
+    w.open("g", &[("class", "caption".into()), ("font-size", num(f.font)), ("fill", TEXT.into())]);
+    for (i, line) in lines.iter().enumerate() {
+        w.text("text", &[("x", num(f.pad)), ("y", num(top + (i as f64 + 1.0) * f.font * 1.2))], line);
+    }
+    w.close();
+}
+
+/// The disc pieces on the board, in piece order: their looks and names.
+fn legend<'a>(info: &'a GameInfo, looks: &'a [Look], pieces: &[u32]) -> Vec<(&'a Look, &'a str)> {
+    let mut on_board = vec![false; looks.len()];
+    for &p in pieces {
+        if let Some(seen) = on_board.get_mut(p as usize) {
+            *seen = true;
+        }
+    }
+    looks
+        .iter()
+        .zip(&info.pieces)
+        .zip(on_board)
+        .filter(|((look, _), seen)| *seen && matches!(look, Look::Disc { .. }))
+        .map(|((look, name), _)| (look, name.as_str()))
+        .collect()
+}
+
+/// Legend entries placed in rows no wider than `wrap`: (x of the entry, look, name) per row.
+fn flow<'a>(entries: &[(&'a Look, &'a str)], f: &Frame, wrap: f64) -> Vec<Vec<(f64, &'a Look, &'a str)>> {
+    let mut rows: Vec<Vec<(f64, &Look, &str)>> = Vec::new();
+    let mut x = f.pad;
+    for &(look, name) in entries {
+        let width = f.font * 2.0 + name.chars().count() as f64 * CHAR_WIDTH * f.font + f.font;
+        if rows.is_empty() || (x + width > wrap && x > f.pad) {
+            rows.push(Vec::new());
+            x = f.pad;
+        }
+        if let Some(row) = rows.last_mut() {
+            row.push((x, look, name));
+        }
+        x += width;
+    }
+    rows
+}
+
+fn draw_legend(w: &mut SvgWriter, rows: &[Vec<(f64, &Look, &str)>], f: &Frame, top: f64) {
+    if rows.is_empty() {
+        return;
+    }
+    w.open("g", &[("class", "legend".into()), ("font-size", num(f.font)), ("fill", TEXT.into())]);
+    let icon_cell = f.font * 2.0;
+    for (r, row) in rows.iter().enumerate() {
+        let cy = top + (r as f64 + 0.5) * f.font * 1.8;
+        for &(x, look, name) in row {
+            w.open(
+                "g",
+                &[
+                    ("class", "legend-entry".into()),
+                    ("data-piece", name.to_string()),
+                    ("text-anchor", "middle".into()),
+                ],
+            );
+            piece_icon(w, look, [x + icon_cell * 0.5, cy], icon_cell);
+            w.close();
+            w.text(
+                "text",
+                &[("x", num(x + icon_cell + f.font * 0.3)), ("y", num(cy)), ("dy", "0.35em".into())],
+                name,
+            );
+        }
+    }
+    w.close();
+}

@@ -1,0 +1,469 @@
+//! Pictures of real positions, read back with an XML parser: pieces on the expected cells,
+//! glyphs, layouts, hexagons, and well-formed output for random positions.
+//!
+//! Expected values are derived by hand from the rules and the drawing conventions (cell size
+//! 48 px, rank 1 at the bottom, file `a` on the left), never copied from the renderer's output.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use proptest::prelude::*;
+use rbg_core::{notation, Game, MoveList};
+use rbg_interp::{InterpOptions, Interpreter};
+use rbg_render::layout::Origin;
+use rbg_render::names::NamePattern;
+use rbg_render::{render_svg, Layout, RenderOptions, Shape};
+
+type State = <Interpreter as Game>::State;
+
+const CELL: f64 = 48.0;
+
+fn interpreter(text: &str, name: &str) -> Interpreter {
+    let out = rbg_parser::parse(name, text.as_bytes());
+    let game = out.game.unwrap_or_else(|| panic!("{name} parses: {:?}", out.diagnostics));
+    Interpreter::new(&game, name, InterpOptions::default()).expect("the game builds")
+}
+
+fn workspace_game(file: &str) -> Interpreter {
+    let path = rbg_testdata::workspace_root().join("games").join(file);
+    let text = std::fs::read_to_string(&path).expect("workspace game");
+    interpreter(&text, file.trim_end_matches(".rbg"))
+}
+
+/// A corpus game, or `None` when the corpus is missing and a skip was requested.
+fn corpus_game(name: &str) -> Option<Interpreter> {
+    let path: PathBuf = rbg_testdata::corpus_dir().join(format!("{name}.rbg"));
+    if !rbg_testdata::available(&[&path]) {
+        return None;
+    }
+    Some(interpreter(&std::fs::read_to_string(&path).expect("corpus game"), name))
+}
+
+/// The keeper-completed state after `moves` (pair notation), each checked to be legal, and the
+/// state before the last of them.
+fn play(game: &Interpreter, moves: &[&str]) -> (State, Option<State>) {
+    let mut sc = game.new_scratch();
+    let mut state = game.initial_state();
+    assert!(game.complete_keeper(&mut state, &mut sc, 100).unwrap());
+    let mut previous = None;
+    let mut legal = MoveList::new();
+    for text in moves {
+        let m = notation::parse_move(game.info(), text).unwrap();
+        game.legal_moves(&mut state, &mut sc, &mut legal).unwrap();
+        assert!(legal.iter().any(|l| l == m.as_slice()), "{text} is legal");
+        previous = Some(state.clone());
+        game.apply_move(&mut state, &m);
+        game.complete_keeper(&mut state, &mut sc, 100).unwrap();
+    }
+    (state, previous)
+}
+
+fn has_class(node: &roxmltree::Node<'_, '_>, class: &str) -> bool {
+    node.attribute("class").is_some_and(|c| c.split_whitespace().any(|k| k == class))
+}
+
+fn number(node: &roxmltree::Node<'_, '_>, attribute: &str) -> f64 {
+    node.attribute(attribute).unwrap_or_else(|| panic!("{attribute} missing")).parse().expect("a number")
+}
+
+/// A piece as drawn: its piece name, the text of its symbol or label, and its centre.
+#[derive(Debug)]
+struct DrawnPiece {
+    piece: String,
+    text: String,
+    centre: [f64; 2],
+}
+
+/// The pieces of a picture by vertex name.
+fn drawn_pieces(doc: &roxmltree::Document<'_>) -> HashMap<String, DrawnPiece> {
+    let mut out = HashMap::new();
+    for g in doc.descendants().filter(|n| n.has_tag_name("g") && has_class(n, "piece")) {
+        let vertex = g.attribute("data-vertex").expect("data-vertex").to_string();
+        let piece = g.attribute("data-piece").expect("data-piece").to_string();
+        // The symbol on top (glyph) or the disc's label: the last text element.
+        let text_node = g.children().rfind(|n| n.has_tag_name("text")).expect("a text");
+        let text = text_node.text().unwrap_or("").to_string();
+        let centre = [number(&text_node, "x"), number(&text_node, "y")];
+        assert!(
+            out.insert(vertex.clone(), DrawnPiece { piece, text, centre }).is_none(),
+            "one piece per vertex"
+        );
+    }
+    out
+}
+
+/// The centres of the cells by vertex name.
+fn cell_centres(doc: &roxmltree::Document<'_>) -> HashMap<String, [f64; 2]> {
+    doc.descendants()
+        .filter(|n| has_class(n, "cell"))
+        .map(|n| {
+            let centre = match n.tag_name().name() {
+                "rect" => [
+                    number(&n, "x") + number(&n, "width") / 2.0,
+                    number(&n, "y") + number(&n, "height") / 2.0,
+                ],
+                "circle" => [number(&n, "cx"), number(&n, "cy")],
+                _ => corners(&n).iter().fold([0.0, 0.0], |a, p| [a[0] + p[0] / 6.0, a[1] + p[1] / 6.0]),
+            };
+            (n.attribute("data-vertex").unwrap().to_string(), centre)
+        })
+        .collect()
+}
+
+fn corners(polygon: &roxmltree::Node<'_, '_>) -> Vec<[f64; 2]> {
+    polygon
+        .attribute("points")
+        .unwrap()
+        .split_whitespace()
+        .map(|p| {
+            let (x, y) = p.split_once(',').unwrap();
+            [x.parse().unwrap(), y.parse().unwrap()]
+        })
+        .collect()
+}
+
+fn close(a: [f64; 2], b: [f64; 2]) -> bool {
+    (a[0] - b[0]).abs() < 0.02 && (a[1] - b[1]).abs() < 0.02
+}
+
+fn caption(doc: &roxmltree::Document<'_>) -> String {
+    let g = doc.descendants().find(|n| has_class(n, "caption")).expect("a caption");
+    g.children().filter_map(|t| t.text()).filter(|t| !t.trim().is_empty()).collect::<Vec<_>>().join("\n")
+}
+
+#[test]
+fn tic_tac_toe_shows_the_marks_where_they_were_made() {
+    let game = workspace_game("ticTacToe.rbg");
+    // Cross takes the centre, nought the top-left corner, cross the top-right corner
+    // (`rx<column>y<row>`, row 0 at the top; cross writes with modifiers 4 5, nought 10 11).
+    let (state, previous) = play(&game, &["4@rx1y1 5@rx1y1", "10@rx0y0 11@rx0y0", "4@rx2y0 5@rx2y0"]);
+    let svg = render_svg(&game, &state, previous.as_ref(), &RenderOptions::default());
+    let doc = roxmltree::Document::parse(&svg).expect("well-formed");
+    let pieces = drawn_pieces(&doc);
+    assert_eq!(pieces.len(), 3, "{pieces:?}");
+    let (centre, corner, right) = (&pieces["rx1y1"], &pieces["rx0y0"], &pieces["rx2y0"]);
+    assert_eq!((centre.piece.as_str(), centre.text.as_str()), ("X", "X"));
+    assert_eq!((corner.piece.as_str(), corner.text.as_str()), ("O", "O"));
+    assert_eq!((right.piece.as_str(), right.text.as_str()), ("X", "X"));
+    // The marks sit on their cells: one cell right and down of the corner, two cells right.
+    let o = corner.centre;
+    assert!(close(centre.centre, [o[0] + CELL, o[1] + CELL]), "{pieces:?}");
+    assert!(close(right.centre, [o[0] + 2.0 * CELL, o[1]]), "{pieces:?}");
+    let cells = cell_centres(&doc);
+    assert_eq!(cells.len(), 9);
+    assert!(close(cells["rx0y0"], o));
+    // Only the last move's cell is highlighted; nought is to move; the scores are still 50.
+    let last: Vec<&str> = doc
+        .descendants()
+        .filter(|n| has_class(n, "last-move"))
+        .filter_map(|n| n.attribute("data-vertex"))
+        .collect();
+    assert_eq!(last, ["rx2y0"]);
+    let text = caption(&doc);
+    assert!(text.contains("nought to move"), "{text}");
+    assert!(text.contains("cross 50 · nought 50"), "{text}");
+    // The empty piece (`free`) is not drawn and not in the legend; X and O are.
+    let legend: Vec<&str> = doc
+        .descendants()
+        .filter(|n| has_class(n, "legend-entry"))
+        .filter_map(|n| n.attribute("data-piece"))
+        .collect();
+    assert_eq!(legend, ["O", "X"]);
+}
+
+#[test]
+fn the_chess_opening_position_has_every_piece_on_its_square() {
+    let Some(game) = corpus_game("chess") else { return };
+    let (state, _) = play(&game, &[]);
+    let svg = render_svg(&game, &state, None, &RenderOptions::default());
+    let doc = roxmltree::Document::parse(&svg).expect("well-formed");
+    let pieces = drawn_pieces(&doc);
+    assert_eq!(pieces.len(), 32);
+    // Files a..h are columns 0..7; rank 1 is row 7 (the bottom), rank 8 row 0.
+    let back_rank_white = ['♖', '♘', '♗', '♕', '♔', '♗', '♘', '♖'];
+    let back_rank_black = ['♜', '♞', '♝', '♛', '♚', '♝', '♞', '♜'];
+    let mut expected: HashMap<String, char> = HashMap::new();
+    for x in 0..8 {
+        expected.insert(format!("rx{x}y7"), back_rank_white[x]);
+        expected.insert(format!("rx{x}y6"), '♙');
+        expected.insert(format!("rx{x}y1"), '♟');
+        expected.insert(format!("rx{x}y0"), back_rank_black[x]);
+    }
+    for (vertex, glyph) in &expected {
+        let drawn = pieces.get(vertex).unwrap_or_else(|| panic!("no piece on {vertex}"));
+        assert_eq!(drawn.text.chars().next(), Some(*glyph), "{vertex}: {drawn:?}");
+    }
+    // The white king stands on e1: under the file letter `e` and beside the rank number `1`.
+    let king = pieces["rx4y7"].centre;
+    let label = |text: &str| {
+        let node = doc
+            .descendants()
+            .find(|n| {
+                n.has_tag_name("text")
+                    && n.text() == Some(text)
+                    && n.ancestors().any(|a| has_class(&a, "coordinates"))
+            })
+            .unwrap_or_else(|| panic!("no coordinate {text}"));
+        [number(&node, "x"), number(&node, "y")]
+    };
+    assert!((label("e")[0] - king[0]).abs() < 0.02);
+    assert!((label("1")[1] - king[1]).abs() < 0.02);
+    assert!(label("8")[1] < label("1")[1], "rank 8 is above rank 1");
+    // White pieces are filled in: a white solid symbol under each outlined white one.
+    let filled = doc.descendants().filter(|n| has_class(n, "glyph-fill")).count();
+    assert_eq!(filled, 16);
+    // No discs, so no legend.
+    assert!(!doc.descendants().any(|n| has_class(&n, "legend")));
+}
+
+#[test]
+fn the_mill_board_is_laid_out_from_its_direction_labels() {
+    let Some(game) = corpus_game("theMillGame") else { return };
+    let info = game.info();
+    assert!(info.positions.is_none(), "the mill board is a node list");
+    let layout = Layout::new(info);
+    assert_eq!(layout.origin, Origin::Directions);
+    // The familiar drawing: three concentric squares on a 7 × 7 grid (corners and middles of
+    // sides 6, 4 and 2 wide), derived from the game's description of the board.
+    let mut expected: Vec<(i64, i64)> = Vec::new();
+    for ring in 0..3i64 {
+        let (low, mid, high) = (ring, 3, 6 - ring);
+        for (x, y) in [
+            (low, low),
+            (mid, low),
+            (high, low),
+            (high, mid),
+            (high, high),
+            (mid, high),
+            (low, high),
+            (low, mid),
+        ] {
+            expected.push((x, y));
+        }
+    }
+    expected.sort_unstable();
+    let mut got: Vec<(i64, i64)> = layout.points.iter().map(|p| (p[0] as i64, p[1] as i64)).collect();
+    got.sort_unstable();
+    assert_eq!(got, expected);
+    // Three rings of 8 points joined around (24 lines) and at their 4 midpoints (8 lines).
+    assert_eq!(layout.links.len(), 32);
+    let (state, _) = play(&game, &[]);
+    let svg = render_svg(&game, &state, None, &RenderOptions::default());
+    let doc = roxmltree::Document::parse(&svg).expect("well-formed");
+    assert_eq!(doc.descendants().filter(|n| has_class(n, "edge")).count(), 32);
+    assert_eq!(cell_centres(&doc).len(), 24);
+}
+
+/// A wheel: a hub and a ring of six, names and labels that say nothing of the geometry.
+const WHEEL: &str = "#players = a(1)\n#pieces = e, w\n#variables =\n\
+    #board = hub[w]{spoke: alpha, spoke2: delta} \
+    alpha[e]{next: beta, back: hub} beta[e]{next: gamma} gamma[e]{next: delta} \
+    delta[e]{next: epsilon, back: hub} epsilon[e]{next: zeta} zeta[e]{next: alpha}\n\
+    #rules = ->a [e] ->> {}\n";
+
+#[test]
+fn a_node_list_board_without_hints_gets_distinct_points_every_time() {
+    let game = interpreter(WHEEL, "wheel");
+    let info = game.info();
+    let layout = Layout::new(info);
+    assert_eq!(layout.origin, Origin::Graph);
+    assert_eq!(layout.shape, Shape::Nodes);
+    assert_eq!(layout.points.len(), 7);
+    for (i, a) in layout.points.iter().enumerate() {
+        for b in &layout.points[i + 1..] {
+            let d = (a[0] - b[0]).hypot(a[1] - b[1]);
+            assert!(d >= rbg_render::graph::MIN_SEPARATION - 1e-9, "{a:?} and {b:?} are {d} apart");
+        }
+    }
+    assert_eq!(Layout::new(info), layout, "deterministic");
+    // Ring edges (6) and two spokes, each pair once.
+    assert_eq!(layout.links.len(), 8);
+    // Neighbours on the ring are closer than opposite vertices (alpha and delta are three
+    // steps apart around the ring but two through the hub; beta and epsilon are three).
+    let at = |name: &str| layout.points[info.vertex_id(name).unwrap() as usize];
+    let d = |a: &str, b: &str| (at(a)[0] - at(b)[0]).hypot(at(a)[1] - at(b)[1]);
+    assert!(d("alpha", "beta") < d("beta", "epsilon"));
+    let (state, _) = play(&game, &[]);
+    let svg = render_svg(&game, &state, None, &RenderOptions::default());
+    assert_eq!(render_svg(&game, &state, None, &RenderOptions::default()), svg);
+    let doc = roxmltree::Document::parse(&svg).expect("well-formed");
+    assert_eq!(doc.descendants().filter(|n| has_class(n, "edge")).count(), 8);
+}
+
+#[test]
+fn draughts_shows_the_men_and_not_the_unused_squares() {
+    // Our draughts marks empty dark squares `open` and the 32 light squares `pale`; black's 12
+    // men fill rows 0-2 on the dark squares, white's rows 5-7.
+    let game = workspace_game("englishDraughts.rbg");
+    let (state, _) = play(&game, &[]);
+    let svg = render_svg(&game, &state, None, &RenderOptions::default());
+    let doc = roxmltree::Document::parse(&svg).expect("well-formed");
+    let pieces = drawn_pieces(&doc);
+    assert_eq!(pieces.len(), 24);
+    for (vertex, drawn) in &pieces {
+        let row: u32 = vertex.rsplit('y').next().unwrap().parse().unwrap();
+        let expected = if row <= 2 { "bMan" } else { "wMan" };
+        assert_eq!(drawn.piece, expected, "{vertex}");
+        assert!(row <= 2 || row >= 5, "{vertex}");
+        // Men are discs labelled M (draughts has no chess pieces besides its kings).
+        assert_eq!(drawn.text, "M");
+    }
+}
+
+/// A 2×2 board given as a node list with chess-style names; `b1` is the start.
+const NAMED_GRID: &str = "#players = a(1)\n#pieces = e, w\n#variables =\n\
+    #board = b1[w]{l: a1, u: b2} a1[e]{r: b1, u: a2} a2[e]{r: b2, d: a1} b2[e]{l: a2, d: b1}\n\
+    #rules = ->a [e] ->> {}\n";
+
+#[test]
+fn chess_style_names_make_a_grid_of_squares() {
+    let game = interpreter(NAMED_GRID, "named");
+    let layout = Layout::new(game.info());
+    assert_eq!(layout.origin, Origin::Names(NamePattern::Chess));
+    assert_eq!(layout.shape, Shape::Squares);
+    let at = |name: &str| layout.points[game.info().vertex_id(name).unwrap() as usize];
+    // a2 top-left, b2 top-right, a1 bottom-left, b1 bottom-right.
+    assert_eq!(at("a2"), [0.0, 0.0]);
+    assert_eq!(at("b2"), [1.0, 0.0]);
+    assert_eq!(at("a1"), [0.0, 1.0]);
+    assert_eq!(at("b1"), [1.0, 1.0]);
+    // Checkered as a chess board: a1 and b2 dark (shade 1), a2 and b1 light.
+    let shade = |name: &str| layout.shades[game.info().vertex_id(name).unwrap() as usize];
+    assert_eq!([shade("a1"), shade("b2"), shade("a2"), shade("b1")], [1, 1, 0, 0]);
+}
+
+/// A hexagon of 2, 3 and 2 cells.
+const SMALL_HEXAGON: &str = "#players = a(1)\n#pieces = e, w\n#variables =\n\
+    #board = hexagon(nw, ne, east, se, sw, west, [w, e] [e, e, e] [e, w])\n\
+    #rules = ->a [e] ->> {}\n";
+
+#[test]
+fn a_hexagon_board_is_drawn_with_hexagons() {
+    let game = interpreter(SMALL_HEXAGON, "hexagonal");
+    assert_eq!(Layout::new(game.info()).shape, Shape::Hexagons);
+    let (state, _) = play(&game, &[]);
+    let svg = render_svg(&game, &state, None, &RenderOptions::default());
+    let doc = roxmltree::Document::parse(&svg).expect("well-formed");
+    let cells: Vec<roxmltree::Node<'_, '_>> = doc.descendants().filter(|n| has_class(n, "cell")).collect();
+    assert_eq!(cells.len(), 7);
+    // A hexagon one cell (48 px) wide across its flat sides has corners 48/√3 from its centre.
+    let radius = CELL / 3f64.sqrt();
+    for cell in &cells {
+        assert_eq!(cell.tag_name().name(), "polygon");
+        let corners = corners(cell);
+        assert_eq!(corners.len(), 6);
+        let c = corners.iter().fold([0.0, 0.0], |a, p| [a[0] + p[0] / 6.0, a[1] + p[1] / 6.0]);
+        for p in &corners {
+            assert!(((p[0] - c[0]).hypot(p[1] - c[1]) - radius).abs() < 0.05, "{corners:?}");
+        }
+    }
+    // Neighbours touch along a side: their centres are one cell apart, and their shades differ.
+    let centres = cell_centres(&doc);
+    let fills: HashMap<&str, &str> =
+        cells.iter().map(|c| (c.attribute("data-vertex").unwrap(), c.attribute("fill").unwrap())).collect();
+    let info = game.info();
+    assert!(!info.edges.is_empty());
+    for &(a, _, b) in &info.edges {
+        let (na, nb) = (&info.vertices[a as usize], &info.vertices[b as usize]);
+        let (pa, pb) = (centres[na], centres[nb]);
+        assert!(((pa[0] - pb[0]).hypot(pa[1] - pb[1]) - CELL).abs() < 0.05, "{na} {nb}");
+        assert_ne!(fills[na.as_str()], fills[nb.as_str()], "{na} and {nb} have one shade");
+    }
+    assert_eq!(drawn_pieces(&doc).len(), 2);
+}
+
+/// Two layers of one row of two cells each.
+const SMALL_CUBOID: &str = "#players = a(1)\n#pieces = e, w\n#variables =\n\
+    #board = cuboid(up, down, left, right, front, back, [[w, e]] [[e, w]])\n\
+    #rules = ->a [e] ->> {}\n";
+
+#[test]
+fn cuboid_layers_are_drawn_side_by_side() {
+    let game = interpreter(SMALL_CUBOID, "cuboid");
+    let layout = Layout::new(game.info());
+    assert_eq!(layout.shape, Shape::Squares);
+    let at = |name: &str| layout.points[game.info().vertex_id(name).unwrap() as usize];
+    // Layer 1 starts after layer 0's two columns and one empty column.
+    assert_eq!(at("cx0y0z0"), [0.0, 0.0]);
+    assert_eq!(at("cx1y0z0"), [1.0, 0.0]);
+    assert_eq!(at("cx0y0z1"), [3.0, 0.0]);
+    let captions: Vec<&str> = layout.layer_labels.iter().map(|(t, _)| t.as_str()).collect();
+    assert_eq!(captions, ["layer 0", "layer 1"]);
+    assert_eq!(layout.layer_labels[1].1, [3.0, 0.0]);
+    // Not a plain rectangle: no chess files and ranks.
+    assert_eq!(layout.files_and_ranks, None);
+}
+
+/// Games with different boards for the random-position property.
+fn games() -> &'static Vec<Interpreter> {
+    static GAMES: OnceLock<Vec<Interpreter>> = OnceLock::new();
+    GAMES.get_or_init(|| {
+        let mut list: Vec<Interpreter> =
+            ["ticTacToe.rbg", "chessGardner.rbg", "hex.rbg", "englishDraughts.rbg", "amazons.rbg"]
+                .iter()
+                .map(|f| workspace_game(f))
+                .collect();
+        list.push(interpreter(NAMED_GRID, "named"));
+        list.push(interpreter(SMALL_HEXAGON, "hexagonal"));
+        list.push(interpreter(WHEEL, "wheel"));
+        list.push(interpreter(SMALL_CUBOID, "cuboid"));
+        for name in ["theMillGame", "yavalath", "arimaa", "chineseCheckers6"] {
+            if let Some(game) = corpus_game(name) {
+                list.push(game);
+            }
+        }
+        list
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_positions_render_as_well_formed_svg(
+        which in 0usize..64,
+        choices in proptest::collection::vec(any::<u32>(), 0..30),
+        names in any::<bool>(),
+        cell in 8.0f64..80.0,
+    ) {
+        let games = games();
+        let game = &games[which % games.len()];
+        let mut sc = game.new_scratch();
+        let mut state = game.initial_state();
+        let mut previous = None;
+        let mut legal = MoveList::new();
+        let mut ongoing = game.complete_keeper(&mut state, &mut sc, 100).unwrap();
+        for choice in choices {
+            if !ongoing {
+                break;
+            }
+            game.legal_moves(&mut state, &mut sc, &mut legal).unwrap();
+            if legal.is_empty() {
+                break;
+            }
+            let m = legal.get(choice as usize % legal.len()).to_vec();
+            previous = Some(state.clone());
+            game.apply_move(&mut state, &m);
+            ongoing = game.complete_keeper(&mut state, &mut sc, 100).unwrap();
+        }
+        let options = RenderOptions { cell_size: cell, show_vertex_names: names, ..RenderOptions::default() };
+        let svg = render_svg(game, &state, previous.as_ref(), &options);
+        let doc = roxmltree::Document::parse(&svg);
+        prop_assert!(doc.is_ok(), "{:?}", doc.err());
+        let doc = doc.unwrap();
+        prop_assert_eq!(doc.root_element().tag_name().name(), "svg");
+        let info = game.info();
+        let shown = drawn_pieces(&doc);
+        for (vertex, drawn) in &shown {
+            let v = info.vertex_id(vertex);
+            prop_assert!(v.is_some());
+            prop_assert_eq!(&info.pieces[game.piece(&state, v.unwrap()) as usize], &drawn.piece);
+        }
+        let looks = rbg_render::game_piece_looks(game);
+        let occupied = (0..info.vertices.len() as u32)
+            .filter(|&v| looks[game.piece(&state, v) as usize] != rbg_render::pieces::Look::Hidden)
+            .count();
+        prop_assert_eq!(shown.len(), occupied);
+    }
+}
