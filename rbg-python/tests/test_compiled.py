@@ -1,0 +1,50 @@
+"""The compiled engine (rbg.load(..., engine="compiled")): builds the game's reasoner library
+with the rbg command and cargo, a minute or more, so it runs only with RBG_PYTHON_COMPILED=1.
+The rbg command is $RBG, else target/release/rbg of the workspace."""
+
+import os
+import random
+
+import pytest
+import rbg
+from conftest import WORKSPACE, corpus_game, reference_perft
+
+if os.environ.get("RBG_PYTHON_COMPILED") != "1":
+    pytest.skip("set RBG_PYTHON_COMPILED=1 to build and test a compiled reasoner", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def connect4_compiled(tmp_path_factory):
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("RBG", os.environ.get("RBG", str(WORKSPACE / "target" / "release" / "rbg")))
+        env.setenv("RBG_CACHE_DIR", os.environ.get("RBG_CACHE_DIR", str(tmp_path_factory.mktemp("rbg-cache"))))
+        return rbg.load(corpus_game("connect4"), engine="compiled")
+
+
+def test_compiled_perft_matches_the_reference(connect4_compiled):
+    assert connect4_compiled.engine == "compiled"
+    reference = reference_perft("connect4")
+    for depth in (1, 2, 3, 4, 5):
+        assert connect4_compiled.perft(depth, threads=2) == reference[depth]
+
+
+def test_compiled_and_interpreted_games_agree(connect4_compiled):
+    interpreted = rbg.load(corpus_game("connect4"))
+    rng = random.Random(3)
+    for _ in range(20):
+        a, b = connect4_compiled.new_initial_state(), interpreted.new_initial_state()
+        while not a.is_terminal():
+            moves = a.legal_moves()
+            assert [m.actions for m in moves] == [m.actions for m in b.legal_moves()]
+            move = rng.choice(moves)
+            a.apply(move)
+            b.apply(str(move))
+        assert b.is_terminal() and a.scores() == b.scores()
+        assert connect4_compiled.deserialize_state(a.serialize()) == a
+
+
+def test_compiled_playouts_and_agents(connect4_compiled):
+    assert connect4_compiled.random_playouts(100, threads=2).playouts == 100
+    state = connect4_compiled.new_initial_state()
+    move = rbg.Agent(connect4_compiled, "mcts:iterations=50", seed=1).select_move(state)
+    assert move in state.legal_moves()

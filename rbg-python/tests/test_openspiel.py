@@ -1,0 +1,123 @@
+"""rbg.openspiel: RBG games as pyspiel games, one action per step of a move.
+
+Skipped when open_spiel is not installed (run-tests.sh installs it only with RBG_OPENSPIEL=1).
+"""
+
+import random
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+import rbg  # noqa: E402
+from conftest import GAMES, corpus_game, reference_perft  # noqa: E402
+from rbg import openspiel  # noqa: E402
+
+
+def count_moves(state, depth):
+    """Leaves of the move tree `depth` whole moves deep, walked step by step through pyspiel:
+    a move is over when the player changes or the game ends (in these games a move never
+    gives the turn back to its own player)."""
+    if depth == 0 or state.is_terminal():
+        return 1 if depth == 0 else 0
+    mover, total = state.current_player(), 0
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply_action(action)
+        if child.current_player() == mover and not child.is_terminal():
+            total += count_moves_within(child, mover, depth)
+        else:
+            total += count_moves(child, depth - 1)
+    return total
+
+
+def count_moves_within(state, mover, depth):
+    """Finishes the current move of `mover`, then counts the rest of the tree."""
+    total = 0
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply_action(action)
+        if child.current_player() == mover and not child.is_terminal():
+            total += count_moves_within(child, mover, depth)
+        else:
+            total += count_moves(child, depth - 1)
+    return total
+
+
+def test_tictactoe_steps_give_the_move_tree():
+    game = openspiel.load_game(GAMES / "ticTacToe.rbg")
+    assert game.num_players() == 2
+    # One action number per (modifier, vertex) pair.
+    assert game.num_distinct_actions() == rbg.load(GAMES / "ticTacToe.rbg").modifiers * 9
+    # As in test_game.py: 9, 72, 504 leaves at 1, 2, 3 moves.
+    assert [count_moves(game.new_initial_state(), d) for d in (1, 2, 3)] == [9, 72, 504]
+
+
+def test_breakthrough_steps_give_the_reference_move_tree():
+    game = openspiel.load_game(corpus_game("breakthrough"))
+    reference = reference_perft("breakthrough")
+    assert count_moves(game.new_initial_state(), 2) == reference[2][0]
+
+
+def test_registered_by_name():
+    openspiel.load_game(GAMES / "ticTacToe.rbg")
+    game = pyspiel.load_game("rbg_ticTacToe")
+    assert game.get_type().short_name == "rbg_ticTacToe"
+    assert game.new_initial_state().current_player() == 0
+
+
+def test_random_games_end_with_returns():
+    game = openspiel.load_game(GAMES / "ticTacToe.rbg")
+    rng = random.Random(1)
+    for _ in range(50):
+        state = game.new_initial_state()
+        steps = 0
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            assert legal == sorted(legal) and legal
+            state.apply_action(rng.choice(legal))
+            steps += 1
+        # Two steps per move, 5 to 9 moves; a win is (1, -1) or (-1, 1), a draw (0, 0).
+        assert 10 <= steps <= 18
+        assert state.current_player() == pyspiel.PlayerId.TERMINAL
+        assert sum(state.returns()) == 0.0
+        assert state.legal_actions() == []
+
+
+def test_illegal_steps_raise():
+    game = openspiel.load_game(GAMES / "ticTacToe.rbg")
+    state = game.new_initial_state()
+    legal = set(state.legal_actions())
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in legal)
+    with pytest.raises(Exception):
+        state.apply_action(illegal)
+    assert set(state.legal_actions()) == legal
+
+
+def test_observation_tensor():
+    from open_spiel.python.observation import make_observation
+
+    game = openspiel.load_game(GAMES / "ticTacToe.rbg")
+    observation = make_observation(game)
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[4])  # the first step of marking the centre
+    observation.set_from(state, 0)
+    # 3 pieces x 9 cells, 2 players, 9 cells of the move so far.
+    assert observation.tensor.shape == (3 * 9 + 2 + 9,)
+    assert observation.dict["player"].tolist() == [1, 0]
+    assert observation.dict["move_so_far"].tolist() == [0, 0, 0, 0, 1, 0, 0, 0, 0]
+    assert "move so far: 4@rx1y1" in observation.string_from(state, 0)
+
+
+def test_openspiel_mcts_plays_legal_steps():
+    from open_spiel.python.algorithms import mcts
+
+    game = openspiel.load_game(GAMES / "ticTacToe.rbg")
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=None)
+    bot = mcts.MCTSBot(game, 1.4, 50, evaluator)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    assert sum(state.returns()) == 0.0

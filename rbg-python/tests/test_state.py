@@ -1,0 +1,149 @@
+"""States: moves, turns, scores, serialisation, the board picture and tensor."""
+
+import copy
+
+import pytest
+import rbg
+from conftest import corpus_game
+
+
+def play(state, texts):
+    for text in texts:
+        state.apply(text)
+    return state
+
+
+def test_initial_state(tictactoe):
+    state = tictactoe.new_initial_state()
+    assert state.current_player() == 0
+    assert not state.is_terminal()
+    assert state.scores() == [50, 50]
+    assert state.returns() == [0.0, 0.0]
+    moves = state.legal_moves()
+    assert len(moves) == 9
+    # Each move marks one cell: the piece change (4) and the switch to nought (5) on that cell.
+    assert moves[0].actions == [(4, 0), (5, 0)]
+    assert str(moves[0]) == "4@rx0y0 5@rx0y0"
+    assert len(set(moves)) == 9
+
+
+def test_a_won_game_ends_with_returns(tictactoe):
+    # Cross takes the top row (cells 0, 1, 2) while nought plays 3 and 4.
+    state = tictactoe.new_initial_state()
+    cross = lambda v: f"4@{tictactoe.vertices[v]} 5@{tictactoe.vertices[v]}"
+    nought = lambda v: f"10@{tictactoe.vertices[v]} 11@{tictactoe.vertices[v]}"
+    play(state, [cross(0), nought(3), cross(1), nought(4)])
+    assert state.current_player() == 0
+    state.apply(cross(2))
+    assert state.is_terminal()
+    assert state.current_player() == rbg.TERMINAL == -4
+    assert state.legal_moves() == []
+    assert state.scores() == [100, 0]
+    assert state.returns() == [1.0, -1.0]
+    assert "game over" in str(state)
+
+
+def test_moves_given_as_text_pairs_or_move_agree(tictactoe):
+    by_move = tictactoe.new_initial_state()
+    by_move.apply(by_move.legal_moves()[4])
+    by_text = tictactoe.new_initial_state()
+    by_text.apply("4@rx1y1 5@rx1y1")
+    by_pairs = tictactoe.new_initial_state()
+    by_pairs.apply([(4, 4), (5, 4)])
+    assert by_move == by_text == by_pairs
+    assert by_move.current_player() == 1
+    assert by_move.board()[4] == "X"
+
+
+def test_an_illegal_move_raises_and_changes_nothing(tictactoe):
+    state = tictactoe.new_initial_state()
+    state.apply("4@rx1y1 5@rx1y1")
+    before = state.serialize()
+    before_moves = state.legal_moves()
+    for illegal in [
+        "10@rx1y1 11@rx1y1",  # the centre is taken
+        "4@rx0y0 5@rx0y0",  # cross's move, but nought is to move
+        "10@rx0y0",  # a prefix, not a whole move
+        [(10, 0), (11, 0), (11, 0)],  # a legal move with an action too many
+    ]:
+        with pytest.raises(ValueError):
+            state.apply(illegal)
+        assert state.serialize() == before
+        assert state.legal_moves() == before_moves
+        assert state.current_player() == 1
+
+
+def test_clone_is_independent(tictactoe):
+    state = tictactoe.new_initial_state()
+    other = state.clone()
+    other.apply(other.legal_moves()[0])
+    assert state.current_player() == 0 and other.current_player() == 1
+    assert len(state.legal_moves()) == 9 and len(other.legal_moves()) == 8
+    assert copy.deepcopy(other) == other and copy.copy(state) == state
+
+
+def test_serialize_round_trip(breakthrough):
+    state = breakthrough.new_initial_state()
+    for _ in range(6):
+        state.apply(state.legal_moves()[-1])
+    data = state.serialize()
+    assert isinstance(data, bytes)
+    restored = breakthrough.deserialize_state(data)
+    assert restored == state
+    assert restored.legal_moves() == state.legal_moves()
+    assert str(restored) == str(state)
+    # Another load of the same file reads the bytes too.
+    reloaded = rbg.load(corpus_game("breakthrough")).deserialize_state(data)
+    assert reloaded.legal_moves() == state.legal_moves()
+    # The restored state plays on like the original.
+    for s in (state, restored):
+        s.apply(s.legal_moves()[0])
+    assert restored == state
+
+
+def test_next_actions_walk_a_move_step_by_step(breakthrough):
+    state = breakthrough.new_initial_state()
+    moves = state.legal_moves()
+    # Every legal move is reached by taking next actions one by one, and nothing else is.
+    reached = []
+
+    def walk(prefix):
+        steps = state.next_actions(prefix)
+        if not steps:
+            reached.append(prefix)
+        for step in steps:
+            walk(prefix + [step])
+
+    walk([])
+    assert sorted(reached) == sorted(m.actions for m in moves)
+    assert state.next_actions(moves[0].actions) == []
+    assert state.next_actions([(10**9, 10**9)]) == []
+
+
+def test_board_tensor_has_a_plane_per_piece(tictactoe):
+    state = tictactoe.new_initial_state()
+    state.apply("4@rx2y0 5@rx2y0")
+    tensor = state.board_tensor()
+    assert len(tensor) == 3 and all(len(plane) == 9 for plane in tensor)
+    x, free = tictactoe.pieces.index("X"), tictactoe.pieces.index("free")
+    assert tensor[x] == [0, 0, 1, 0, 0, 0, 0, 0, 0]
+    assert sum(tensor[free]) == 8
+    # One piece per vertex.
+    assert [sum(column) for column in zip(*tensor)] == [1] * 9
+
+
+def test_str_draws_the_board(tictactoe):
+    state = tictactoe.new_initial_state()
+    state.apply("4@rx2y0 5@rx2y0")
+    lines = str(state).splitlines()
+    assert lines[0] == "nought to move"
+    # The top row holds the X in its third column; the other rows are empty.
+    assert lines[2].split() == [".", ".", "X"]
+    assert lines[3].split() == [".", ".", "."]
+
+
+def test_variables_by_name(tictactoe):
+    state = tictactoe.new_initial_state()
+    assert state.variable("cross") == 50
+    with pytest.raises(ValueError):
+        state.variable("nobody")
