@@ -109,21 +109,32 @@ fn main() {
     std::fs::write(&out, code).unwrap_or_else(|e| panic!("cannot write {}: {e}", out.display()));
 }
 
-/// Compiles every game of `games/geometry/` (boards from the `tiling` generator) into `modules`
-/// (as `geometry_NAME`); returns the games' names (file stems), sorted.
-fn compile_geometry_games(modules: &mut String) -> Vec<String> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../games/geometry");
+/// The files of `games/{dir}` with extension `ext`, sorted, as (file stem, path); each is a
+/// build input.
+fn game_files(dir: &str, ext: &str) -> Vec<(String, PathBuf)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../games").join(dir);
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
         .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|path| path.extension().is_some_and(|e| e == "rbg"))
+        .filter(|path| path.extension().is_some_and(|e| e == ext))
         .collect();
     files.sort();
+    files
+        .into_iter()
+        .map(|path| {
+            println!("cargo:rerun-if-changed={}", path.display());
+            let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            (name, path)
+        })
+        .collect()
+}
+
+/// Compiles every game of `games/geometry/` (boards from the `tiling` generator) into `modules`
+/// (as `geometry_NAME`); returns the games' names (file stems), sorted.
+fn compile_geometry_games(modules: &mut String) -> Vec<String> {
     let mut names = Vec::new();
-    for path in files {
-        println!("cargo:rerun-if-changed={}", path.display());
-        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    for (name, path) in game_files("geometry", "rbg") {
         let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
         let parsed = rbg_parser::parse(&name, &bytes);
         let game = parsed.game.unwrap_or_else(|| panic!("{name} does not parse: {:?}", parsed.diagnostics));
@@ -138,18 +149,8 @@ fn compile_geometry_games(modules: &mut String) -> Vec<String> {
 /// Compiles the RBG translation of every game of `games/sbg/` into `modules` (as `sbg_NAME`);
 /// returns the games' names (file stems), sorted.
 fn compile_sbg_games(modules: &mut String) -> Vec<String> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../games/sbg");
-    println!("cargo:rerun-if-changed={}", dir.display());
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|path| path.extension().is_some_and(|e| e == "sbg"))
-        .collect();
-    files.sort();
     let mut names = Vec::new();
-    for path in files {
-        println!("cargo:rerun-if-changed={}", path.display());
-        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    for (name, path) in game_files("sbg", "sbg") {
         let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
         let sbg =
             rbg_sbg::parse(&name, &bytes).unwrap_or_else(|ds| panic!("{name}.sbg does not parse: {ds:?}"));

@@ -25,20 +25,13 @@ pub struct ServeArgs {
     bind: IpAddr,
 }
 
-/// Reads a game file into the interpreter; parse errors become one text with the file, line
-/// and character of each.
+/// Reads a game file into the interpreter; parse errors become one text, `file:line:col:
+/// error: message` each.
 fn load_game(path: &Path) -> Result<AnyGame, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let parsed = parse_file(path, bytes);
     let Some(game) = parsed.game else {
-        let errors: Vec<String> = parsed
-            .diagnostics
-            .iter()
-            .filter(|d| d.is_error())
-            .take(5)
-            .map(|d| format!("{}: {}", parsed.source.name, d.reference_text(&parsed.source)))
-            .collect();
-        return Err(errors.join("\n"));
+        return Err(rbg_sbg::file::errors_text(&parsed.source, &parsed.diagnostics));
     };
     let interp = Interpreter::new(&game, &game_name(path), InterpOptions::default())
         .map_err(|e| format!("{}: {e}", path.display()))?;

@@ -17,6 +17,7 @@
 #![forbid(unsafe_code)]
 
 pub mod automaton;
+pub mod file;
 pub mod gdl;
 pub mod parser;
 pub mod reasoner;
