@@ -25,12 +25,14 @@ macro_rules! out {
 }
 
 #[derive(clap::Args, Clone, Debug)]
-#[command(group(clap::ArgGroup::new("bench_limit").required(true).args(["depth", "seconds"])))]
+// One of the two is required for one game (checked in `run`); the suite takes --seconds only.
+#[command(group(clap::ArgGroup::new("bench_limit").args(["depth", "seconds"])))]
 pub struct BenchLimit {
     /// Compare perft at this depth.
     #[arg(long, short = 'd')]
     pub depth: Option<u32>,
-    /// Compare flat Monte Carlo for this many seconds per engine.
+    /// Compare flat Monte Carlo for this many seconds per engine (with --suite: per figure,
+    /// default 2).
     #[arg(long, short = 's')]
     pub seconds: Option<f64>,
 }
@@ -40,6 +42,9 @@ const CHECK_PLAYOUTS: u64 = 1000;
 
 pub fn run(path: &Path, limit: &BenchLimit, flags: &CompileFlags) -> Result<(), Failure> {
     // The arguments are checked before the (long) build, so a typo fails at once.
+    if limit.depth.is_none() && limit.seconds.is_none() {
+        return Err(Failure::new("give --depth N or --seconds S"));
+    }
     if let Some(seconds) = limit.seconds {
         rbg_runner::seconds_limit(seconds).map_err(Failure::from_run)?;
     }

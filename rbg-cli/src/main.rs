@@ -25,6 +25,7 @@ mod play;
 mod render;
 mod sbg;
 mod serve;
+mod suite;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -139,13 +140,23 @@ enum Command {
         flags: compile::CompileFlags,
     },
     /// Run the interpreter and the compiled engine one after the other: speeds, ratio, and
-    /// whether their counts agree.
+    /// whether their counts agree. With --suite DIR: every game of DIR on each engine against
+    /// the reference speed table.
     Bench {
-        file: PathBuf,
+        #[arg(required_unless_present = "suite", conflicts_with = "suite")]
+        file: Option<PathBuf>,
         #[command(flatten)]
         limit: bench::BenchLimit,
         #[command(flatten)]
+        suite: suite::SuiteArgs,
+        #[command(flatten)]
         flags: compile::CompileFlags,
+    },
+    /// (internal, for `rbg bench --suite`) Run a program and report its peak memory.
+    #[command(hide = true)]
+    MeasureChild {
+        #[command(flatten)]
+        args: suite::MeasureArgs,
     },
     /// List the legal moves (as index@vertex pairs, with what each changes).
     Moves {
@@ -269,6 +280,11 @@ impl Failure {
         }
     }
 
+    /// The message, if the failure has one.
+    pub fn message(&self) -> Option<&str> {
+        self.message.as_deref()
+    }
+
     /// A failure with this exit code and no message of its own (e.g. a child's code).
     pub fn with_code(code: u8) -> Self {
         Failure { message: None, broken_pipe: false, code: Some(code) }
@@ -318,9 +334,16 @@ fn main() -> ExitCode {
             let how = compile::CompileTo { force, native };
             compile::compile(&file, &output, &how, &flags).map_err(|f| f.about(&file))
         }
-        Command::Bench { file, limit, flags } => {
-            bench::run(&file, &limit, &flags).map_err(|f| f.about(&file))
-        }
+        Command::Bench { file, limit, suite, flags } => match (&file, &suite.suite) {
+            (_, Some(dir)) => suite::run(&suite, dir, limit.seconds, &flags),
+            (Some(_), None) if suite.suite_only_option().is_some() => Err(Failure::new(format!(
+                "{} goes with --suite DIR, not with one game",
+                suite.suite_only_option().unwrap_or_default()
+            ))),
+            (Some(file), None) => bench::run(file, &limit, &flags).map_err(|f| f.about(file)),
+            (None, None) => Err(Failure::new("give a game FILE or --suite DIR")),
+        },
+        Command::MeasureChild { args } => suite::measure_child(&args),
         Command::Moves { file, after, engine } => {
             play::moves(&file, after.as_deref(), &engine).map_err(|f| f.about(&file))
         }

@@ -1,0 +1,213 @@
+//! `rbg bench --suite DIR`: one CSV row per game and engine, the perft depth rules (the
+//! reference table's depth; else the deepest depth of about a second), ratios that are the rate
+//! over the reference table's figure, and clear errors for bad options.
+//!
+//! The games are tic-tac-toe twice: the corpus's `ticTacToe` (in the reference table at depth
+//! 10) and `games/ticTacToe.rbg` copied as `noughts` (not in the table). Tic-tac-toe's game tree
+//! is known by hand: no line of three exists before the fifth mark, so plies 1-5 have
+//! 9, 9*8, 9*8*7, 9*8*7*6, 9*8*7*6*5 = 15120 positions; plies 6-9 have 54720, 148176, 200448 and
+//! 127872 (the standard game-tree counts, wins ending games early), and ply 10 none.
+
+mod common;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use common::{rbg, stderr, temp_file};
+
+/// Leaves of tic-tac-toe's tree at depths 1..=10 (see the module docs).
+const TIC_TAC_TOE_LEAVES: [u64; 10] = [9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872, 0];
+
+/// Nodes counted by perft at a depth: the root and every leaf at a smaller or equal depth.
+fn tic_tac_toe_nodes(depth: usize) -> u64 {
+    1 + TIC_TAC_TOE_LEAVES[..depth].iter().sum::<u64>()
+}
+
+/// A fresh directory with the two games.
+fn suite_dir() -> Option<PathBuf> {
+    let corpus_game = rbg_testdata::corpus_game("ticTacToe");
+    if !rbg_testdata::available(&[&corpus_game, &reference_csv()]) {
+        return None;
+    }
+    let workspace = rbg_testdata::workspace_root();
+    let ours = std::fs::read_to_string(workspace.join("games/ticTacToe.rbg")).expect("games/ticTacToe.rbg");
+    let noughts = temp_file("noughts.rbg", &ours);
+    let dir = noughts.parent().expect("a directory").to_path_buf();
+    std::fs::copy(&corpus_game, dir.join("ticTacToe.rbg")).expect("copy the corpus game");
+    Some(dir)
+}
+
+fn reference_csv() -> PathBuf {
+    rbg_testdata::conformance_dir().join("reference-speed.csv")
+}
+
+/// The reference table's rows of one game by tool: (depth, nodes/s, playouts/s).
+fn reference_rows(game: &str) -> HashMap<String, (u32, f64, f64)> {
+    rbg_testdata::read_csv(&reference_csv())
+        .into_iter()
+        .filter(|r| r[0] == game)
+        .map(|r| (r[1].clone(), (r[2].parse().unwrap(), r[3].parse().unwrap(), r[4].parse().unwrap())))
+        .collect()
+}
+
+/// The CSV written by the suite as maps from column to field (ok rows have no quoted fields).
+fn read_rows(path: &Path) -> Vec<HashMap<String, String>> {
+    let text = std::fs::read_to_string(path).expect("the suite wrote its CSV");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("a header").split(',').collect();
+    lines
+        .map(|l| header.iter().map(|h| h.to_string()).zip(l.split(',').map(str::to_string)).collect())
+        .collect()
+}
+
+fn number(row: &HashMap<String, String>, column: &str) -> f64 {
+    let field = row.get(column).unwrap_or_else(|| panic!("no column {column}"));
+    field.parse().unwrap_or_else(|_| panic!("column {column} is not a number: '{field}' in {row:?}"))
+}
+
+fn assert_close(actual: f64, expected: f64, what: &str) {
+    assert!((actual - expected).abs() <= 1e-9 * expected.abs(), "{what}: {actual} != {expected}");
+}
+
+/// Every ratio column of a row equals its rate over the reference table's figure.
+fn check_ratios(row: &HashMap<String, String>, references: &HashMap<String, (u32, f64, f64)>) {
+    assert!(!references.is_empty());
+    let nodes = number(row, "perft_nodes_per_s");
+    let playouts = number(row, "mc_playouts_per_s");
+    let monotonic = number(row, "mc_monotonic_playouts_per_s");
+    for (tool, (depth, ref_nodes, ref_playouts)) in references {
+        assert_eq!(number(row, &format!("{tool}_perft_depth")), f64::from(*depth));
+        assert_close(number(row, &format!("{tool}_perft_ratio")), nodes / ref_nodes, tool);
+        assert_close(number(row, &format!("{tool}_mc_ratio")), playouts / ref_playouts, tool);
+        assert_close(number(row, &format!("{tool}_mc_monotonic_ratio")), monotonic / ref_playouts, tool);
+    }
+    let headline = &references[&row["headline_tool"]];
+    assert_close(number(row, "headline_perft_ratio"), nodes / headline.1, "headline perft");
+    assert_close(number(row, "headline_mc_ratio"), playouts / headline.2, "headline mc");
+}
+
+#[test]
+fn the_interpreter_suite_measures_every_game_at_the_right_depth() {
+    let Some(dir) = suite_dir() else { return };
+    let csv = dir.join("out.csv");
+    let markdown = dir.join("out.md");
+    let out = rbg(&[
+        "bench",
+        "--suite",
+        dir.to_str().unwrap(),
+        "--seconds",
+        "0.2",
+        "--engines",
+        "interpreter",
+        "--reference",
+        reference_csv().to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+        "--markdown",
+        markdown.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let rows = read_rows(&csv);
+    let games: Vec<(&str, &str)> = rows.iter().map(|r| (r["game"].as_str(), r["engine"].as_str())).collect();
+    assert_eq!(games, [("noughts", "interpreter"), ("ticTacToe", "interpreter")]);
+    for row in &rows {
+        assert_eq!(row["status"], "ok", "{row:?}");
+        for rate in ["perft_nodes_per_s", "mc_playouts_per_s", "mc_monotonic_playouts_per_s"] {
+            assert!(number(row, rate) > 0.0, "{rate} in {row:?}");
+        }
+        if cfg!(target_os = "linux") {
+            assert!(number(row, "peak_rss_kib") > 0.0, "{row:?}");
+        }
+    }
+
+    // In the table: the interpreter runs the depth of the C++ interpreter's row.
+    let table = reference_rows("ticTacToe");
+    let tic_tac_toe = &rows[1];
+    let depth = table["rbggamemanager"].0;
+    assert_eq!(number(tic_tac_toe, "perft_depth"), f64::from(depth));
+    assert_eq!(tic_tac_toe["perft_depth_rule"], "reference");
+    assert_eq!(number(tic_tac_toe, "perft_leaves"), TIC_TAC_TOE_LEAVES[depth as usize - 1] as f64);
+    assert_eq!(number(tic_tac_toe, "perft_nodes"), tic_tac_toe_nodes(depth as usize) as f64);
+    check_ratios(tic_tac_toe, &table);
+
+    // Not in the table: the whole tree takes far less than a second, so the fallback probes to
+    // the end of the tree (depth 10 has no leaves) and keeps the deepest depth with leaves: 9.
+    let noughts = &rows[0];
+    assert_eq!(noughts["perft_depth_rule"], "about_a_second");
+    assert_eq!(number(noughts, "perft_depth"), 9.0);
+    assert_eq!(number(noughts, "perft_leaves"), TIC_TAC_TOE_LEAVES[8] as f64);
+    assert_eq!(number(noughts, "perft_nodes"), tic_tac_toe_nodes(9) as f64);
+    for tool in ["rbg2cpp", "rbggamemanager", "rg"] {
+        assert_eq!(noughts[&format!("{tool}_perft_ratio")], "", "no reference, no ratio");
+    }
+
+    let md = std::fs::read_to_string(&markdown).expect("the suite wrote its Markdown");
+    assert!(md.contains("**Interpreter** against rbggamemanager"), "{md}");
+    assert!(md.contains("| noughts | 9 (1s) |") && md.contains("| ticTacToe | 10 |"), "{md}");
+    assert!(!md.contains("**Compiled**"), "only the interpreter was asked for: {md}");
+}
+
+#[test]
+fn the_compiled_engine_is_compared_with_rbg2cpp() {
+    let Some(dir) = suite_dir() else { return };
+    let csv = dir.join("compiled.csv");
+    let out = rbg(&[
+        "bench",
+        "--suite",
+        dir.to_str().unwrap(),
+        "--games",
+        "ticTacToe",
+        "--seconds",
+        "0.2",
+        "--engines",
+        "compiled",
+        "--reference",
+        reference_csv().to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let rows = read_rows(&csv);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    let row = &rows[0];
+    assert_eq!(
+        (row["game"].as_str(), row["engine"].as_str(), row["status"].as_str()),
+        ("ticTacToe", "compiled", "ok")
+    );
+    assert_eq!(row["headline_tool"], "rbg2cpp");
+    assert!(number(row, "compile_seconds") > 0.0);
+    assert!(["true", "false"].contains(&row["compile_cached"].as_str()), "{row:?}");
+    let table = reference_rows("ticTacToe");
+    let depth = table["rbg2cpp"].0;
+    assert_eq!(number(row, "perft_depth"), f64::from(depth));
+    assert_eq!(number(row, "perft_nodes"), tic_tac_toe_nodes(depth as usize) as f64);
+    check_ratios(row, &table);
+}
+
+#[test]
+fn bad_options_are_errors() {
+    let Some(dir) = suite_dir() else { return };
+    let dir = dir.to_str().unwrap();
+    let missing = format!("{dir}/no-such-dir");
+    let unwritable = format!("{dir}/no-such-dir/out.csv");
+    let bad: [(&[&str], &str); 13] = [
+        (&["bench"], "<FILE>"),
+        (&["bench", "--suite", &missing], "not a directory"),
+        (&["bench", "--suite", dir, "--depth", "3"], "--depth"),
+        (&["bench", "--suite", dir, "--engines", "cpp"], "cpp"),
+        (&["bench", "--suite", dir, "--games", "chess"], "no game named chess"),
+        (&["bench", "--suite", dir, "--seconds=-1"], "--seconds"),
+        (&["bench", "--suite", dir, "--seconds", "0"], "--seconds"),
+        (&["bench", "--csv", "x.csv", "noughts.rbg", "--depth", "1"], "--csv goes with --suite"),
+        (&["bench", "noughts.rbg"], "give --depth N or --seconds S"),
+        (&["bench", "--suite", dir, "noughts.rbg"], "cannot be used with"),
+        (&["bench", "--suite", dir, "--reference", &missing], "cannot read the reference table"),
+        (&["bench", "--suite", dir, "--csv", &unwritable], "cannot create"),
+        (&["bench", "--suite", dir, "--stop-after=-2"], "--stop-after"),
+    ];
+    for (args, message) in bad {
+        let out = rbg(args);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
+    }
+}
