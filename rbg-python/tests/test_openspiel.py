@@ -14,31 +14,21 @@ from conftest import GAMES, corpus_game, reference_perft  # noqa: E402
 from rbg import openspiel  # noqa: E402
 
 
-def count_moves(state, depth):
+def count_moves(state, depth, mover=None):
     """Leaves of the move tree `depth` whole moves deep, walked step by step through pyspiel:
     a move is over when the player changes or the game ends (in these games a move never
-    gives the turn back to its own player)."""
-    if depth == 0 or state.is_terminal():
-        return 1 if depth == 0 else 0
-    mover, total = state.current_player(), 0
-    for action in state.legal_actions():
-        child = state.clone()
-        child.apply_action(action)
-        if child.current_player() == mover and not child.is_terminal():
-            total += count_moves_within(child, mover, depth)
-        else:
-            total += count_moves(child, depth - 1)
-    return total
-
-
-def count_moves_within(state, mover, depth):
-    """Finishes the current move of `mover`, then counts the rest of the tree."""
+    gives the turn back to its own player). With `mover`, the state is inside a move of that
+    player, which is finished first."""
+    if mover is None:
+        if depth == 0 or state.is_terminal():
+            return 1 if depth == 0 else 0
+        mover = state.current_player()
     total = 0
     for action in state.legal_actions():
         child = state.clone()
         child.apply_action(action)
         if child.current_player() == mover and not child.is_terminal():
-            total += count_moves_within(child, mover, depth)
+            total += count_moves(child, depth, mover)
         else:
             total += count_moves(child, depth - 1)
     return total
