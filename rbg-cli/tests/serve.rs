@@ -4,22 +4,11 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use common::{rbg, stderr, temp_file};
-
-/// Kills the server when the test ends, whatever happens.
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+use common::{rbg, start_server, stderr, temp_file};
 
 fn post(address: &str, path: &str, body: &str) -> (u16, String) {
     let mut stream = TcpStream::connect(address).expect("connect");
@@ -42,19 +31,7 @@ fn serves_a_directory_on_loopback() {
     let game = temp_file("ticTacToe.rbg", &ttt);
     let dir = game.parent().unwrap().to_path_buf();
     std::fs::write(dir.join("broken.rbg"), "#players = a(1)\n#pieces = e\n#variables =\n#board = rectangle(up, down, left, right, [e])\n#rules = ->a ((\n").unwrap();
-    let child = Command::new(assert_cmd::cargo::cargo_bin("rbg"))
-        .args(["serve", dir.to_str().unwrap(), "--port", "0"])
-        .stderr(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("rbg serve starts");
-    let mut server = Server(child);
-    let mut first = String::new();
-    BufReader::new(server.0.stderr.take().unwrap()).read_line(&mut first).unwrap();
-    // "serving DIR on http://127.0.0.1:PORT/ (Ctrl-C stops)"
-    let address =
-        first.split("http://").nth(1).and_then(|rest| rest.split('/').next()).expect(&first).to_string();
-    assert!(address.starts_with("127.0.0.1:"), "{first}");
+    let (_server, address) = start_server(&dir);
     let (status, body) = post(&address, "/api/sessions", "{\"game\": \"ticTacToe.rbg\"}");
     assert_eq!(status, 200, "{body}");
     assert!(body.contains("\"to_move\":\"cross\""), "{body}");

@@ -3,6 +3,10 @@
 
 let view = null;
 let jobTimer = null;
+// Whether the partial move holds only actions the page took itself because they were forced
+// (the only action possible, e.g. chess's move counter before the piece is picked). Back then
+// drops them together with the move before, or Back could never get past them.
+let forcedOnly = false;
 
 const $ = (id) => document.getElementById(id);
 
@@ -40,7 +44,8 @@ async function loadGames() {
 async function newGame() {
   say("loading...");
   try {
-    show(await api("POST", "/api/sessions", { game: $("games").value }));
+    forcedOnly = false;
+    await advance(await api("POST", "/api/sessions", { game: $("games").value }));
     say("");
   } catch (e) {
     say(e.message, true);
@@ -49,6 +54,24 @@ async function newGame() {
 
 function vertexName(v) {
   return view.vertices[v] ?? String(v);
+}
+
+// Takes forced actions at the start of a move without a click, then shows the position.
+async function advance(v) {
+  if (v.partial.length === 0) forcedOnly = false;
+  while (!v.over && v.next.length === 1 && !v.next[0].ends_move && (v.partial.length === 0 || forcedOnly)) {
+    v = await api("POST", `/api/sessions/${v.id}/step`, { index: v.next[0].index, vertex: v.next[0].vertex });
+    forcedOnly = true;
+  }
+  show(v);
+}
+
+// The result of a finished game, from the scores: the single best player wins.
+function resultText(v) {
+  const best = Math.max(...v.scores);
+  const winners = v.players.filter((_, i) => v.scores[i] === best);
+  if (winners.length === 1) return `${winners[0]} wins`;
+  return winners.length === v.players.length ? "a draw" : `${winners.join(" and ")} share the win`;
 }
 
 function show(v) {
@@ -69,11 +92,11 @@ function show(v) {
   }
   $("choices").innerHTML = "";
   const who = v.over ? "Game over" : `${v.to_move} to move`;
+  $("result").textContent = v.over ? `Game over: ${resultText(v)}` : "";
   const scores = v.players.map((p, i) => `${p} ${v.scores[i]}`).join(", ");
   $("status").textContent = `${v.name}: ${who}. Scores: ${scores}.`;
-  $("partial").textContent = v.partial.length
-    ? v.partial.map((a) => `${a.index}@${vertexName(a.vertex)}`).join(" ")
-    : "none";
+  const partial = v.partial.map((a) => `${a.index}@${vertexName(a.vertex)}`).join(" ");
+  $("partial").textContent = !partial ? "none" : forcedOnly ? `none yet (forced: ${partial})` : partial;
   const history = $("history");
   history.innerHTML = "";
   v.history.forEach((m, i) => {
@@ -102,12 +125,17 @@ function choose(actions) {
 async function step(action) {
   try {
     let v = await api("POST", `/api/sessions/${view.id}/step`, { index: action.index, vertex: action.vertex });
+    forcedOnly = false;
     while (!v.over && v.partial.length > 0 && v.next.length === 1) {
       v = await api("POST", `/api/sessions/${v.id}/step`, { index: v.next[0].index, vertex: v.next[0].vertex });
     }
-    show(v);
     say("");
-    if (v.partial.length === 0 && !v.over && $("auto").checked) await agentMove();
+    if (v.partial.length === 0 && !v.over && $("auto").checked) {
+      show(v);
+      await agentMove();
+    } else {
+      await advance(v);
+    }
   } catch (e) {
     say(e.message, true);
   }
@@ -118,7 +146,7 @@ async function agentMove() {
   say("the agent is thinking...");
   try {
     const iterations = Number($("iterations").value) || undefined;
-    show(await api("POST", `/api/sessions/${view.id}/agent`, { agent: $("agent").value, iterations }));
+    await advance(await api("POST", `/api/sessions/${view.id}/agent`, { agent: $("agent").value, iterations }));
     say("");
   } catch (e) {
     say(e.message, true);
@@ -128,7 +156,15 @@ async function agentMove() {
 async function simple(what) {
   if (!view) return;
   try {
-    show(await api("POST", `/api/sessions/${view.id}/${what}`));
+    let v = await api("POST", `/api/sessions/${view.id}/${what}`);
+    if (what === "undo" && forcedOnly && view.partial.length > 0 && v.cursor > 0) {
+      v = await api("POST", `/api/sessions/${view.id}/undo`);
+    }
+    if (what === "clear") {
+      show(v);
+    } else {
+      await advance(v);
+    }
     say("");
   } catch (e) {
     say(e.message, true);

@@ -2,8 +2,9 @@
 //! them, hence the `dead_code` allowance.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
-use std::process::Output;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use assert_cmd::Command;
@@ -31,4 +32,32 @@ pub fn temp_file(name: &str, text: &str) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, text).expect("temp file");
     path
+}
+
+/// A running `rbg serve`, killed when the test ends, whatever happens.
+pub struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `rbg serve DIR --port 0` and returns it with the address it printed
+/// ("serving DIR on http://127.0.0.1:PORT/ (Ctrl-C stops)"), checked to be on loopback.
+pub fn start_server(dir: &Path) -> (Server, String) {
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("rbg"))
+        .args(["serve", dir.to_str().expect("a UTF-8 path"), "--port", "0"])
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("rbg serve starts");
+    let mut server = Server(child);
+    let mut first = String::new();
+    BufReader::new(server.0.stderr.take().expect("piped")).read_line(&mut first).expect("a first line");
+    let address =
+        first.split("http://").nth(1).and_then(|rest| rest.split('/').next()).expect(&first).to_string();
+    assert!(address.starts_with("127.0.0.1:"), "{first}");
+    (server, address)
 }
