@@ -4,9 +4,16 @@
 //!
 //! For each game and engine: perft at the reference table's depth (or, when the game is not in
 //! the table or that depth would take far too long, the deepest depth expected to take about a
-//! second), flat Monte Carlo for S seconds with and without monotonic-class move caching (the
-//! reference benchmark driver has none, so the ratios use the figure without it), the compile
-//! time of the compiled engine, and the peak memory of the measuring processes.
+//! second), flat Monte Carlo for S seconds with and without monotonic-class move caching, the
+//! compile time of the compiled engine, and the peak memory of the measuring processes.
+//!
+//! # Like for like
+//!
+//! rbg2cpp's flat Monte Carlo figures come from its simulation driver, which caches the moves of
+//! monotonic classes where a game has them (`monotonic_classes=N` in `reference-mc.csv`, read
+//! from beside the speed table). So the headline MC ratio against a reference compares our figure
+//! with caching where the reference cached and without it elsewhere; both plain ratios are kept
+//! in the CSV. The interpreters' figures (rbggamemanager, Regular Games) use no caching.
 //!
 //! # Measuring in child processes
 //!
@@ -62,6 +69,15 @@ pub struct SuiteArgs {
     /// compile times are not cache hits. The first build then also compiles the dependencies.
     #[arg(long)]
     pub fresh: bool,
+    /// With --suite: measure nothing; take the figures from this CSV of an earlier run (as
+    /// --csv writes it) and write the Markdown, the summary and the README section from them
+    /// with the current reference tables.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["csv", "fresh", "stop_after"])]
+    pub from_csv: Option<PathBuf>,
+    /// With --suite: rewrite the part of this Markdown file between the lines
+    /// `<!-- bench-suite:begin -->` and `<!-- bench-suite:end -->` (the README's speed summary).
+    #[arg(long, value_name = "FILE")]
+    pub readme: Option<PathBuf>,
 }
 
 impl SuiteArgs {
@@ -76,6 +92,8 @@ impl SuiteArgs {
             (self.markdown.is_some(), "--markdown"),
             (self.reference.is_some(), "--reference"),
             (self.fresh, "--fresh"),
+            (self.from_csv.is_some(), "--from-csv"),
+            (self.readme.is_some(), "--readme"),
         ];
         given.into_iter().find(|(on, _)| *on).map(|(_, flag)| flag)
     }
@@ -198,6 +216,8 @@ struct Reference {
     perft_depth: u32,
     nodes_per_s: Option<f64>,
     playouts_per_s: Option<f64>,
+    /// Whether the reference's Monte Carlo cached the moves of monotonic classes.
+    cached_mc: bool,
 }
 
 /// The reference table by game name.
@@ -226,10 +246,47 @@ fn load_references(path: &Path) -> Result<References, Failure> {
             perft_depth: depth.parse().map_err(|_| bad())?,
             nodes_per_s: rate(nodes)?,
             playouts_per_s: rate(playouts)?,
+            cached_mc: false,
         };
         table.entry(game.to_string()).or_default().push(reference);
     }
+    let mc_table = path.with_file_name("reference-mc.csv");
+    if mc_table.is_file() {
+        for game in games_with_cached_mc(&mc_table)? {
+            for reference in table.get_mut(&game).into_iter().flatten().filter(|r| r.tool == "rbg2cpp") {
+                reference.cached_mc = true;
+            }
+        }
+    }
     Ok(table)
+}
+
+/// The games of rbg2cpp's Monte Carlo table (`game,seconds,playouts,playouts_per_s,avg_depth,extra`)
+/// whose runs cached monotonic classes: `monotonic_classes=N` with N > 0 in `extra`.
+fn games_with_cached_mc(path: &Path) -> Result<Vec<String>, Failure> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::new(format!("cannot read the reference table {}: {e}", path.display())))?;
+    let mut games = Vec::new();
+    for (number, line) in text.lines().enumerate().skip(1) {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let Some((game, rest)) = line.split_once(',') else {
+            return Err(Failure::new(format!(
+                "{}:{}: malformed reference row: {line}",
+                path.display(),
+                number + 1
+            )));
+        };
+        let classes = rest
+            .split([',', ';'])
+            .find_map(|field| field.trim().strip_prefix("monotonic_classes="))
+            .and_then(|n| n.parse::<u32>().ok());
+        if classes.is_some_and(|n| n > 0) {
+            games.push(game.trim().to_string());
+        }
+    }
+    Ok(games)
 }
 
 /// A game file of the suite; `name` is its path below the suite's directory without `.rbg`,
@@ -544,7 +601,14 @@ impl Row {
         ratio(self.nodes_per_s, self.reference(tool)?.nodes_per_s)
     }
 
+    /// Like for like: with caching where the reference cached (see the module's notes).
     fn mc_ratio(&self, tool: &str) -> Option<f64> {
+        let reference = self.reference(tool)?;
+        let ours = if reference.cached_mc { self.monotonic_playouts_per_s } else { self.playouts_per_s };
+        ratio(ours, reference.playouts_per_s)
+    }
+
+    fn uncached_mc_ratio(&self, tool: &str) -> Option<f64> {
         ratio(self.playouts_per_s, self.reference(tool)?.playouts_per_s)
     }
 
@@ -736,12 +800,17 @@ pub fn run(args: &SuiteArgs, dir: &Path, seconds: Option<f64>, flags: &CompileFl
         // Read by `compile::cache_dir`; set before any thread starts.
         std::env::set_var("RBG_CACHE_DIR", cache);
     }
-    let settings = Settings { seconds, flags: flags.clone(), stop_after };
-    let rows = measure_all(&games, &engines, &references, &settings);
-    if let Some(cache) = &fresh_cache {
-        let _ = std::fs::remove_dir_all(cache);
-    }
-    let (rows, not_measured) = rows?;
+    let (rows, not_measured) = match &args.from_csv {
+        Some(path) => rows_from_csv(path, &games, &engines, &references)?,
+        None => {
+            let settings = Settings { seconds, flags: flags.clone(), stop_after };
+            let rows = measure_all(&games, &engines, &references, &settings);
+            if let Some(cache) = &fresh_cache {
+                let _ = std::fs::remove_dir_all(cache);
+            }
+            rows?
+        }
+    };
     let summary = summarize(&rows, &engines);
     print_summary(&summary)?;
     if let Some((file, path)) = csv.as_mut() {
@@ -749,6 +818,10 @@ pub fn run(args: &SuiteArgs, dir: &Path, seconds: Option<f64>, flags: &CompileFl
     }
     if let Some((file, path)) = markdown.as_mut() {
         write_to(file, path, &markdown_text(&rows, &engines, &summary, seconds, &not_measured))?;
+    }
+    if let Some(path) = &args.readme {
+        let full = args.markdown.as_deref();
+        rewrite_readme(path, &readme_text(&rows, &engines, &summary, full, &not_measured))?;
     }
     Ok(())
 }
@@ -826,6 +899,97 @@ fn print_line(bar: &indicatif::ProgressBar, line: &str) -> Result<(), Failure> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Reading an earlier run back
+
+/// The rows of an earlier run's CSV for the games and engines asked for, with the current
+/// reference tables attached (so ratios follow the tables, not the file's ratio columns), and
+/// the games that have no row (not measured by that run).
+fn rows_from_csv(
+    path: &Path,
+    games: &[GameFile],
+    engines: &[SuiteEngine],
+    references: &References,
+) -> Result<(Vec<Row>, Vec<String>), Failure> {
+    let cannot = |e: &dyn std::fmt::Display| Failure::new(format!("{}: {e}", path.display()));
+    let mut reader = csv::Reader::from_path(path).map_err(|e| cannot(&e))?;
+    let header = reader.headers().map_err(|e| cannot(&e))?.clone();
+    let wanted: HashMap<&str, &GameFile> = games.iter().map(|g| (g.name.as_str(), g)).collect();
+    // In the file's order (the order the run measured in).
+    let mut rows: Vec<Row> = Vec::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| cannot(&e))?;
+        let line = record.position().map_or(0, |p| p.line());
+        let mut row = row_from_record(&header, &record)
+            .map_err(|e| Failure::new(format!("{}:{line}: {e}", path.display())))?;
+        let Some(engine) = engines.iter().find(|e| e.name() == row.engine) else { continue };
+        if !wanted.contains_key(row.game.as_str()) {
+            continue;
+        }
+        row.references = references.get(&row.game).cloned().unwrap_or_default();
+        row.headline_tool = engine.headline_tool().to_string();
+        rows.retain(|r| (&r.game, &r.engine) != (&row.game, &row.engine));
+        rows.push(row);
+    }
+    let not_measured =
+        games.iter().filter(|g| !rows.iter().any(|r| r.game == g.name)).map(|g| g.name.clone()).collect();
+    if rows.is_empty() {
+        return Err(Failure::new(format!("{}: no row for the games and engines asked for", path.display())));
+    }
+    Ok((rows, not_measured))
+}
+
+fn row_from_record(header: &csv::StringRecord, record: &csv::StringRecord) -> Result<Row, String> {
+    let field = |name: &str| -> Result<&str, String> {
+        let i = header.iter().position(|h| h == name).ok_or_else(|| format!("no column {name}"))?;
+        Ok(record.get(i).unwrap_or(""))
+    };
+    fn parsed<T: std::str::FromStr>(name: &str, text: &str) -> Result<Option<T>, String> {
+        if text.is_empty() {
+            return Ok(None);
+        }
+        text.parse().map(Some).map_err(|_| format!("column {name}: not a number: {text}"))
+    }
+    let number = |name: &str| -> Result<Option<f64>, String> {
+        parsed::<f64>(name, field(name)?).map(|x| x.filter(|x| x.is_finite() && *x >= 0.0))
+    };
+    let depth = match (parsed::<u32>("perft_depth", field("perft_depth")?)?, field("perft_depth_rule")?) {
+        (Some(depth), "reference") => {
+            Some(DepthChoice { depth, rule: DepthRule::Reference, expected_seconds: 0.0 })
+        }
+        (Some(depth), _) => Some(DepthChoice { depth, rule: DepthRule::AboutASecond, expected_seconds: 0.0 }),
+        (None, _) => None,
+    };
+    let perft = match (
+        depth,
+        parsed::<u64>("perft_leaves", field("perft_leaves")?)?,
+        parsed::<u64>("perft_nodes", field("perft_nodes")?)?,
+        number("perft_seconds")?,
+    ) {
+        (Some(d), Some(leaves), Some(nodes), Some(seconds)) => {
+            Some(PerftRow { depth: d.depth, leaves, nodes, seconds })
+        }
+        _ => None,
+    };
+    let errors = field("errors")?;
+    Ok(Row {
+        game: field("game")?.to_string(),
+        engine: field("engine")?.to_string(),
+        headline_tool: String::new(),
+        compile_seconds: number("compile_seconds")?,
+        compile_cached: parsed::<bool>("compile_cached", field("compile_cached")?)?,
+        depth,
+        perft,
+        nodes_per_s: number("perft_nodes_per_s")?,
+        playouts_per_s: number("mc_playouts_per_s")?,
+        monotonic_playouts_per_s: number("mc_monotonic_playouts_per_s")?,
+        peak_rss_kib: parsed::<u64>("peak_rss_kib", field("peak_rss_kib")?)?,
+        load_average: number("load_average_1min")?,
+        references: Vec::new(),
+        errors: if errors.is_empty() { Vec::new() } else { errors.split("; ").map(String::from).collect() },
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
 // Output
 
 fn table_header() -> String {
@@ -893,6 +1057,7 @@ fn compile_cell(row: &Row) -> String {
 enum Figure {
     Perft,
     Mc,
+    UncachedMc,
     MonotonicMc,
 }
 
@@ -901,6 +1066,7 @@ impl Figure {
         match self {
             Figure::Perft => row.perft_ratio(tool),
             Figure::Mc => row.mc_ratio(tool),
+            Figure::UncachedMc => row.uncached_mc_ratio(tool),
             Figure::MonotonicMc => row.monotonic_mc_ratio(tool),
         }
     }
@@ -908,8 +1074,9 @@ impl Figure {
     fn label(self) -> &'static str {
         match self {
             Figure::Perft => "perft nodes/s",
-            Figure::Mc => "MC playouts/s (no monotonic caching)",
-            Figure::MonotonicMc => "MC playouts/s (monotonic caching)",
+            Figure::Mc => "MC playouts/s (like for like)",
+            Figure::UncachedMc => "MC playouts/s (ours without caching)",
+            Figure::MonotonicMc => "MC playouts/s (ours with caching)",
         }
     }
 }
@@ -929,7 +1096,7 @@ fn summarize(rows: &[Row], engines: &[SuiteEngine]) -> Vec<Summary> {
     let mut out = Vec::new();
     for &engine in engines {
         for tool in TOOLS {
-            for figure in [Figure::Perft, Figure::Mc, Figure::MonotonicMc] {
+            for figure in [Figure::Perft, Figure::Mc, Figure::UncachedMc, Figure::MonotonicMc] {
                 let ratios: Vec<(&str, f64)> = rows
                     .iter()
                     .filter(|r| r.engine == engine.name())
@@ -1016,7 +1183,9 @@ fn csv_text(rows: &[Row]) -> String {
             "mc_playouts_per_s",
             "perft_ratio",
             "mc_ratio",
+            "mc_uncached_ratio",
             "mc_monotonic_ratio",
+            "mc_reference_cached",
         ] {
             header.push(format!("{tool}_{column}"));
         }
@@ -1064,7 +1233,9 @@ fn csv_row(row: &Row) -> Vec<String> {
             number(reference.and_then(|r| r.playouts_per_s)),
             number(row.perft_ratio(tool)),
             number(row.mc_ratio(tool)),
+            number(row.uncached_mc_ratio(tool)),
             number(row.monotonic_mc_ratio(tool)),
+            number(reference.map(|r| r.cached_mc)),
         ]);
     }
     fields.push(csv_field(&row.errors.join("; ")));
@@ -1081,8 +1252,10 @@ fn markdown_text(
     let mut text = format!(
         "Produced by `rbg bench --suite` (single thread; flat Monte Carlo {seconds} s per figure). \
          Depth: the reference table's, or \"(1s)\" for the deepest depth expected to take about a \
-         second. MC ratios use our figure without monotonic-class caching, as the reference \
-         driver has none; \"monotonic\" is ours with it. Measured on a shared 2-core machine: \
+         second. MC \"playouts/s\" is ours without monotonic-class caching and \"monotonic\" ours \
+         with it; the MC ratio is like for like: rbg2cpp's figures come from its simulation \
+         driver, which caches where a game has monotonic classes (marked *), and there the ratio \
+         uses our cached figure. Measured on a shared 2-core machine: \
          noisy; \"load\" is the 1-minute load average when the game's measurements began.\n"
     );
     for &engine in engines {
@@ -1102,7 +1275,8 @@ fn markdown_text(
                 ratio_cell(row.perft_ratio(tool)),
                 rate_cell(row.playouts_per_s, 1),
                 rate_cell(reference.and_then(|r| r.playouts_per_s), 1),
-                ratio_cell(row.mc_ratio(tool)),
+                ratio_cell(row.mc_ratio(tool))
+                    + if reference.is_some_and(|r| r.cached_mc) { " *" } else { "" },
                 rate_cell(row.monotonic_playouts_per_s, 1),
                 if engine == SuiteEngine::Compiled { compile_cell(row) } else { "-".into() },
                 row.peak_rss_kib.map_or("-".into(), |k| format!("{:.1} MiB", k as f64 / 1024.0)),
@@ -1118,8 +1292,16 @@ fn markdown_text(
             not_measured.join(", ")
         ));
     }
-    text.push_str("\nGeometric means of the ratios over the games measured:\n\n| engine | reference | figure | geometric mean | games | below 1.0x |\n|---|---|---|---|---|---|\n");
-    for s in summary.iter().filter(|s| s.games > 0) {
+    text.push_str("\nGeometric means of the ratios over the games measured:\n\n");
+    text.push_str(&summary_table(summary.iter().filter(|s| s.games > 0)));
+    text
+}
+
+fn summary_table<'a>(summary: impl Iterator<Item = &'a Summary>) -> String {
+    let mut text = String::from(
+        "| engine | reference | figure | geometric mean | games | below 1.0x |\n|---|---|---|---|---|---|\n",
+    );
+    for s in summary {
         text.push_str(&format!(
             "| {} | {} | {} | {} | {} | {} |\n",
             s.engine.name(),
@@ -1135,6 +1317,86 @@ fn markdown_text(
         ));
     }
     text
+}
+
+/// The games of `cargo bench` and of the issue's parallel and ceiling targets.
+const BENCH_GAMES: [&str; 8] =
+    ["breakthrough", "chess", "connect4", "englishDraughts", "go", "hex_9x9", "reversi", "amazons"];
+
+const README_BEGIN: &str = "<!-- bench-suite:begin -->";
+const README_END: &str = "<!-- bench-suite:end -->";
+
+/// The README's speed summary: each engine against its own kind of reference tool (geometric
+/// means, the games below 1.0x) and the eight bench games' figures.
+fn readme_text(
+    rows: &[Row],
+    engines: &[SuiteEngine],
+    summary: &[Summary],
+    full: Option<&Path>,
+    not_measured: &[String],
+) -> String {
+    let mut text = format!(
+        "{README_BEGIN}\n<!-- Written by `rbg bench --suite ... --readme FILE`; edits between these markers are overwritten. -->\n\n"
+    );
+    let games =
+        engines.iter().map(|&e| rows.iter().filter(|r| r.engine == e.name()).count()).max().unwrap_or(0);
+    text.push_str(&format!(
+        "`rbg bench --suite`, single thread, {games} games{}. Geometric means of our figure over the \
+         reference tool's of the same kind (Monte Carlo like for like: with monotonic-class caching \
+         where rbg2cpp's driver cached):\n\n",
+        if not_measured.is_empty() {
+            String::new()
+        } else {
+            format!(" ({} not measured)", not_measured.len())
+        }
+    ));
+    let headline = summary.iter().filter(|s| s.games > 0 && s.tool == s.engine.headline_tool());
+    text.push_str(&summary_table(headline.filter(|s| s.figure != Figure::MonotonicMc)));
+    text.push_str("\nThe eight bench games (nodes/s at perft, playouts/s at flat Monte Carlo like for like; ratios to the reference tool):\n\n| game | engine | depth | nodes/s | ratio | playouts/s | ratio |\n|---|---|---|---|---|---|---|\n");
+    for game in BENCH_GAMES {
+        for row in rows.iter().filter(|r| r.game == game) {
+            let cached = row.reference(&row.headline_tool).is_some_and(|r| r.cached_mc);
+            let playouts = if cached { row.monotonic_playouts_per_s } else { row.playouts_per_s };
+            text.push_str(&format!(
+                "| {game} | {} (vs {}) | {} | {} | {} | {} | {} |\n",
+                row.engine,
+                row.headline_tool,
+                depth_cell(row),
+                rate_cell(row.nodes_per_s, 0),
+                ratio_cell(row.perft_ratio(&row.headline_tool)),
+                rate_cell(playouts, 1) + if cached { " *" } else { "" },
+                ratio_cell(row.mc_ratio(&row.headline_tool)),
+            ));
+        }
+    }
+    text.push_str("\n\\* with monotonic-class caching, as rbg2cpp's figure.\n");
+    if let Some(path) = full {
+        let shown = path.to_string_lossy().replace('\\', "/");
+        text.push_str(&format!("\nEvery game and figure: [`{shown}`]({shown}).\n"));
+    }
+    text.push_str(README_END);
+    text
+}
+
+/// Replaces the marked section of `path` with `section` (which includes the markers).
+fn rewrite_readme(path: &Path, section: &str) -> Result<(), Failure> {
+    let old = std::fs::read_to_string(path)
+        .map_err(|e| Failure::new(format!("--readme: cannot read {}: {e}", path.display())))?;
+    let (Some(begin), Some(end)) = (old.find(README_BEGIN), old.find(README_END)) else {
+        return Err(Failure::new(format!(
+            "--readme: {} has no section between {README_BEGIN} and {README_END}",
+            path.display()
+        )));
+    };
+    if end < begin {
+        return Err(Failure::new(format!(
+            "--readme: {}: the end marker comes before the begin marker",
+            path.display()
+        )));
+    }
+    let new = format!("{}{section}{}", &old[..begin], &old[end + README_END.len()..]);
+    std::fs::write(path, new)
+        .map_err(|e| Failure::new(format!("--readme: cannot write {}: {e}", path.display())))
 }
 
 fn capitalised(word: &str) -> String {

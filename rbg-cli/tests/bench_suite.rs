@@ -69,21 +69,37 @@ fn assert_close(actual: f64, expected: f64, what: &str) {
     assert!((actual - expected).abs() <= 1e-9 * expected.abs(), "{what}: {actual} != {expected}");
 }
 
-/// Every ratio column of a row equals its rate over the reference table's figure.
+/// Whether rbg2cpp's Monte Carlo run of `game` cached monotonic classes: its row of
+/// reference-mc.csv has `monotonic_classes=N` with N > 0.
+fn rbg2cpp_cached(game: &str) -> bool {
+    let text = std::fs::read_to_string(rbg_testdata::conformance_dir().join("reference-mc.csv")).unwrap();
+    let row = text.lines().find(|l| l.starts_with(&format!("{game},"))).expect("the game's MC row");
+    let classes = row.split("monotonic_classes=").nth(1).expect("a monotonic_classes field");
+    !classes.starts_with('0')
+}
+
+/// Every ratio column of a row equals its rate over the reference table's figure; the
+/// like-for-like MC ratio uses our cached figure where the reference cached (only rbg2cpp does).
 fn check_ratios(row: &HashMap<String, String>, references: &HashMap<String, (u32, f64, f64)>) {
     assert!(!references.is_empty());
     let nodes = number(row, "perft_nodes_per_s");
     let playouts = number(row, "mc_playouts_per_s");
     let monotonic = number(row, "mc_monotonic_playouts_per_s");
+    let cached = rbg2cpp_cached(&row["game"]);
+    let like_for_like = |tool: &str| if tool == "rbg2cpp" && cached { monotonic } else { playouts };
     for (tool, (depth, ref_nodes, ref_playouts)) in references {
         assert_eq!(number(row, &format!("{tool}_perft_depth")), f64::from(*depth));
         assert_close(number(row, &format!("{tool}_perft_ratio")), nodes / ref_nodes, tool);
-        assert_close(number(row, &format!("{tool}_mc_ratio")), playouts / ref_playouts, tool);
+        assert_close(number(row, &format!("{tool}_mc_ratio")), like_for_like(tool) / ref_playouts, tool);
+        assert_close(number(row, &format!("{tool}_mc_uncached_ratio")), playouts / ref_playouts, tool);
         assert_close(number(row, &format!("{tool}_mc_monotonic_ratio")), monotonic / ref_playouts, tool);
+        let flag = if tool == "rbg2cpp" && cached { "true" } else { "false" };
+        assert_eq!(row[&format!("{tool}_mc_reference_cached")], flag, "{tool}");
     }
-    let headline = &references[&row["headline_tool"]];
+    let tool = row["headline_tool"].as_str();
+    let headline = &references[tool];
     assert_close(number(row, "headline_perft_ratio"), nodes / headline.1, "headline perft");
-    assert_close(number(row, "headline_mc_ratio"), playouts / headline.2, "headline mc");
+    assert_close(number(row, "headline_mc_ratio"), like_for_like(tool) / headline.2, "headline mc");
 }
 
 #[test]
@@ -145,6 +161,61 @@ fn the_interpreter_suite_measures_every_game_at_the_right_depth() {
     assert!(md.contains("**Interpreter** against rbggamemanager"), "{md}");
     assert!(md.contains("| noughts | 9 (1s) |") && md.contains("| ticTacToe | 10 |"), "{md}");
     assert!(!md.contains("**Compiled**"), "only the interpreter was asked for: {md}");
+
+    check_rewritten_from_csv(&dir, &csv, &rows[1]);
+}
+
+/// `--from-csv` measures nothing and writes the README section from the earlier run's figures:
+/// with one game in the reference table, each geometric mean is that game's ratio. The text
+/// around the markers is kept; a file without markers and a malformed CSV are errors.
+fn check_rewritten_from_csv(dir: &Path, csv: &Path, tic_tac_toe: &HashMap<String, String>) {
+    let readme = dir.join("README.md");
+    let before = "# Title\n\nbefore\n<!-- bench-suite:begin -->\nold text\n<!-- bench-suite:end -->\nafter\n";
+    std::fs::write(&readme, before).unwrap();
+    let args = |csv: &Path, readme: &Path| {
+        rbg(&[
+            "bench",
+            "--suite",
+            dir.to_str().unwrap(),
+            "--engines",
+            "interpreter",
+            "--reference",
+            reference_csv().to_str().unwrap(),
+            "--from-csv",
+            csv.to_str().unwrap(),
+            "--readme",
+            readme.to_str().unwrap(),
+        ])
+    };
+    let out = args(csv, &readme);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&readme).unwrap();
+    assert!(text.starts_with("# Title\n\nbefore\n<!-- bench-suite:begin -->\n"), "{text}");
+    assert!(text.ends_with("<!-- bench-suite:end -->\nafter\n"), "{text}");
+    assert!(!text.contains("old text"), "{text}");
+    let table = reference_rows("ticTacToe");
+    let perft = number(tic_tac_toe, "perft_nodes_per_s") / table["rbggamemanager"].1;
+    let line = format!("| interpreter | rbggamemanager | perft nodes/s | {perft:.2}x | 1 |");
+    assert!(text.contains(&line), "{line} not in {text}");
+
+    let no_markers = dir.join("plain.md");
+    std::fs::write(&no_markers, "# nothing to rewrite\n").unwrap();
+    let out = args(csv, &no_markers);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("no section between"), "{}", stderr(&out));
+
+    let bad_csv = dir.join("bad.csv");
+    let good = std::fs::read_to_string(csv).unwrap();
+    let header = good.lines().next().unwrap();
+    let fields = header.split(',').count();
+    let mut row = vec!["ticTacToe", "interpreter", "ok"];
+    row.resize(fields, "");
+    let depth = header.split(',').position(|h| h == "perft_depth").unwrap();
+    row[depth] = "deep";
+    std::fs::write(&bad_csv, format!("{header}\n{}\n", row.join(","))).unwrap();
+    let out = args(&bad_csv, &readme);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("bad.csv:2: column perft_depth: not a number: deep"), "{}", stderr(&out));
 }
 
 #[test]
