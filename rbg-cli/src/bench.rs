@@ -80,6 +80,7 @@ fn bench_perft(interp: &rbg_interp::Interpreter, engine: &Engine, depth: u32) ->
     let args = PerftArgs {
         depth,
         threads: 1,
+        root_split: false,
         json: true,
         bulk: false,
         only_last: true,
