@@ -126,6 +126,7 @@ fn bench_mc(interp: &rbg_interp::Interpreter, engine: &Engine, seconds: f64) -> 
         seconds: Some(seconds),
         playouts: None,
         seed: 1,
+        threads: 1,
         json: true,
         no_monotonic: false,
         max_streamed_moves: rbg_core::perft::DEFAULT_MAX_STREAMED_MOVES,

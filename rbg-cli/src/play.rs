@@ -146,8 +146,8 @@ pub fn perft_argv(args: &PerftArgs) -> Vec<String> {
 
 /// The command-line flags that reproduce `args` (exhaustive, as [`perft_argv`]).
 pub fn mc_argv(args: &McArgs) -> Vec<String> {
-    let McArgs { seconds, playouts, seed, json, no_monotonic, max_streamed_moves } = args;
-    let mut v = vec!["--seed".to_string(), seed.to_string()];
+    let McArgs { seconds, playouts, seed, threads, json, no_monotonic, max_streamed_moves } = args;
+    let mut v = vec!["--seed".to_string(), seed.to_string(), "--threads".into(), threads.to_string()];
     v.extend(["--max-streamed-moves".into(), max_streamed_moves.to_string()]);
     if let Some(s) = seconds {
         v.extend(["--seconds".into(), s.to_string()]);

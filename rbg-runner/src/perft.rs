@@ -93,12 +93,12 @@ pub fn run_perft<G: Game>(
 pub const MAX_THREADS_PER_CORE: usize = 4;
 
 /// The cores this process may use (1 if unknown).
-fn available_cores() -> usize {
+pub(crate) fn available_cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// `--threads` must be between 1 and [`MAX_THREADS_PER_CORE`] times the cores.
-fn check_threads(threads: usize, cores: usize) -> Result<(), RunError> {
+pub(crate) fn check_threads(threads: usize, cores: usize) -> Result<(), RunError> {
     let most = MAX_THREADS_PER_CORE.saturating_mul(cores.max(1));
     if threads == 0 {
         return Err(RunError::Usage("--threads must be at least 1".into()));
