@@ -80,6 +80,7 @@ fn bench_perft(interp: &rbg_interp::Interpreter, engine: &Engine, depth: u32) ->
     let args = PerftArgs {
         depth,
         threads: 1,
+        root_split: false,
         json: true,
         bulk: false,
         only_last: true,
@@ -125,6 +126,7 @@ fn bench_mc(interp: &rbg_interp::Interpreter, engine: &Engine, seconds: f64) -> 
         seconds: Some(seconds),
         playouts: None,
         seed: 1,
+        threads: 1,
         json: true,
         no_monotonic: false,
         max_streamed_moves: rbg_core::perft::DEFAULT_MAX_STREAMED_MOVES,

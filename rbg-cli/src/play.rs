@@ -131,10 +131,12 @@ fn run_compiled(binary: &Path, command: &str, argv: &[String]) -> Result<(), Fai
 /// The command-line flags that reproduce `args` (the destructuring is exhaustive, so a new
 /// field is a compile error here until it is forwarded).
 pub fn perft_argv(args: &PerftArgs) -> Vec<String> {
-    let PerftArgs { depth, threads, json, bulk, only_last, max_streamed_moves } = args;
+    let PerftArgs { depth, threads, root_split, json, bulk, only_last, max_streamed_moves } = args;
     let mut v = vec!["--depth".to_string(), depth.to_string(), "--threads".into(), threads.to_string()];
     v.extend(["--max-streamed-moves".into(), max_streamed_moves.to_string()]);
-    for (on, flag) in [(json, "--json"), (bulk, "--bulk"), (only_last, "--only-last")] {
+    for (on, flag) in
+        [(root_split, "--root-split"), (json, "--json"), (bulk, "--bulk"), (only_last, "--only-last")]
+    {
         if *on {
             v.push(flag.into());
         }
@@ -144,8 +146,8 @@ pub fn perft_argv(args: &PerftArgs) -> Vec<String> {
 
 /// The command-line flags that reproduce `args` (exhaustive, as [`perft_argv`]).
 pub fn mc_argv(args: &McArgs) -> Vec<String> {
-    let McArgs { seconds, playouts, seed, json, no_monotonic, max_streamed_moves } = args;
-    let mut v = vec!["--seed".to_string(), seed.to_string()];
+    let McArgs { seconds, playouts, seed, threads, json, no_monotonic, max_streamed_moves } = args;
+    let mut v = vec!["--seed".to_string(), seed.to_string(), "--threads".into(), threads.to_string()];
     v.extend(["--max-streamed-moves".into(), max_streamed_moves.to_string()]);
     if let Some(s) = seconds {
         v.extend(["--seconds".into(), s.to_string()]);

@@ -92,21 +92,41 @@ fn lower_writes_the_reference_text_and_straightness_matches() {
 fn perft_json_lines_match_the_reference() {
     let (Some(corpus), Some(conf)) = (corpus(), conformance()) else { return };
     let csv = std::fs::read_to_string(conf.join("reference-perft.csv")).unwrap();
-    let out = rbg(&["perft", corpus.join("breakthrough.rbg").to_str().unwrap(), "--depth", "3", "--json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    // Piped: no progress bar or other noise on stderr.
-    assert_eq!(stderr(&out), "");
-    let text = stdout(&out);
-    let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-    assert_eq!(lines.len(), 3);
-    for (depth, line) in (1..=3).zip(&lines) {
-        let reference = csv.lines().find(|l| l.starts_with(&format!("breakthrough,{depth},"))).unwrap();
-        let r: Vec<&str> = reference.split(',').collect();
-        let expected =
-            format!(r#"{{"game":"breakthrough","depth":{depth},"leaves":{},"nodes":{},"ms":"#, r[2], r[3]);
-        assert!(line.starts_with(&expected), "{line} vs {expected}");
-        assert!(line.contains(r#""nodes_per_s":"#));
+    let file = corpus.join("breakthrough.rbg");
+    let serial = ["perft", file.to_str().unwrap(), "--depth", "3", "--json"];
+    for threads in [&[][..], &["--threads", "2"], &["--threads", "3", "--root-split"]] {
+        let out = rbg(&[&serial[..], threads].concat());
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        // Piped: no progress bar or other noise on stderr.
+        assert_eq!(stderr(&out), "");
+        let text = stdout(&out);
+        let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+        assert_eq!(lines.len(), 3);
+        for (depth, line) in (1..=3).zip(&lines) {
+            let reference = csv.lines().find(|l| l.starts_with(&format!("breakthrough,{depth},"))).unwrap();
+            let r: Vec<&str> = reference.split(',').collect();
+            let expected = format!(
+                r#"{{"game":"breakthrough","depth":{depth},"leaves":{},"nodes":{},"ms":"#,
+                r[2], r[3]
+            );
+            assert!(line.starts_with(&expected), "{threads:?}: {line} vs {expected}");
+            assert!(line.contains(r#""nodes_per_s":"#));
+        }
     }
+}
+
+#[test]
+fn mc_on_several_threads_plays_the_playouts_asked_for() {
+    let path = temp_file("tiny-mc-threads.rbg", TINY);
+    let file = path.to_str().unwrap();
+    let out = rbg(&["mc", file, "--playouts", "500", "--json", "--threads", "2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains(r#""playouts":500,"#), "{}", stdout(&out));
+    let out = rbg(&["mc", file, "--seconds", "0.2", "--threads", "2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = rbg(&["mc", file, "--playouts", "5", "--threads", "10000"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("--threads 10000 is too many"), "{}", stderr(&out));
 }
 
 #[test]

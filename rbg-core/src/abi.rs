@@ -296,6 +296,7 @@ impl AbiPerftOptions {
     pub fn options(&self) -> PerftOptions {
         PerftOptions {
             threads: 1,
+            split: crate::perft::PerftSplit::default(),
             bulk_last_ply: self.bulk_last_ply != 0,
             keeper_limit: self.keeper_limit,
             max_move_actions: usize::try_from(self.max_move_actions).unwrap_or(usize::MAX),

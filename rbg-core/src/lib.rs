@@ -53,6 +53,7 @@
 
 pub mod abi;
 pub mod dynamic;
+mod mc_threads;
 pub mod moves;
 pub mod notation;
 pub mod perft;

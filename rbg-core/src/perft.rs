@@ -42,9 +42,11 @@ impl AddAssign for PerftCounts {
 /// How perft runs.
 #[derive(Clone, Debug)]
 pub struct PerftOptions {
-    /// Worker threads; 1 runs on the calling thread. Parallel runs split the work at the root.
-    /// Clamped to [`MAX_THREADS`] and to the number of root moves.
+    /// Worker threads; 1 runs on the calling thread. Clamped to [`MAX_THREADS`] and to the
+    /// number of work items the split yields (see [`PerftSplit`]).
     pub threads: usize,
+    /// How a parallel run divides the tree between the threads (unused with one thread).
+    pub split: PerftSplit,
     /// Count the moves at the last ply instead of applying them. Both counters stay exact (every
     /// move at depth 1 yields exactly one node and one leaf), but it is not what the reference
     /// driver does, so speed figures with it are not comparable.
@@ -63,6 +65,7 @@ impl Default for PerftOptions {
     fn default() -> Self {
         PerftOptions {
             threads: 1,
+            split: PerftSplit::Balanced,
             bulk_last_ply: false,
             keeper_limit: DEFAULT_KEEPER_LIMIT,
             max_move_actions: DEFAULT_MAX_ACTIONS,
@@ -70,6 +73,29 @@ impl Default for PerftOptions {
         }
     }
 }
+
+/// How a parallel perft divides the tree into work items, the subtrees the threads count.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum PerftSplit {
+    /// One item per root move. A root with few moves (reversi's 4, a forced first move) leaves
+    /// threads idle while the largest subtree is still counted.
+    Root,
+    /// Whole plies are expanded breadth first until there are at least
+    /// [`ITEMS_PER_THREAD`] items per thread (or nothing is left to expand), and the items are
+    /// handed out one at a time, so a thread that finishes early takes the next one.
+    #[default]
+    Balanced,
+}
+
+/// The work items a [`PerftSplit::Balanced`] split aims at per thread. Items of one ply differ
+/// in size (a check has few replies, a capture many); with dozens per thread the last one to
+/// finish is a small part of the run, and expanding the plies above them costs a few move
+/// generations per item.
+pub const ITEMS_PER_THREAD: usize = 32;
+
+/// Most work items a balanced split makes: it stops expanding a ply at this size (items are a
+/// few words each; the states kept are those of the expanded nodes, fewer than the items).
+pub const MAX_WORK_ITEMS: usize = 1 << 20;
 
 /// Default bound on the moves of one state that perft counts, or a playout samples from, one
 /// by one when they do not fit in a list: 2^24, seconds of enumeration, far
@@ -134,7 +160,8 @@ pub fn perft<G: Game>(game: &G, depth: u32, opts: &PerftOptions) -> Result<Perft
     perft_with_progress(game, depth, opts, &|_, _| {})
 }
 
-/// Like [`perft`]; `progress(done, total)` is called after each root move's subtree is counted.
+/// Like [`perft`]; `progress(done, total)` is called after each work item (a subtree: one per
+/// root move with one thread) is counted.
 pub fn perft_with_progress<G: Game>(
     game: &G,
     depth: u32,
@@ -156,37 +183,183 @@ pub fn perft_with_progress<G: Game>(
         other => other?,
     }
     let root_node = PerftCounts { leaves: 0, nodes: 1 };
-    let total = moves.len();
-    let done = core::sync::atomic::AtomicUsize::new(0);
-    let subtree = |worker: &mut Worker<G>, i: usize| -> Result<PerftCounts, SearchError> {
+    let threads = opts.threads.min(MAX_THREADS);
+    if threads <= 1 {
+        // The serial count: each root move's subtree in turn, on the calling thread.
+        let total = moves.len();
         let mut child = root.clone();
-        game.apply_move(&mut child, moves.get(i));
-        let c = game.perft_subtree(&mut child, &mut worker.scratch, depth - 1, opts);
-        progress(done.fetch_add(1, core::sync::atomic::Ordering::Relaxed) + 1, total);
-        c
-    };
-    let threads = opts.threads.min(MAX_THREADS).min(total);
-    let counts = if threads <= 1 {
-        let mut worker = Worker::new(game, depth, opts);
         let mut sum = root_node;
         for i in 0..total {
-            sum += subtree(&mut worker, i)?;
+            child.clone_from(&root);
+            game.apply_move(&mut child, moves.get(i));
+            sum += game.perft_subtree(&mut child, &mut sc, depth - 1, opts)?;
+            progress(i + 1, total);
         }
-        sum
-    } else {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .stack_size(worker_stack_bytes::<G>())
-            .build()
-            .map_err(|e| DriverError::Threads(e.to_string()))?;
-        pool.install(|| {
-            (0..total)
-                .into_par_iter()
-                .map_init(|| Worker::new(game, depth, opts), |w, i| subtree(w, i))
-                .try_reduce(PerftCounts::default, |a, b| Ok(a + b))
-        })? + root_node
-    };
-    Ok(counts)
+        return Ok(sum);
+    }
+    let mut frontier = Frontier::new(root, moves, depth - 1);
+    if opts.split == PerftSplit::Balanced {
+        frontier.expand(game, &mut sc, threads.saturating_mul(ITEMS_PER_THREAD), opts)?;
+    }
+    Ok(root_node + frontier.count(game, threads, opts, progress)?)
+}
+
+/// A move of an expanded node whose subtree is one work item: its state is the node's after the
+/// move, `depth` plies to go.
+#[derive(Copy, Clone, Debug)]
+struct WorkItem {
+    node: usize,
+    mv: usize,
+    depth: u32,
+}
+
+/// A keeper-completed state whose moves became work items, and those moves.
+struct Expanded<S> {
+    state: S,
+    moves: MoveList,
+}
+
+/// The top of the tree split into work items: the subtrees below it, and the counts of the
+/// nodes above them (the root's excepted), counted as [`count_subtree`] counts them.
+struct Frontier<S> {
+    /// The expanded nodes (the root first), whose states the items' states are made from.
+    nodes: Vec<Expanded<S>>,
+    /// The items of the last ply expanded, all `depth` plies deep.
+    items: Vec<WorkItem>,
+    depth: u32,
+    /// Items of earlier plies that stay whole: their moves do not fit in a list (their count
+    /// streams them), or the split reached [`MAX_WORK_ITEMS`].
+    whole: Vec<WorkItem>,
+    above: PerftCounts,
+}
+
+impl<S: Clone + Send + Sync> Frontier<S> {
+    /// The root's moves as the items; `depth` plies to go below them.
+    fn new(root: S, moves: MoveList, depth: u32) -> Self {
+        let items = (0..moves.len()).map(|mv| WorkItem { node: 0, mv, depth }).collect();
+        Frontier {
+            nodes: vec![Expanded { state: root, moves }],
+            items,
+            depth,
+            whole: Vec::new(),
+            above: PerftCounts::default(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.items.len() + self.whole.len()
+    }
+
+    /// The state of an item: its node's after its move (before keeper completion).
+    fn state_of<G: Game<State = S> + ?Sized>(&self, game: &G, item: WorkItem, into: &mut S) {
+        let node = &self.nodes[item.node];
+        into.clone_from(&node.state);
+        game.apply_move(into, node.moves.get(item.mv));
+    }
+
+    /// Replaces the items by their children, a whole ply at a time (so the items are of about
+    /// the same size), until there are at least `target` items, or the items have fewer than
+    /// two plies to go (then an item is one move generation: splitting it gains nothing), or a
+    /// ply would pass [`MAX_WORK_ITEMS`]. An expanded item is counted as `count_subtree` counts
+    /// it: one node once the keeper is completed, never a leaf (it has two plies or more to
+    /// go); a stuck keeper or a player without moves ends it there.
+    fn expand<G: Game<State = S> + ?Sized>(
+        &mut self,
+        game: &G,
+        sc: &mut G::Scratch,
+        target: usize,
+        opts: &PerftOptions,
+    ) -> Result<(), SearchError> {
+        let mut state = self.nodes[0].state.clone();
+        let mut capped = false;
+        while self.len() < target && self.depth >= 2 && !capped {
+            let ply = core::mem::take(&mut self.items);
+            for (k, &item) in ply.iter().enumerate() {
+                if capped {
+                    self.whole.push(item);
+                    continue;
+                }
+                self.state_of(game, item, &mut state);
+                if !game.complete_keeper(&mut state, sc, opts.keeper_limit)? {
+                    self.above += PerftCounts { leaves: 0, nodes: 1 };
+                    continue;
+                }
+                let mut moves = MoveList::with_limit(opts.max_move_actions);
+                match game.legal_moves(&mut state, sc, &mut moves) {
+                    Err(SearchError::TooManyMoves { .. }) => {
+                        self.whole.push(item);
+                        continue;
+                    }
+                    other => other?,
+                }
+                let later = ply.len() - k - 1;
+                if self.len().saturating_add(moves.len()).saturating_add(later) > MAX_WORK_ITEMS {
+                    // This item and the rest of the ply stay whole; the split stops here.
+                    capped = true;
+                    self.whole.push(item);
+                    continue;
+                }
+                self.above += PerftCounts { leaves: 0, nodes: 1 };
+                if !moves.is_empty() {
+                    let node = self.nodes.len();
+                    let depth = item.depth - 1;
+                    self.items.extend((0..moves.len()).map(|mv| WorkItem { node, mv, depth }));
+                    self.nodes.push(Expanded { state: state.clone(), moves });
+                }
+            }
+            self.depth -= 1;
+        }
+        // The deeper (larger) items first: the threads start on them, and the small ones fill
+        // the end.
+        let last_ply = core::mem::take(&mut self.items);
+        self.items = core::mem::take(&mut self.whole);
+        self.items.extend(last_ply);
+        Ok(())
+    }
+
+    /// Counts every item's subtree on `threads` threads (fewer if there are fewer items) and
+    /// adds the nodes above them. Items are handed out one at a time ([`IndexedParallelIterator::with_max_len`]),
+    /// so the threads stay busy until the last item starts.
+    fn count<G: Game<State = S>>(
+        &self,
+        game: &G,
+        threads: usize,
+        opts: &PerftOptions,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<PerftCounts, DriverError> {
+        let total = self.items.len();
+        let done = core::sync::atomic::AtomicUsize::new(0);
+        let subtree = |(sc, child): &mut (G::Scratch, Option<S>), item: &WorkItem| {
+            let child = child.get_or_insert_with(|| self.nodes[item.node].state.clone());
+            self.state_of(game, *item, child);
+            let c = game.perft_subtree(child, sc, item.depth, opts);
+            progress(done.fetch_add(1, core::sync::atomic::Ordering::Relaxed) + 1, total);
+            c
+        };
+        let threads = threads.min(total);
+        let counts = if threads <= 1 {
+            let mut worker = (game.new_scratch(), None);
+            let mut sum = PerftCounts::default();
+            for item in &self.items {
+                sum += subtree(&mut worker, item)?;
+            }
+            sum
+        } else {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .stack_size(worker_stack_bytes::<G>())
+                .build()
+                .map_err(|e| DriverError::Threads(e.to_string()))?;
+            pool.install(|| {
+                self.items
+                    .par_iter()
+                    .with_max_len(1)
+                    .map_init(|| (game.new_scratch(), None), subtree)
+                    .try_reduce(PerftCounts::default, |a, b| Ok(a + b))
+            })?
+        };
+        Ok(counts + self.above)
+    }
 }
 
 /// The stack of a worker thread: the default (2 MiB, as std and rayon give) plus room for the
@@ -389,6 +562,58 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn every_split_and_thread_count_gives_the_serial_counts() {
+        // Piles 1 and 2 give roots of one and two moves; small piles end within the depth.
+        for pile in 1..=9 {
+            let game = Nim::new(pile);
+            for depth in 0..=10 {
+                let expected = nim_counts(pile, depth);
+                for threads in [1, 2, 3] {
+                    for split in [PerftSplit::Root, PerftSplit::Balanced] {
+                        for bulk_last_ply in [false, true] {
+                            let opts = PerftOptions { threads, split, bulk_last_ply, ..Default::default() };
+                            assert_eq!(
+                                perft(&game, depth, &opts).unwrap(),
+                                expected,
+                                "pile {pile} depth {depth} threads {threads} {split:?} bulk {bulk_last_ply}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The number of work items a run reports through its progress callback.
+    fn work_items(game: &Nim, depth: u32, opts: &PerftOptions) -> usize {
+        let total = core::sync::atomic::AtomicUsize::new(0);
+        perft_with_progress(game, depth, opts, &|_, t| {
+            total.store(t, core::sync::atomic::Ordering::Relaxed);
+        })
+        .unwrap();
+        total.into_inner()
+    }
+
+    #[test]
+    fn a_root_with_few_moves_is_split_into_many_items() {
+        // Nim's root has two moves: the root split gives each thread one subtree at most.
+        let game = Nim::new(40);
+        for threads in [2, 3] {
+            let balanced = PerftOptions { threads, ..Default::default() };
+            let items = work_items(&game, 12, &balanced);
+            assert!(items >= ITEMS_PER_THREAD * threads, "{items} items for {threads} threads");
+            // Whole plies: the first one at or past the target, 2^k moves deep.
+            assert!(items.is_power_of_two() && items < 2 * ITEMS_PER_THREAD * threads, "{items}");
+            let root = PerftOptions { split: PerftSplit::Root, ..balanced };
+            assert_eq!(work_items(&game, 12, &root), 2);
+        }
+        // Too shallow to split below the root's moves: the items are the root's.
+        assert_eq!(work_items(&game, 1, &PerftOptions { threads: 2, ..Default::default() }), 2);
+        // One thread keeps the serial count of the root's moves.
+        assert_eq!(work_items(&game, 12, &PerftOptions::default()), 2);
     }
 
     #[test]

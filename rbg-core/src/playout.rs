@@ -53,6 +53,8 @@ pub struct McOptions {
     pub max_move_actions: usize,
     /// Most moves one state's streamed sampling may meet ([`PlayoutLimits::max_streamed_moves`]).
     pub max_streamed_moves: u64,
+    /// Threads playing at once (see [`flat_monte_carlo`]); 1 plays on the calling thread.
+    pub threads: usize,
 }
 
 impl Default for McOptions {
@@ -65,6 +67,7 @@ impl Default for McOptions {
             monotonic: true,
             max_move_actions: DEFAULT_MAX_ACTIONS,
             max_streamed_moves: DEFAULT_MAX_STREAMED_MOVES,
+            threads: 1,
         }
     }
 }
@@ -111,7 +114,7 @@ impl McStats {
         self.playouts as f64 / self.elapsed.as_secs_f64().max(1e-9)
     }
 
-    fn record(&mut self, plies: u64, scores: impl Iterator<Item = i64>) {
+    pub(crate) fn record(&mut self, plies: u64, scores: impl Iterator<Item = i64>) {
         if self.playouts == 0 {
             self.min_plies = plies;
             self.max_plies = plies;
@@ -130,11 +133,20 @@ impl McStats {
 }
 
 /// Runs random playouts until the limit; `progress` is called after every playout.
+///
+/// With [`McOptions::threads`] above 1 the playouts are played on that many threads, each
+/// until the time is up or no playout is left to start: each has its own generator, so the playouts differ from a
+/// single-threaded run's and, as the threads share them out as they go, from one run to the
+/// next; `progress` is then called on the calling thread about every 20 ms with the statistics
+/// the threads have reported so far.
 pub fn flat_monte_carlo<G: Game>(
     game: &G,
     opts: &McOptions,
     mut progress: impl FnMut(&McStats),
 ) -> Result<McStats, DriverError> {
+    if opts.threads > 1 {
+        return crate::mc_threads::flat_monte_carlo_threads(game, opts, progress);
+    }
     let start = Instant::now();
     let mut sc = game.new_scratch();
     let root = root_state(game, &mut sc, opts.keeper_limit)?;

@@ -27,6 +27,11 @@ pub struct McArgs {
     /// Seed of the random generator (xoshiro256++).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Threads playing at once, each until the time is up or no playout is left to start.
+    /// Each thread has its own generator (the first one seeded with --seed), so the playouts
+    /// differ from a single thread's, and from run to run.
+    #[arg(long, short = 't', default_value_t = 1)]
+    pub threads: usize,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -112,7 +117,9 @@ pub fn run_mc<G: Game>(game: &G, args: &McArgs, out: &mut dyn Write) -> Result<M
         (None, Some(n)) => McLimit::Playouts(n),
         _ => return Err(RunError::Usage("give exactly one of --seconds S or --playouts N".into())),
     };
+    crate::perft::check_threads(args.threads, crate::perft::available_cores())?;
     let opts = McOptions {
+        threads: args.threads,
         seed: args.seed,
         limit,
         monotonic: !args.no_monotonic,

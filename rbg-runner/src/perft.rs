@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::time::Instant;
 
-use rbg_core::perft::{perft_with_progress, PerftCounts, PerftOptions};
+use rbg_core::perft::{perft_with_progress, PerftCounts, PerftOptions, PerftSplit};
 use rbg_core::Game;
 use serde_json::json;
 
@@ -14,9 +14,14 @@ pub struct PerftArgs {
     /// Deepest depth to count; every depth from 1 is printed.
     #[arg(long, short = 'd')]
     pub depth: u32,
-    /// Worker threads (the work is split at the root).
+    /// Worker threads. The tree is split into many subtrees below the root (at least 32 per
+    /// thread when it is deep enough), which the threads take one at a time.
     #[arg(long, short = 't', default_value_t = 1)]
     pub threads: usize,
+    /// Split the work between the threads at the root only, one subtree per root move (the
+    /// former split, to compare with).
+    #[arg(long)]
+    pub root_split: bool,
     /// One JSON object per line: game, depth, leaves, nodes, ms, nodes_per_s.
     #[arg(long)]
     pub json: bool,
@@ -56,6 +61,7 @@ pub fn run_perft<G: Game>(
     check_threads(args.threads, available_cores())?;
     let opts = PerftOptions {
         threads: args.threads,
+        split: if args.root_split { PerftSplit::Root } else { PerftSplit::Balanced },
         bulk_last_ply: args.bulk,
         max_streamed_moves: args.max_streamed_moves,
         ..Default::default()
@@ -87,12 +93,12 @@ pub fn run_perft<G: Game>(
 pub const MAX_THREADS_PER_CORE: usize = 4;
 
 /// The cores this process may use (1 if unknown).
-fn available_cores() -> usize {
+pub(crate) fn available_cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// `--threads` must be between 1 and [`MAX_THREADS_PER_CORE`] times the cores.
-fn check_threads(threads: usize, cores: usize) -> Result<(), RunError> {
+pub(crate) fn check_threads(threads: usize, cores: usize) -> Result<(), RunError> {
     let most = MAX_THREADS_PER_CORE.saturating_mul(cores.max(1));
     if threads == 0 {
         return Err(RunError::Usage("--threads must be at least 1".into()));
