@@ -4,7 +4,7 @@
 use std::sync::{Mutex, PoisonError};
 
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyTuple};
 use rbg_core::dynamic::{AnyGame, DynError, DynScratch, DynState};
 use rbg_core::perft::DEFAULT_KEEPER_LIMIT;
 use rbg_core::{Action, Game, MoveList, KEEPER};
@@ -232,6 +232,15 @@ impl PyState {
     fn serialize<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let bytes = self.any.try_encode_state(&self.state).map_err(search_error)?;
         Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// Pickling: `rbg._restore_state(game, bytes)`, i.e. `game.deserialize_state(bytes)` with
+    /// the game pickled by its own `__reduce__` (once per pickle, however many of its states
+    /// it holds).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let restore = py.import("rbg")?.getattr("_restore_state")?;
+        let args = (self.game.clone_ref(py), self.serialize(py)?);
+        Ok((restore, args.into_pyobject(py)?))
     }
 
     /// Whether `other` is a state of the same game handle in the same position.

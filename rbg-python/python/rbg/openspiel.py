@@ -45,7 +45,11 @@ def load_game(
     The game is registered with ``pyspiel.register_game`` under the short name
     ``rbg_<file stem>``; loading a file of the same stem again reuses that registration.
     """
-    game = rbg.load(path, engine=engine)
+    return _spiel_game(rbg.load(path, engine=engine), max_game_length)
+
+
+def _spiel_game(game: rbg.Game, max_game_length: int) -> pyspiel.Game:
+    """The pyspiel game of `game`, registered under ``rbg_<name>`` unless that name is taken."""
     short_name = f"rbg_{game.name}"
     if short_name not in _registered:
         game_type, game_info = _describe(game, short_name, max_game_length)
@@ -53,6 +57,20 @@ def load_game(
         pyspiel.register_game(game_type, game_class)
         _registered[short_name] = (game, game_class)
     return _registered[short_name][1]()
+
+
+def _restore_game(game: rbg.Game, max_game_length: int) -> pyspiel.Game:
+    """Unpickles a pyspiel game: registers `game` (itself unpickled) unless its name is taken
+    already, by this very game (rbg's unpickling gives back a live game of the same text)."""
+    registered = _registered.get(f"rbg_{game.name}")
+    if registered is not None and registered[0] is not game:
+        raise ValueError(f"cannot unpickle rbg_{game.name}: another game of that name is registered")
+    return _spiel_game(game, max_game_length)
+
+
+def _restore_state(spiel_game: pyspiel.Game, data: str):
+    """Unpickles a pyspiel state: OpenSpiel's own ``deserialize_state`` of `spiel_game`."""
+    return spiel_game.deserialize_state(data)
 
 
 def encode_step(game: rbg.Game, step: Tuple[int, int]) -> int:
@@ -116,6 +134,12 @@ def _game_class(game: rbg.Game, game_type, game_info) -> type:
             """The board observer (see BoardObserver)."""
             return BoardObserver(game)
 
+        def __reduce__(self):
+            """Pickled as the RBG game (engine, path, text) and the length bound, so that
+            unpickling registers it in a process that has not loaded it (the class is made
+            per game, so pickle cannot find it by name)."""
+            return _restore_game, (game, game_info.max_game_length)
+
     RbgSpielGame.__name__ = f"RbgSpielGame_{game.name}"
     return RbgSpielGame
 
@@ -166,6 +190,12 @@ class RbgSpielState(pyspiel.State):
     def returns(self) -> List[float]:
         """Each player's score mapped from 0..bound to -1..1 at the end, else zeros."""
         return self.rbg_state.returns()
+
+    def __reduce__(self):
+        """Pickled as the game and OpenSpiel's serialisation of the state (history, move
+        number, and the pickled ``rbg_state`` and ``prefix``): pybind11's own pickling of a
+        Python state cannot rebuild this subclass."""
+        return _restore_state, (self.get_game(), self.serialize())
 
     def clone(self):
         """An independent copy, with the steps taken so far."""
