@@ -2,6 +2,7 @@
 
 import copy
 import pickle
+import random
 import shutil
 import subprocess
 import sys
@@ -248,3 +249,37 @@ def test_corrupted_pickles_raise(tictactoe, breakthrough):
         rbg._restore_game(engine, None, text)
     with pytest.raises(OSError):
         rbg._restore_game("compiled", path + ".missing.so", b"")
+
+
+@pytest.mark.parametrize("name", ["paperSoccer", "amazons", "englishDraughts", "theMillGame", "breakthrough"])
+def test_apply_accepts_exactly_the_legal_moves(name):
+    """`apply` on a state that has not listed its moves checks a move by one search along it;
+    the oracle here is the full list of legal moves. Candidates: legal moves and near misses
+    (one action short or too many, one action's vertex or index changed)."""
+    game = rbg.load(corpus_game(name))
+    rng = random.Random(4)
+    state = game.new_initial_state()
+    for _ in range(6):
+        if state.is_terminal():
+            break
+        # Listed on a copy, so that `state` itself keeps no list for `apply` to look in.
+        legal = {tuple(m.actions) for m in state.clone().legal_moves()}
+        candidates = set()
+        for move in rng.sample(sorted(legal), min(20, len(legal))):
+            candidates.update([move, move[:-1], move + move[-1:]])
+            for i, (index, vertex) in enumerate(move):
+                for changed in [(index, (vertex + 1) % len(game.vertices)), (index % game.modifiers + 1, vertex)]:
+                    candidates.add(move[:i] + (changed,) + move[i + 1 :])
+        accepted = rejected = 0
+        for candidate in candidates:
+            fresh = game.deserialize_state(state.serialize())
+            if candidate in legal:
+                fresh.apply(list(candidate))
+                accepted += 1
+            else:
+                with pytest.raises(ValueError):
+                    fresh.apply(list(candidate))
+                assert fresh == state
+                rejected += 1
+        assert accepted and rejected
+        state.apply(list(rng.choice(sorted(legal))))

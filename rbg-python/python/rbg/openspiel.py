@@ -21,6 +21,7 @@ Requires the ``open_spiel`` package (and numpy, which it depends on).
 from __future__ import annotations
 
 import os
+import weakref
 from typing import Dict, List, Optional, Tuple, Union
 
 import numpy as np
@@ -33,6 +34,18 @@ import rbg
 DEFAULT_MAX_GAME_LENGTH = 10_000
 
 _registered: Dict[str, Tuple[rbg.Game, type]] = {}
+
+#: Each game's vertex names, read once: ``rbg.Game.vertices`` makes a new list of them per
+#: call, which the action numbering and the texts would otherwise pay on every step.
+_vertex_names_of: "weakref.WeakKeyDictionary[rbg.Game, Tuple[str, ...]]" = weakref.WeakKeyDictionary()
+
+
+def _vertex_names(game: rbg.Game) -> Tuple[str, ...]:
+    """`game.vertices`, cached."""
+    names = _vertex_names_of.get(game)
+    if names is None:
+        names = _vertex_names_of[game] = tuple(game.vertices)
+    return names
 
 
 def load_game(
@@ -76,12 +89,12 @@ def _restore_state(spiel_game: pyspiel.Game, data: str):
 def encode_step(game: rbg.Game, step: Tuple[int, int]) -> int:
     """The OpenSpiel action number of the step ``(modifier index, vertex)``."""
     index, vertex = step
-    return (index - 1) * len(game.vertices) + vertex
+    return (index - 1) * len(_vertex_names(game)) + vertex
 
 
 def decode_step(game: rbg.Game, action: int) -> Tuple[int, int]:
     """The step ``(modifier index, vertex)`` of an OpenSpiel action number."""
-    index, vertex = divmod(action, len(game.vertices))
+    index, vertex = divmod(action, len(_vertex_names(game)))
     return index + 1, vertex
 
 
@@ -152,35 +165,46 @@ class RbgSpielState(pyspiel.State):
         super().__init__(spiel_game)
         self.rbg_state = state
         self.prefix: List[Tuple[int, int]] = list(prefix or [])
+        # The next steps of `prefix`, once `_legal_actions` found them, until a step is
+        # taken: OpenSpiel asks for the legal actions and then checks the chosen one.
+        self._steps: Optional[List[Tuple[int, int]]] = None
 
     def current_player(self) -> int:
         """The mover (0-based) until the last step of their move; TERMINAL at the end."""
         player = self.rbg_state.current_player()
         return pyspiel.PlayerId.TERMINAL if player == rbg.TERMINAL else player
 
+    def _next_steps(self) -> List[Tuple[int, int]]:
+        """The steps that extend `prefix` towards a legal move (found by the reasoner's
+        move-by-move search, which costs about one completion per step offered)."""
+        if self._steps is None:
+            self._steps = self.rbg_state.next_actions(self.prefix)
+        return self._steps
+
     def _legal_actions(self, player) -> List[int]:
         """The sorted action numbers of the next steps that some legal move continues."""
         if player != self.current_player():
             return []
-        steps = self.rbg_state.next_actions(self.prefix)
-        return sorted(encode_step(self.rbg_state.game, s) for s in steps)
+        width = len(_vertex_names(self.rbg_state.game))
+        return sorted((index - 1) * width + vertex for index, vertex in self._next_steps())
 
     def _apply_action(self, action: int) -> None:
         """Takes one step; the move is played on the RBG state when its switch is taken."""
-        game = self.rbg_state.game
-        step = decode_step(game, action)
-        if step not in self.rbg_state.next_actions(self.prefix):
+        step = decode_step(self.rbg_state.game, action)
+        if step not in self._next_steps():
             raise ValueError(f"action {action} ({step[0]}@{step[1]}) is not legal here")
         self.prefix.append(step)
-        # A move ends with its switch; nothing can follow one.
-        if game.is_switch(step[0]):
+        self._steps = None
+        # A move ends with its switch; nothing can follow one. Its steps were each offered by
+        # next_actions, so `apply` checks it by one search along it, not against every move.
+        if self.rbg_state.game.is_switch(step[0]):
             move, self.prefix = self.prefix, []
             self.rbg_state.apply(move)
 
     def _action_to_string(self, player, action) -> str:
         """The step as index@vertex-name."""
         index, vertex = decode_step(self.rbg_state.game, action)
-        vertices = self.rbg_state.game.vertices
+        vertices = _vertex_names(self.rbg_state.game)
         return f"{index}@{vertices[vertex]}" if vertex < len(vertices) else f"{index}@{vertex}"
 
     def is_terminal(self) -> bool:
@@ -199,14 +223,16 @@ class RbgSpielState(pyspiel.State):
 
     def clone(self):
         """An independent copy, with the steps taken so far."""
-        return RbgSpielState(self.get_game(), self.rbg_state.clone(), self.prefix)
+        copy = RbgSpielState(self.get_game(), self.rbg_state.clone(), self.prefix)
+        copy._steps = self._steps  # never changed in place, only replaced
+        return copy
 
     def __str__(self) -> str:
         """The board picture, and the steps of the current move so far."""
         text = str(self.rbg_state)
         if self.prefix:
-            game = self.rbg_state.game
-            text += "move so far: " + " ".join(f"{i}@{game.vertices[v]}" for i, v in self.prefix) + "\n"
+            names = _vertex_names(self.rbg_state.game)
+            text += "move so far: " + " ".join(f"{i}@{names[v]}" for i, v in self.prefix) + "\n"
         return text
 
 
