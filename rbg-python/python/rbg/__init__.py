@@ -11,7 +11,8 @@ Example::
 
 ``rbg.load`` reads ``.rbg`` files and Simplified Boardgames (``.sbg``, translated to RBG).
 States are always keeper-completed: a real player is to move, or the game is over.
-``Game.perft`` and ``Game.random_playouts`` run in Rust on all cores without the GIL.
+``Game.perft`` and ``Game.random_playouts`` run in Rust on all cores without the GIL;
+``Agent.select_move`` searches without the GIL too.
 ``rbg.openspiel`` adapts a game to OpenSpiel (``pyspiel``), one action per move step.
 Games and states pickle (a game as its engine, path and text; a state as its game and
 ``serialize()`` bytes).

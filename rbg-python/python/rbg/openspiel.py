@@ -15,6 +15,11 @@ Example::
     state = game.new_initial_state()
     state.apply_action(state.legal_actions()[0])
 
+Games and states pickle, and OpenSpiel's ``serialize``/``deserialize_state`` and
+``serialize_game_and_state`` work (``random_sim_test(..., serialize=True)`` passes): a state's
+serialisation holds its pickled ``rbg.State`` and steps so far; a game's pickle holds the RBG
+game, and unpickling it in another process registers it.
+
 Requires the ``open_spiel`` package (and numpy, which it depends on).
 """
 
