@@ -1,11 +1,11 @@
 //! `rbg.Game`: a loaded game, its static description and the whole-game drivers (perft and
 //! random playouts), which run in Rust on all cores with the GIL released.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyTuple};
 use rbg_core::dynamic::AnyGame;
 use rbg_core::perft::{perft, PerftOptions};
 use rbg_core::playout::{flat_monte_carlo, McLimit, McOptions, McStats};
@@ -16,20 +16,33 @@ use crate::load::{self, LoadError};
 use crate::state::PyState;
 
 /// A game loaded into an engine. Immutable; states made from it share it.
-#[pyclass(module = "rbg._rbg", name = "Game", frozen)]
+///
+/// Weakly referenceable: the package keeps a weak table of the loaded games so that
+/// unpickling a game (or a state, which pickles its game) in a process where the same game is
+/// loaded gives back that game, whose states and agents the unpickled states then work with.
+#[pyclass(module = "rbg._rbg", name = "Game", frozen, weakref)]
 pub struct PyGame {
     pub(crate) any: AnyGame,
     engine: &'static str,
+    origin: Origin,
+}
+
+/// What a game was loaded from: what its pickle holds to load it again.
+enum Origin {
+    /// The game text and the path it was read from. The text, not just the path, so that a
+    /// pickle restores the game it was made from even if the file has changed or is absent;
+    /// the path gives the game's name and tells RBG from SBG.
+    Source { path: PathBuf, text: Vec<u8> },
+    /// A compiled reasoner library, loaded again from its path (a library is machine code
+    /// for one platform; a pickle of it is only good where the library is).
+    Library(PathBuf),
 }
 
 impl PyGame {
     /// Loads a game file into the named engine.
     pub fn from_path(path: &Path, engine: &str) -> PyResult<Self> {
         match engine {
-            "interpreter" => {
-                let parsed = load::parse_path(path)?;
-                Ok(PyGame { any: load::interpreter(&parsed)?, engine: "interpreter" })
-            }
+            "interpreter" => Self::from_source(path, load::read(path)?),
             // Reached only by calling the native module directly: `rbg.load` builds the library.
             "compiled" => Err(value_error(
                 "the native loader runs the interpreter only: use rbg.load(path, engine=\"compiled\"), or \
@@ -41,13 +54,20 @@ impl PyGame {
         }
     }
 
+    /// Loads the game text `text` of the file at `path` into the interpreter.
+    pub fn from_source(path: &Path, text: Vec<u8>) -> PyResult<Self> {
+        let parsed = load::parse_source(path, text.clone())?;
+        let any = load::interpreter(&parsed)?;
+        Ok(PyGame { any, engine: "interpreter", origin: Origin::Source { path: path.to_path_buf(), text } })
+    }
+
     /// Loads a compiled reasoner library.
     pub fn from_library(path: &Path) -> PyResult<Self> {
         if let Err(e) = std::fs::metadata(path) {
             return Err(LoadError::Io(format!("cannot read {}: {e}", path.display())).into());
         }
         let any = rbg_dynlib::load(path).map_err(|e| value_error(format!("{}: {e}", path.display())))?;
-        Ok(PyGame { any, engine: "compiled" })
+        Ok(PyGame { any, engine: "compiled", origin: Origin::Library(path.to_path_buf()) })
     }
 
     /// Worker threads for `threads` (0: one per core).
@@ -241,6 +261,19 @@ impl PyGame {
             stats.score_sums.iter_mut().zip(&s.score_sum).for_each(|(total, v)| *total += v);
         }
         Ok(stats)
+    }
+
+    /// Pickling: `rbg._restore_game(engine, path, text)`, which returns the loaded game of
+    /// that engine, path and text if there is one in this process, else loads it (from the
+    /// text; a compiled game from its library path, with an empty text).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let restore = py.import("rbg")?.getattr("_restore_game")?;
+        let (path, text): (&Path, &[u8]) = match &self.origin {
+            Origin::Source { path, text } => (path, text),
+            Origin::Library(path) => (path, &[]),
+        };
+        let args = (self.engine, path.as_os_str(), PyBytes::new(py, text));
+        Ok((restore, args.into_pyobject(py)?))
     }
 
     /// `Game("name", engine="...")`.

@@ -28,6 +28,14 @@ fn load_game(path: std::path::PathBuf, engine: &str) -> PyResult<game::PyGame> {
     game::PyGame::from_path(&path, engine)
 }
 
+/// Loads the game text `text` as if read from the file at `path` (which is not read: it names
+/// the game and tells RBG from SBG). For unpickling (`rbg._restore_game`); `text` must be
+/// bytes, since a pickle holds the file's bytes, whatever their encoding.
+#[pyfunction]
+fn _load_source(path: std::path::PathBuf, text: &Bound<'_, pyo3::types::PyBytes>) -> PyResult<game::PyGame> {
+    game::PyGame::from_source(&path, text.as_bytes().to_vec())
+}
+
 /// Loads a compiled reasoner library (the `.so`/`.dylib`/`.dll` built from the crate that
 /// `rbg compile FILE -o DIR` writes: `cargo build --release --manifest-path DIR/Cargo.toml`).
 #[pyfunction]
@@ -40,6 +48,7 @@ fn load_library(path: std::path::PathBuf) -> PyResult<game::PyGame> {
 fn _rbg(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(load_game, m)?)?;
     m.add_function(wrap_pyfunction!(load_library, m)?)?;
+    m.add_function(wrap_pyfunction!(_load_source, m)?)?;
     m.add_class::<game::PyGame>()?;
     m.add_class::<game::PlayoutStats>()?;
     m.add_class::<state::PyState>()?;

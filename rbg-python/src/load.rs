@@ -26,11 +26,16 @@ pub struct ParsedGame {
     pub game: ir::Game,
 }
 
-/// Reads and parses the game at `path`, RBG or SBG.
-pub fn parse_path(path: &Path) -> Result<ParsedGame, LoadError> {
-    let bytes =
-        std::fs::read(path).map_err(|e| LoadError::Io(format!("cannot read {}: {e}", path.display())))?;
-    let parsed = rbg_sbg::file::parse_file(path, bytes);
+/// Reads the game file at `path` (its bytes, for `parse_source`).
+pub fn read(path: &Path) -> Result<Vec<u8>, LoadError> {
+    std::fs::read(path).map_err(|e| LoadError::Io(format!("cannot read {}: {e}", path.display())))
+}
+
+/// Parses `text` as the game file at `path`, RBG or SBG: the path names the game and its
+/// extension tells the languages apart, but the file itself is not read (an unpickled game
+/// is rebuilt from the text it was loaded from, wherever the file is now).
+pub fn parse_source(path: &Path, text: Vec<u8>) -> Result<ParsedGame, LoadError> {
+    let parsed = rbg_sbg::file::parse_file(path, text);
     match parsed.game {
         Some(game) if !parsed.diagnostics.iter().any(Diagnostic::is_error) => {
             Ok(ParsedGame { name: game_name(path), game })

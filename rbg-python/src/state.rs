@@ -4,10 +4,10 @@
 use std::sync::{Mutex, PoisonError};
 
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyTuple};
 use rbg_core::dynamic::{AnyGame, DynError, DynScratch, DynState};
 use rbg_core::perft::DEFAULT_KEEPER_LIMIT;
-use rbg_core::{Action, Game, MoveList, KEEPER};
+use rbg_core::{Action, Game, MoveList, SearchError, KEEPER};
 
 use crate::board;
 use crate::errors::{search_error, value_error};
@@ -69,6 +69,30 @@ impl PyState {
     }
 }
 
+/// Whether `actions` is one of the legal moves of `state`, decided by the move-by-move
+/// interface: its last action is a switch and `next_actions` of the rest offers it. The rest
+/// is then a prefix of some legal move that the switch extends, and since a move ends at its
+/// switch (ARCHITECTURE.md, invariant 3) that legal move is `actions` itself.
+///
+/// This costs one pruned search along the move. `AnyGame::try_apply_move` instead lists the
+/// legal moves until `actions` turns up, as many as precede it in the search order: in paper
+/// soccer, whose bounces chain into moves by the hundred thousand, that made every move of a
+/// step-by-step game (the OpenSpiel adapter) take a second.
+fn is_legal_move(
+    any: &AnyGame,
+    state: &mut DynState,
+    scratch: &mut DynScratch,
+    actions: &[Action],
+) -> Result<bool, SearchError> {
+    let Some((last, rest)) = actions.split_last() else { return Ok(false) };
+    if !any.info().is_switch(last.index) {
+        return Ok(false);
+    }
+    let mut next = Vec::new();
+    any.next_actions(state, scratch, rest, &mut next)?;
+    Ok(next.contains(last))
+}
+
 #[pymethods]
 impl PyState {
     /// The game this state belongs to.
@@ -106,7 +130,14 @@ impl PyState {
                 Ok(())
             }
             Some(false) => Err(DynError::IllegalMove),
-            None => self.any.try_apply_move(&mut next, scratch, &actions),
+            None => match is_legal_move(&self.any, &mut next, scratch, &actions) {
+                Ok(true) => {
+                    self.any.apply_move(&mut next, &actions);
+                    Ok(())
+                }
+                Ok(false) => Err(DynError::IllegalMove),
+                Err(e) => Err(DynError::Search(e)),
+            },
         };
         checked.map_err(|e| match e {
             DynError::Search(e) => search_error(e),
@@ -232,6 +263,15 @@ impl PyState {
     fn serialize<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let bytes = self.any.try_encode_state(&self.state).map_err(search_error)?;
         Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// Pickling: `rbg._restore_state(game, bytes)`, i.e. `game.deserialize_state(bytes)` with
+    /// the game pickled by its own `__reduce__` (once per pickle, however many of its states
+    /// it holds).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let restore = py.import("rbg")?.getattr("_restore_state")?;
+        let args = (self.game.clone_ref(py), self.serialize(py)?);
+        Ok((restore, args.into_pyobject(py)?))
     }
 
     /// Whether `other` is a state of the same game handle in the same position.

@@ -1,5 +1,8 @@
 """Agents choose legal moves and play games to the end."""
 
+import threading
+import time
+
 import pytest
 import rbg
 
@@ -32,3 +35,35 @@ def test_the_same_seed_gives_the_same_moves(breakthrough):
     first = rbg.Agent(breakthrough, "mcts:iterations=100", seed=5).select_move(state)
     again = rbg.Agent(breakthrough, "mcts:iterations=100", seed=5).select_move(state)
     assert first == again
+
+
+@pytest.mark.parametrize("spec", ["mcts:time=600ms", "split-mcts:time=600ms"])
+def test_select_move_lets_other_threads_run(breakthrough, spec):
+    """The search runs without the GIL: Python code in the main thread keeps running during
+    it. Were the GIL held, no main-thread iteration could fall in the middle of the search
+    (only within a switch interval, 5 ms, of its start or end)."""
+    agent = rbg.Agent(breakthrough, spec, seed=1)
+    state = breakthrough.new_initial_state()
+    window = {}
+
+    def search():
+        window["start"] = time.perf_counter()
+        window["move"] = agent.select_move(state)
+        window["end"] = time.perf_counter()
+
+    worker = threading.Thread(target=search)
+    stamps = []
+    count = 0
+    worker.start()
+    while worker.is_alive():
+        count += 1
+        if count % 256 == 0:
+            stamps.append(time.perf_counter())
+            # The state is not borrowed by the search: its methods work meanwhile.
+            assert not state.is_terminal()
+    worker.join()
+    start, end = window["start"], window["end"]
+    middle = [t for t in stamps if start + (end - start) / 4 < t < end - (end - start) / 4]
+    assert end - start >= 0.5
+    assert len(middle) > 10, (count, len(stamps))
+    assert window["move"] in state.legal_moves()

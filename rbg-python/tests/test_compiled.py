@@ -3,6 +3,7 @@ with the rbg command and cargo, a minute or more, so it runs only with RBG_PYTHO
 The rbg command is $RBG, else target/release/rbg of the workspace."""
 
 import os
+import pickle
 import random
 
 import pytest
@@ -41,6 +42,8 @@ def test_compiled_and_interpreted_games_agree(connect4_compiled):
             b.apply(str(move))
         assert b.is_terminal() and a.scores() == b.scores()
         assert connect4_compiled.deserialize_state(a.serialize()) == a
+        # A compiled game pickles as its library path and comes back as the same game.
+        assert pickle.loads(pickle.dumps(a)) == a
 
 
 def test_compiled_playouts_and_agents(connect4_compiled):

@@ -3,7 +3,10 @@
 Skipped when open_spiel is not installed (run-tests.sh installs it only with RBG_OPENSPIEL=1).
 """
 
+import pickle
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -114,9 +117,9 @@ def test_openspiel_mcts_plays_legal_steps():
 
 
 # OpenSpiel's own random-simulation check (legal actions, apply, clone, returns, the game's
-# declared sizes) on corpus games of every kind: placement, moves with captures, multi-step
-# moves (amazons, draughts), asymmetric sides. Paper soccer is left out: its moves can chain
-# bounces for very long, which step-by-step play in Python makes slow.
+# declared sizes, and with serialize=True serialize_game_and_state and back, which pickles
+# the states' Python attributes) on corpus games of every kind: placement, moves with
+# captures, multi-step moves (amazons, draughts, paper soccer's bounces), asymmetric sides.
 SIMULATED_GAMES = [
     "ticTacToe",
     "connect4",
@@ -130,13 +133,113 @@ SIMULATED_GAMES = [
     "theMillGame",
     "knightthrough",
     "yavalath",
+    "paperSoccer",
 ]
 
 
 @pytest.mark.parametrize("name", SIMULATED_GAMES)
 def test_openspiels_random_simulation_check(name):
     game = openspiel.load_game(corpus_game(name))
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    # Paper soccer's board has 1147 vertices, which OpenSpiel's check draws and observes at
+    # every step: one game is enough there.
+    pyspiel.random_sim_test(game, num_sims=1 if name == "paperSoccer" else 2, serialize=True, verbose=False)
+
+
+def test_paper_soccer_plays_step_by_step():
+    """Whole random games of paper soccer through the adapter, ending in a win; the steps of
+    each of a game's first moves, joined, are one of that state's legal moves. (Applying a
+    move used to list legal moves until it turned up, which is hundreds of thousands of moves
+    or more once the bounces chain: a regression shows as this test taking minutes.)"""
+    game = openspiel.load_game(corpus_game("paperSoccer"))
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(5):
+        state = game.new_initial_state()
+        moves = 0
+        while not state.is_terminal():
+            mover = state.current_player()
+            before = state.rbg_state.clone()
+            steps = []
+            while not state.is_terminal() and state.current_player() == mover and (not steps or state.prefix):
+                action = rng.choice(state.legal_actions())
+                steps.append(openspiel.decode_step(game.rbg_game, action))
+                state.apply_action(action)
+            # The bounces multiply the moves as a game goes on (thousands by move 10, more
+            # than a list may hold by move 20): the oracle lists only the first moves' states.
+            if moves < 8:
+                assert steps in [m.actions for m in before.legal_moves()]
+                checked += 1
+            moves += 1
+        assert moves > 0
+        assert sorted(state.returns()) == [-1.0, 1.0]
+    assert checked >= 20
+
+
+def spiel_state_after(game, steps, seed):
+    """A state of the pyspiel `game` after `steps` random steps (fewer if the game ends)."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_pickle_and_serialize_round_trips():
+    game = openspiel.load_game(corpus_game("amazons"))
+    # Amazons moves take three steps (queen, destination, arrow): 7 steps end inside a move.
+    state = spiel_state_after(game, 7, seed=2)
+    assert state.prefix
+    for restored in (
+        pickle.loads(pickle.dumps(state)),
+        pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1],
+        game.deserialize_state(state.serialize()),
+    ):
+        assert type(restored) is type(state)
+        assert str(restored) == str(state)
+        assert restored.history() == state.history()
+        assert restored.prefix == state.prefix
+        assert restored.legal_actions() == state.legal_actions()
+        assert restored.rbg_state == state.rbg_state
+        # It plays on like the original.
+        action = state.legal_actions()[-1]
+        after, restored_after = state.clone(), restored.clone()
+        after.apply_action(action)
+        restored_after.apply_action(action)
+        assert str(after) == str(restored_after)
+    assert str(pickle.loads(pickle.dumps(game))) == str(game) == "rbg_amazons()"
+
+
+def test_unpickling_in_a_fresh_process_registers_the_game(tmp_path):
+    game = openspiel.load_game(GAMES / "ticTacToe.rbg")
+    state = spiel_state_after(game, 3, seed=5)  # cross's move, then nought's first step
+    data = tmp_path / "state.pickle"
+    data.write_bytes(pickle.dumps(state))
+    script = (
+        "import pickle, sys\n"
+        "state = pickle.loads(open(sys.argv[1], 'rb').read())\n"
+        "print(state.get_game(), state.history(), state.legal_actions())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(data)], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == f"rbg_ticTacToe() {state.history()} {state.legal_actions()}"
+
+
+def test_corrupted_serialisations_raise():
+    game = openspiel.load_game(GAMES / "ticTacToe.rbg")
+    state = spiel_state_after(game, 3, seed=5)
+    text = state.serialize()
+    for bad in ["", "garbage", text[:-8], text.replace("history=", "history=x"), text + "!!"]:
+        with pytest.raises(Exception):
+            game.deserialize_state(bad)
+    both = pyspiel.serialize_game_and_state(game, state)
+    for bad in ["", "garbage", both[:-8]]:
+        with pytest.raises(Exception):
+            pyspiel.deserialize_game_and_state(bad)
+    data = pickle.dumps(state)
+    for bad in [data[:-1], data[: len(data) // 2]]:
+        with pytest.raises(Exception):
+            pickle.loads(bad)
 
 
 def play_bots(game, bots):

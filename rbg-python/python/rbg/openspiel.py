@@ -15,12 +15,18 @@ Example::
     state = game.new_initial_state()
     state.apply_action(state.legal_actions()[0])
 
+Games and states pickle, and OpenSpiel's ``serialize``/``deserialize_state`` and
+``serialize_game_and_state`` work (``random_sim_test(..., serialize=True)`` passes): a state's
+serialisation holds its pickled ``rbg.State`` and steps so far; a game's pickle holds the RBG
+game, and unpickling it in another process registers it.
+
 Requires the ``open_spiel`` package (and numpy, which it depends on).
 """
 
 from __future__ import annotations
 
 import os
+import weakref
 from typing import Dict, List, Optional, Tuple, Union
 
 import numpy as np
@@ -34,6 +40,18 @@ DEFAULT_MAX_GAME_LENGTH = 10_000
 
 _registered: Dict[str, Tuple[rbg.Game, type]] = {}
 
+#: Each game's vertex names, read once: ``rbg.Game.vertices`` makes a new list of them per
+#: call, which the action numbering and the texts would otherwise pay on every step.
+_vertex_names_of: "weakref.WeakKeyDictionary[rbg.Game, Tuple[str, ...]]" = weakref.WeakKeyDictionary()
+
+
+def _vertex_names(game: rbg.Game) -> Tuple[str, ...]:
+    """`game.vertices`, cached."""
+    names = _vertex_names_of.get(game)
+    if names is None:
+        names = _vertex_names_of[game] = tuple(game.vertices)
+    return names
+
 
 def load_game(
     path: Union[str, os.PathLike],
@@ -45,7 +63,11 @@ def load_game(
     The game is registered with ``pyspiel.register_game`` under the short name
     ``rbg_<file stem>``; loading a file of the same stem again reuses that registration.
     """
-    game = rbg.load(path, engine=engine)
+    return _spiel_game(rbg.load(path, engine=engine), max_game_length)
+
+
+def _spiel_game(game: rbg.Game, max_game_length: int) -> pyspiel.Game:
+    """The pyspiel game of `game`, registered under ``rbg_<name>`` unless that name is taken."""
     short_name = f"rbg_{game.name}"
     if short_name not in _registered:
         game_type, game_info = _describe(game, short_name, max_game_length)
@@ -55,15 +77,29 @@ def load_game(
     return _registered[short_name][1]()
 
 
+def _restore_game(game: rbg.Game, max_game_length: int) -> pyspiel.Game:
+    """Unpickles a pyspiel game: registers `game` (itself unpickled) unless its name is taken
+    already, by this very game (rbg's unpickling gives back a live game of the same text)."""
+    registered = _registered.get(f"rbg_{game.name}")
+    if registered is not None and registered[0] is not game:
+        raise ValueError(f"cannot unpickle rbg_{game.name}: another game of that name is registered")
+    return _spiel_game(game, max_game_length)
+
+
+def _restore_state(spiel_game: pyspiel.Game, data: str):
+    """Unpickles a pyspiel state: OpenSpiel's own ``deserialize_state`` of `spiel_game`."""
+    return spiel_game.deserialize_state(data)
+
+
 def encode_step(game: rbg.Game, step: Tuple[int, int]) -> int:
     """The OpenSpiel action number of the step ``(modifier index, vertex)``."""
     index, vertex = step
-    return (index - 1) * len(game.vertices) + vertex
+    return (index - 1) * len(_vertex_names(game)) + vertex
 
 
 def decode_step(game: rbg.Game, action: int) -> Tuple[int, int]:
     """The step ``(modifier index, vertex)`` of an OpenSpiel action number."""
-    index, vertex = divmod(action, len(game.vertices))
+    index, vertex = divmod(action, len(_vertex_names(game)))
     return index + 1, vertex
 
 
@@ -116,6 +152,12 @@ def _game_class(game: rbg.Game, game_type, game_info) -> type:
             """The board observer (see BoardObserver)."""
             return BoardObserver(game)
 
+        def __reduce__(self):
+            """Pickled as the RBG game (engine, path, text) and the length bound, so that
+            unpickling registers it in a process that has not loaded it (the class is made
+            per game, so pickle cannot find it by name)."""
+            return _restore_game, (game, game_info.max_game_length)
+
     RbgSpielGame.__name__ = f"RbgSpielGame_{game.name}"
     return RbgSpielGame
 
@@ -128,35 +170,46 @@ class RbgSpielState(pyspiel.State):
         super().__init__(spiel_game)
         self.rbg_state = state
         self.prefix: List[Tuple[int, int]] = list(prefix or [])
+        # The next steps of `prefix`, once `_legal_actions` found them, until a step is
+        # taken: OpenSpiel asks for the legal actions and then checks the chosen one.
+        self._steps: Optional[List[Tuple[int, int]]] = None
 
     def current_player(self) -> int:
         """The mover (0-based) until the last step of their move; TERMINAL at the end."""
         player = self.rbg_state.current_player()
         return pyspiel.PlayerId.TERMINAL if player == rbg.TERMINAL else player
 
+    def _next_steps(self) -> List[Tuple[int, int]]:
+        """The steps that extend `prefix` towards a legal move (found by the reasoner's
+        move-by-move search, which costs about one completion per step offered)."""
+        if self._steps is None:
+            self._steps = self.rbg_state.next_actions(self.prefix)
+        return self._steps
+
     def _legal_actions(self, player) -> List[int]:
         """The sorted action numbers of the next steps that some legal move continues."""
         if player != self.current_player():
             return []
-        steps = self.rbg_state.next_actions(self.prefix)
-        return sorted(encode_step(self.rbg_state.game, s) for s in steps)
+        width = len(_vertex_names(self.rbg_state.game))
+        return sorted((index - 1) * width + vertex for index, vertex in self._next_steps())
 
     def _apply_action(self, action: int) -> None:
         """Takes one step; the move is played on the RBG state when its switch is taken."""
-        game = self.rbg_state.game
-        step = decode_step(game, action)
-        if step not in self.rbg_state.next_actions(self.prefix):
+        step = decode_step(self.rbg_state.game, action)
+        if step not in self._next_steps():
             raise ValueError(f"action {action} ({step[0]}@{step[1]}) is not legal here")
         self.prefix.append(step)
-        # A move ends with its switch; nothing can follow one.
-        if game.is_switch(step[0]):
+        self._steps = None
+        # A move ends with its switch; nothing can follow one. Its steps were each offered by
+        # next_actions, so `apply` checks it by one search along it, not against every move.
+        if self.rbg_state.game.is_switch(step[0]):
             move, self.prefix = self.prefix, []
             self.rbg_state.apply(move)
 
     def _action_to_string(self, player, action) -> str:
         """The step as index@vertex-name."""
         index, vertex = decode_step(self.rbg_state.game, action)
-        vertices = self.rbg_state.game.vertices
+        vertices = _vertex_names(self.rbg_state.game)
         return f"{index}@{vertices[vertex]}" if vertex < len(vertices) else f"{index}@{vertex}"
 
     def is_terminal(self) -> bool:
@@ -167,16 +220,24 @@ class RbgSpielState(pyspiel.State):
         """Each player's score mapped from 0..bound to -1..1 at the end, else zeros."""
         return self.rbg_state.returns()
 
+    def __reduce__(self):
+        """Pickled as the game and OpenSpiel's serialisation of the state (history, move
+        number, and the pickled ``rbg_state`` and ``prefix``): pybind11's own pickling of a
+        Python state cannot rebuild this subclass."""
+        return _restore_state, (self.get_game(), self.serialize())
+
     def clone(self):
         """An independent copy, with the steps taken so far."""
-        return RbgSpielState(self.get_game(), self.rbg_state.clone(), self.prefix)
+        copy = RbgSpielState(self.get_game(), self.rbg_state.clone(), self.prefix)
+        copy._steps = self._steps  # never changed in place, only replaced
+        return copy
 
     def __str__(self) -> str:
         """The board picture, and the steps of the current move so far."""
         text = str(self.rbg_state)
         if self.prefix:
-            game = self.rbg_state.game
-            text += "move so far: " + " ".join(f"{i}@{game.vertices[v]}" for i, v in self.prefix) + "\n"
+            names = _vertex_names(self.rbg_state.game)
+            text += "move so far: " + " ".join(f"{i}@{names[v]}" for i, v in self.prefix) + "\n"
         return text
 
 
