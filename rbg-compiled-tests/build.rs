@@ -13,6 +13,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use rbg_compiler::{generate_module, names, CompileOptions};
+use rbg_interp::program::switches::Switches;
 use rbg_interp::ProgramOptions;
 
 /// Games also compiled with every optimisation off (program analyses and compiler options), so
@@ -28,6 +29,11 @@ const BASELINE_GAMES: &[&str] = &[
     "theMillGame",
     "paperSoccer",
 ];
+
+/// A game also compiled once per switch, with that switch alone away from its default, so that
+/// each switch is tested off on its own (the baseline turns them off all at once). Reversi has
+/// patterns, a keeper that flips, variables and a pass.
+const SWITCH_GAME: &str = "reversi";
 
 fn baseline_options() -> CompileOptions {
     CompileOptions {
@@ -66,6 +72,12 @@ fn main() {
             let _ = writeln!(baseline_arms, "{name:?} => Some(v.visit(&{ident}_baseline::Reasoner)),");
         }
     }
+    let switch_flags = compile_switch_variants(&games, &mut modules);
+    let switch_arms: String = switch_flags
+        .iter()
+        .enumerate()
+        .map(|(i, _)| format!("{i} => Some(v.visit(&switch_variant_{i}::Reasoner)),"))
+        .collect();
     let sbg_names = compile_sbg_games(&mut modules);
     let geometry_names = compile_geometry_games(&mut modules);
     let geometry_arms: String = geometry_names
@@ -91,6 +103,14 @@ fn main() {
          pub fn visit_baseline_game<V: GameVisitor>(name: &str, v: V) -> Option<V::Output> {{\n\
              match name {{ {baseline_arms} _ => None }}\n\
          }}\n\
+         /// The game compiled once per switch, with that switch alone flipped from its default.\n\
+         pub const SWITCH_GAME: &str = {SWITCH_GAME:?};\n\
+         /// The command-line flag of each switch variant of `SWITCH_GAME`, by index.\n\
+         pub const SWITCH_VARIANTS: &[&str] = &{switch_flags:?};\n\
+         /// Runs `v` on the variant `index` of `SWITCH_VARIANTS`.\n\
+         pub fn visit_switch_variant<V: GameVisitor>(index: usize, v: V) -> Option<V::Output> {{\n\
+             match index {{ {switch_arms} _ => None }}\n\
+         }}\n\
          /// Names of the compiled Simplified Boardgames (file stems in games/sbg/).\n\
          pub const SBG_GAMES: &[&str] = &{sbg_names:?};\n\
          /// Runs `v` on the compiled reasoner of the translation of `games/sbg/{{name}}.sbg`.\n\
@@ -107,6 +127,24 @@ fn main() {
     );
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR")).join("games.rs");
     std::fs::write(&out, code).unwrap_or_else(|e| panic!("cannot write {}: {e}", out.display()));
+}
+
+/// Compiles `SWITCH_GAME` once per switch of the compiler's options, that switch alone flipped;
+/// returns the flags in module order (`switch_variant_{i}`).
+fn compile_switch_variants(games: &[(String, PathBuf)], modules: &mut String) -> Vec<String> {
+    let Some((name, path)) = games.iter().find(|(n, _)| n == SWITCH_GAME) else { return Vec::new() };
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let game = rbg_parser::parse(name, &bytes).game.unwrap_or_else(|| panic!("{name} does not parse"));
+    let mut flags = Vec::new();
+    for switch in CompileOptions::all_switches() {
+        let mut options = CompileOptions::default();
+        assert!(options.set_switch(switch.name, !switch.default), "switch {} cannot be set", switch.name);
+        let module = generate_module(&game, name, &options)
+            .unwrap_or_else(|e| panic!("{name} does not compile with --{}: {e}", switch.flag));
+        let _ = writeln!(modules, "pub mod switch_variant_{} {{ {module} }}", flags.len());
+        flags.push(switch.flag.to_string());
+    }
+    flags
 }
 
 /// The files of `games/{dir}` with extension `ext`, sorted, as (file stem, path); each is a

@@ -2,7 +2,10 @@
 //! `reference-perft.csv` with at most `$RBG_PERFT_MAX_LEAVES` leaves (default 10^6 in release), for every
 //! corpus game, through the rbg-core perft driver.
 
-use rbg_compiled_tests::{visit_baseline_game, visit_game, GameVisitor, BASELINE_GAMES, GAMES};
+use rbg_compiled_tests::{
+    visit_baseline_game, visit_game, visit_switch_variant, GameVisitor, BASELINE_GAMES, GAMES, SWITCH_GAME,
+    SWITCH_VARIANTS,
+};
 use rbg_core::perft::{perft, DriverError, PerftCounts, PerftOptions};
 use rbg_core::Game;
 
@@ -52,4 +55,28 @@ fn unoptimised_compiled_perft_matches_reference() {
         checked += 1;
     }
     assert!(checked >= 2 * BASELINE_GAMES.len(), "only {checked} rows checked");
+}
+
+/// Each switch alone away from its default keeps the reference counts (the game compiled once
+/// per switch by build.rs), on the rows of up to 10^5 leaves.
+#[test]
+fn each_switch_alone_keeps_the_compiled_perft() {
+    if !available(&[&conformance_dir().join("reference-perft.csv"), &corpus_dir()]) {
+        return;
+    }
+    // 10 switches of the shared program and 5 of the compiler (`rbg perft --help`).
+    assert_eq!(SWITCH_VARIANTS.len(), 15, "{SWITCH_VARIANTS:?}");
+    let rows: Vec<_> = reference_perft_up_to(100_000).into_iter().filter(|r| r.game == SWITCH_GAME).collect();
+    assert!(rows.len() >= 4, "{SWITCH_GAME} has {} rows", rows.len());
+    for (index, flag) in SWITCH_VARIANTS.iter().enumerate() {
+        for row in &rows {
+            let c = visit_switch_variant(index, Perft(row.depth)).expect("compiled").expect("perft");
+            assert_eq!(
+                (c.leaves, c.nodes),
+                (row.leaves, row.nodes),
+                "{SWITCH_GAME} --{flag} depth {}",
+                row.depth
+            );
+        }
+    }
 }
