@@ -223,16 +223,22 @@ struct Reference {
 /// The reference table by game name.
 type References = HashMap<String, Vec<Reference>>;
 
-fn load_references(path: &Path) -> Result<References, Failure> {
+/// The rows of a reference table below its header, with their line numbers (from 1).
+fn data_lines(path: &Path) -> Result<Vec<(usize, String)>, Failure> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| Failure::new(format!("cannot read the reference table {}: {e}", path.display())))?;
+    let rows = text.lines().enumerate().skip(1).filter(|(_, line)| !line.trim().is_empty());
+    Ok(rows.map(|(i, line)| (i + 1, line.to_string())).collect())
+}
+
+fn malformed(path: &Path, number: usize, line: &str) -> Failure {
+    Failure::new(format!("{}:{number}: malformed reference row: {line}", path.display()))
+}
+
+fn load_references(path: &Path) -> Result<References, Failure> {
     let mut table = References::new();
-    for (number, line) in text.lines().enumerate().skip(1) {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let bad =
-            || Failure::new(format!("{}:{}: malformed reference row: {line}", path.display(), number + 1));
+    for (number, line) in data_lines(path)? {
+        let bad = || malformed(path, number, &line);
         let fields: Vec<&str> = line.split(',').map(str::trim).collect();
         let [game, tool, depth, nodes, playouts] = fields[..] else { return Err(bad()) };
         let rate = |s: &str| -> Result<Option<f64>, Failure> {
@@ -264,20 +270,9 @@ fn load_references(path: &Path) -> Result<References, Failure> {
 /// The games of rbg2cpp's Monte Carlo table (`game,seconds,playouts,playouts_per_s,avg_depth,extra`)
 /// whose runs cached monotonic classes: `monotonic_classes=N` with N > 0 in `extra`.
 fn games_with_cached_mc(path: &Path) -> Result<Vec<String>, Failure> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Failure::new(format!("cannot read the reference table {}: {e}", path.display())))?;
     let mut games = Vec::new();
-    for (number, line) in text.lines().enumerate().skip(1) {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let Some((game, rest)) = line.split_once(',') else {
-            return Err(Failure::new(format!(
-                "{}:{}: malformed reference row: {line}",
-                path.display(),
-                number + 1
-            )));
-        };
+    for (number, line) in data_lines(path)? {
+        let Some((game, rest)) = line.split_once(',') else { return Err(malformed(path, number, &line)) };
         let classes = rest
             .split([',', ';'])
             .find_map(|field| field.trim().strip_prefix("monotonic_classes="))
