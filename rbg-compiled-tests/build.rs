@@ -43,6 +43,7 @@ fn baseline_options() -> CompileOptions {
         deferred_checks: false,
         pattern_order: false,
         piece_sets: false,
+        monotonic_fill: false,
     }
 }
 

@@ -219,19 +219,22 @@ pub(super) fn find_monotonic_classes(p: &mut Program) {
     candidates.sort_unstable();
     candidates.dedup();
     for q in candidates {
-        if let Some(switches) = class_shape(p, q) {
+        if let Some((switches, cells)) = class_shape(p, q) {
             let ruined = switches.iter().any(|(_, mask)| mask.iter().zip(&placed).any(|(&m, &pl)| m && pl));
             if !ruined {
                 p.node_class[q as usize] = p.monotonic.len() as u32;
-                p.monotonic.push(super::MonotonicClass { node: q, switches });
+                p.monotonic.push(super::MonotonicClass { node: q, switches, cells });
             }
         }
     }
 }
 
-/// If every move from node `q` is "fan over a uniform table, then `[{P}] ->x`", the switches
-/// with their accepted-piece masks.
-fn class_shape(p: &Program, q: u32) -> Option<Vec<(u32, Vec<bool>)>> {
+/// A class's switches with their accepted-piece masks, and its fan's row.
+type ClassShape = (Vec<(u32, Vec<bool>)>, Vec<u32>);
+
+/// If every move from node `q` is "fan over a uniform table, then `[{P}] ->x`", its
+/// [`ClassShape`].
+fn class_shape(p: &Program, q: u32) -> Option<ClassShape> {
     let mut n = q;
     // Skip empty single-exit steps (present when chain folding is off).
     for _ in 0..p.nodes.len() {
@@ -265,5 +268,8 @@ fn class_shape(p: &Program, q: u32) -> Option<Vec<(u32, Vec<bool>)>> {
         };
         switches.push((index, mask));
     }
-    Some(switches)
+    // Uniform: every vertex has this row (a board without vertices has no row, and no moves).
+    let table = &p.fan_tables[fan.fan as usize];
+    let cells = if p.board.vertices() == 0 { Vec::new() } else { table.row(0).to_vec() };
+    Some((switches, cells))
 }

@@ -446,6 +446,7 @@ pub enum Modifier {
 pub struct MonotonicClass {
     pub(crate) node: u32,
     pub(crate) switches: Vec<(u32, Vec<bool>)>,
+    pub(crate) cells: Vec<u32>,
 }
 
 impl MonotonicClass {
@@ -458,6 +459,13 @@ impl MonotonicClass {
     /// accepted.
     pub fn switches(&self) -> &[(u32, Vec<bool>)] {
         &self.switches
+    }
+
+    /// The uniform row: the cells the class's fan visits, in the search's order. The legal
+    /// moves at the class are, in search order, `(switches[i].0, c)` for each `c` here (outer)
+    /// and each `i` whose mask accepts the piece on `c` (inner).
+    pub fn cells(&self) -> &[u32] {
+        &self.cells
     }
 }
 

@@ -63,7 +63,7 @@ pub use crate_files::{write_crate, CrateDeps, WrittenCrate, GENERATED_MARKER};
 
 /// The version of the generator, part of every cache key: bump it when the generated code
 /// changes in a way that cargo's own change detection would not notice.
-pub const GENERATOR_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "-g4");
+pub const GENERATOR_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "-g5");
 
 rbg_automaton::option_switches! {
     /// What to generate. Every switch defaults to on; turning one off keeps the moves identical
@@ -97,6 +97,10 @@ rbg_automaton::option_switches! {
             /// piece in the state, and iterate its bits instead of scanning the board (design
             /// notes 6.2).
             pub piece_sets: bool = true, "piece-sets", Optimisation;
+            /// Fill a monotonic class's cached move list, at its first visit in a playout, by a
+            /// scan of the class's cells (or of its piece-location set) instead of a move search
+            /// (design notes 2.15). Off: the playout driver lists the class's moves with a search.
+            pub monotonic_fill: bool = true, "monotonic-fill", Optimisation;
         }
     }
 }

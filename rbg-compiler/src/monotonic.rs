@@ -3,8 +3,10 @@
 
 use proc_macro2::TokenStream;
 use quote::quote;
+use rbg_automaton::MonotonicClass;
 
 use crate::ctx::Ctx;
+use crate::tables::lit;
 
 pub(crate) fn monotonic(c: &Ctx) -> TokenStream {
     if c.p.monotonic().is_empty() {
@@ -20,6 +22,7 @@ pub(crate) fn monotonic(c: &Ctx) -> TokenStream {
         quote!(#index => matches!(piece, #pieces),)
     });
     let count = c.p.monotonic().len() as u32;
+    let fill = if c.o.monotonic_fill { fill(c) } else { TokenStream::new() };
     quote! {
         fn monotonic_class(&self, s: &State) -> Option<u32> {
             if s.player == 0 {
@@ -46,5 +49,88 @@ pub(crate) fn monotonic(c: &Ctx) -> TokenStream {
         fn monotonic_classes(&self) -> u32 {
             #count
         }
+
+        #fill
+    }
+}
+
+/// `Game::monotonic_moves`: a class's moves listed straight from the state, in the search's
+/// order, instead of by the move search the driver would otherwise run at the class's first
+/// visit in every playout (in gomoku that search was a third of a playout's instructions).
+fn fill(c: &Ctx) -> TokenStream {
+    let arms = c.p.monotonic().iter().enumerate().map(|(i, class)| {
+        let i = i as u32;
+        let body = fill_class(c, class);
+        quote!(#i => { #body })
+    });
+    quote! {
+        fn monotonic_moves(&self, s: &State, class: u32, out: &mut Vec<Action>) -> bool {
+            out.clear();
+            match class {
+                #(#arms)*
+                _ => return false,
+            }
+            true
+        }
+    }
+}
+
+/// The statements pushing one class's moves onto `out`: cell by cell in the fan's row, and at
+/// each cell the switches whose mask accepts its piece, in edge order (the search's order).
+fn fill_class(c: &Ctx, class: &MonotonicClass) -> TokenStream {
+    let cells = class.cells();
+    let all_vertices = cells.len() == c.l.vertices && cells.iter().enumerate().all(|(i, &v)| i as u32 == v);
+    // One switch over the whole board whose mask is a piece-location set the state keeps: its
+    // bits are the moves (ascending, as the row and the search that iterates the set).
+    if let ([(index, mask)], true) = (class.switches(), all_vertices) {
+        let bits = mask_bits(mask);
+        let set = bits.and_then(|m| c.a.tracked_masks().iter().position(|&t| t & piece_bits(c) == m));
+        if let Some(set) = set {
+            return quote!(::rbg_core::moves::push_set_bits(out, #index, &s.occ[#set]););
+        }
+    }
+    let tests = class.switches().iter().map(|(index, mask)| {
+        let pieces = c.piece_pattern(|p| mask.get(p).copied().unwrap_or(false));
+        quote! {
+            if matches!(piece, #pieces) {
+                out.push(Action::new(#index, v as u32));
+            }
+        }
+    });
+    let body = quote! {
+        let piece = s.pieces[v as usize];
+        #(#tests)*
+    };
+    if all_vertices {
+        quote! {
+            for v in 0..VERTICES {
+                #body
+            }
+        }
+    } else {
+        let n = cells.len();
+        let cells = cells.iter().map(|&v| lit(u64::from(v)));
+        quote! {
+            static CELLS: [u32; #n] = [#(#cells),*];
+            for &v in CELLS.iter() {
+                #body
+            }
+        }
+    }
+}
+
+/// A piece mask as the bits of a `u64` (`None` with more than 64 pieces).
+fn mask_bits(mask: &[bool]) -> Option<u64> {
+    if mask.len() > 64 {
+        return None;
+    }
+    Some(mask.iter().enumerate().filter(|(_, &on)| on).fold(0, |m, (p, _)| m | 1 << p))
+}
+
+/// The bits of every piece id of the game (a tracked mask may have bits past them set).
+fn piece_bits(c: &Ctx) -> u64 {
+    match c.pieces.len() {
+        n if n >= 64 => u64::MAX,
+        n => (1u64 << n) - 1,
     }
 }

@@ -375,6 +375,15 @@ pub trait Game: Sync {
         0
     }
 
+    /// For a state with a monotonic class: replaces the contents of `out` with the class's
+    /// legal moves, each a single action, in [`Game::legal_moves`]'s order, and returns `true`.
+    /// `false` (the default) when the reasoner has no such shortcut: the driver then lists the
+    /// moves with [`Game::legal_moves`]. A shortcut saves the move search a driver would run at
+    /// the first visit to each class in every playout (design notes 2.15).
+    fn monotonic_moves(&self, _s: &Self::State, _class: u32, _out: &mut Vec<Action>) -> bool {
+        false
+    }
+
     /// The parts of a state as the accessors give them (see [`StateParts`]).
     fn state_parts(&self, s: &Self::State) -> StateParts {
         let info = self.info();

@@ -183,6 +183,30 @@ impl MoveList {
     }
 }
 
+/// Appends the action `(index, v)` for every set bit `v` of `words` (bit `b` of `words[k]` is
+/// vertex `64 k + b`), in ascending vertex order: the moves of a switch at every vertex of a
+/// piece-location set (a generated reasoner's [`Game::monotonic_moves`](crate::Game::monotonic_moves)).
+///
+/// One shared, tested loop instead of one per class in every generated crate. The slots are
+/// made first and then written through an iterator (no capacity test per move; measured on
+/// gomoku, about as fast as a generated `push` loop: 13 instructions a move either way).
+pub fn push_set_bits(out: &mut Vec<Action>, index: u32, words: &[u64]) {
+    let start = out.len();
+    let count: usize = words.iter().map(|w| w.count_ones() as usize).sum();
+    out.resize(start + count, Action::default());
+    let mut slots = out[start..].iter_mut();
+    for (k, &word) in words.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let v = k as u32 * 64 + bits.trailing_zeros();
+            bits &= bits - 1;
+            if let Some(slot) = slots.next() {
+                *slot = Action::new(index, v);
+            }
+        }
+    }
+}
+
 impl fmt::Debug for MoveList {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.iter()).finish()
@@ -195,6 +219,15 @@ mod tests {
 
     fn m(v: &[(u32, u32)]) -> Vec<Action> {
         v.iter().map(|&(i, c)| Action::new(i, c)).collect()
+    }
+
+    #[test]
+    fn set_bits_become_actions_in_vertex_order() {
+        let mut out = vec![Action::new(9, 9)];
+        push_set_bits(&mut out, 4, &[0b1010, 0, 1 << 63, 1]);
+        assert_eq!(out, m(&[(9, 9), (4, 1), (4, 3), (4, 191), (4, 192)]));
+        push_set_bits(&mut out, 4, &[]);
+        assert_eq!(out.len(), 5);
     }
 
     #[test]

@@ -232,9 +232,20 @@ pub struct PlayoutBuffers {
     moves: MoveList,
     /// The move drawn by reservoir sampling when `moves` overflowed.
     streamed: Vec<Action>,
-    /// Cached move list per monotonic class, valid for the current playout when `fresh[c]`.
-    class_moves: Vec<MoveList>,
+    /// Cached moves per monotonic class, valid for the current playout when `fresh[c]`. A class's
+    /// moves are single actions (a switch), so one action per move: a draw reads one entry, with
+    /// none of a [`MoveList`]'s span indirection.
+    class_moves: Vec<Vec<Action>>,
     fresh: Vec<bool>,
+}
+
+/// Where [`PlayoutBuffers::pick_monotonic`] drew its move from.
+enum ClassPick {
+    /// Index into the class's cached moves (`None`: no legal move).
+    Cached(Option<usize>),
+    /// Index into `moves`: the class's moves were not all single actions (a reasoner breaking
+    /// the class contract), so this state was played without the cache.
+    Listed(Option<usize>),
 }
 
 impl PlayoutBuffers {
@@ -245,7 +256,7 @@ impl PlayoutBuffers {
         PlayoutBuffers {
             moves: MoveList::with_limit(max_actions),
             streamed: Vec::new(),
-            class_moves: (0..classes).map(|_| MoveList::with_limit(max_actions)).collect(),
+            class_moves: vec![Vec::new(); classes],
             fresh: vec![false; classes],
         }
     }
@@ -270,10 +281,16 @@ pub fn random_playout<G: Game + ?Sized, R: RngCore + ?Sized>(
     b.fresh.iter_mut().for_each(|f| *f = false);
     let mut out = PlayoutOutcome { moves_exact: true, ..Default::default() };
     loop {
-        let class = if limits.monotonic { game.monotonic_class(s) } else { None };
+        let mut class = if limits.monotonic { game.monotonic_class(s) } else { None };
         let mut streamed = false;
         let picked = match class {
-            Some(c) => b.pick_monotonic(game, s, sc, rng, c as usize, &mut out)?,
+            Some(c) => match b.pick_monotonic(game, s, sc, rng, c as usize, &mut out)? {
+                ClassPick::Cached(picked) => picked,
+                ClassPick::Listed(picked) => {
+                    class = None;
+                    picked
+                }
+            },
             None => match game.legal_moves(s, sc, &mut b.moves) {
                 Err(SearchError::TooManyMoves { .. }) => {
                     b.moves.clear();
@@ -296,7 +313,7 @@ pub fn random_playout<G: Game + ?Sized, R: RngCore + ?Sized>(
         out.plies += 1;
         let chosen = match class {
             _ if streamed => &b.streamed[..],
-            Some(c) => b.class_moves[c as usize].get(i),
+            Some(c) => core::slice::from_ref(&b.class_moves[c as usize][i]),
             None => b.moves.get(i),
         };
         game.apply_move(s, chosen);
@@ -342,6 +359,10 @@ impl PlayoutBuffers {
     /// is no longer legal is removed and another is drawn, which stays uniform over the legal
     /// entries and costs O(stale entries) over a whole playout. `None` when no cached move is
     /// legal any more. The number of legal moves is not known exactly here.
+    ///
+    /// The cache is filled at the class's first visit in the playout, by the reasoner's
+    /// [`Game::monotonic_moves`] when it has one, else from [`Game::legal_moves`] (the same
+    /// moves in the same order either way, so a seed plays the same games).
     fn pick_monotonic<G: Game + ?Sized, R: RngCore + ?Sized>(
         &mut self,
         game: &G,
@@ -350,10 +371,23 @@ impl PlayoutBuffers {
         rng: &mut R,
         class: usize,
         out: &mut PlayoutOutcome,
-    ) -> Result<Option<usize>, SearchError> {
+    ) -> Result<ClassPick, SearchError> {
         let list = &mut self.class_moves[class];
         if !self.fresh[class] {
-            game.legal_moves(s, sc, list)?;
+            if !game.monotonic_moves(s, class as u32, list) {
+                game.legal_moves(s, sc, &mut self.moves)?;
+                list.clear();
+                for m in self.moves.iter() {
+                    let &[a] = m else {
+                        // Not a class's moves after all: draw from the full list, as at any
+                        // other state, and leave the cache stale.
+                        out.moves_seen += self.moves.len() as u64;
+                        let n = self.moves.len() as u32;
+                        return Ok(ClassPick::Listed((n > 0).then(|| rng.gen_range(0..n) as usize)));
+                    };
+                    list.push(a);
+                }
+            }
             self.fresh[class] = true;
             out.moves_seen += list.len() as u64;
         } else {
@@ -361,12 +395,12 @@ impl PlayoutBuffers {
         }
         while !list.is_empty() {
             let i = rng.gen_range(0..list.len() as u32) as usize;
-            if game.is_still_legal(s, list.get(i)) {
-                return Ok(Some(i));
+            if game.is_still_legal(s, core::slice::from_ref(&list[i])) {
+                return Ok(ClassPick::Cached(Some(i)));
             }
             list.swap_remove(i);
         }
-        Ok(None)
+        Ok(ClassPick::Cached(None))
     }
 }
 
