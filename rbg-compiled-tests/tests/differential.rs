@@ -1,6 +1,8 @@
 //! Differential test: the compiled reasoner and the interpreter play the same random games (one
 //! seed, moves chosen from the interpreter's list) and must produce identical legal move lists,
-//! in the same order, and identical observable states at every step, on every corpus game.
+//! in the same order, and identical observable states at every step, on every corpus game. At a
+//! state of a monotonic class, the class's moves the compiled reasoner lists without a search
+//! (`Game::monotonic_moves`) are its legal moves, in the same order.
 
 use rand::Rng;
 use rand_core::SeedableRng;
@@ -37,7 +39,8 @@ fn moves_of(list: &MoveList) -> Vec<Vec<(u32, u32)>> {
     list.iter().map(|m| m.iter().map(|a| (a.index, a.vertex)).collect()).collect()
 }
 
-/// Plays the compiled game against the interpreter in lockstep; returns the states compared.
+/// Plays the compiled game against the interpreter in lockstep; returns the states compared and
+/// the states whose monotonic-class moves were compared.
 struct Lockstep<'a> {
     name: &'a str,
     interp: &'a Interpreter,
@@ -46,15 +49,17 @@ struct Lockstep<'a> {
 }
 
 impl GameVisitor for Lockstep<'_> {
-    type Output = u64;
+    type Output = (u64, u64);
 
-    fn visit<G: Game>(self, compiled: &G) -> u64 {
+    fn visit<G: Game>(self, compiled: &G) -> (u64, u64) {
         let (name, interp, sorted) = (self.name, self.interp, self.sorted);
         assert_eq!(compiled.info(), interp.info(), "{name}: game info differs");
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(2024);
         let (mut sc_c, mut sc_i) = (compiled.new_scratch(), interp.new_scratch());
         let (mut list_c, mut list_i) = (MoveList::new(), MoveList::new());
         let mut compared = 0;
+        let mut class_states = 0;
+        let mut class_moves = Vec::new();
         let mut moves_compared = 0;
         for playout in 0..PLAYOUTS {
             let (mut c, mut i) = (compiled.initial_state(), interp.initial_state());
@@ -83,6 +88,14 @@ impl GameVisitor for Lockstep<'_> {
                     moves_i.sort();
                 }
                 assert_eq!(moves_c, moves_i, "{at}: legal moves differ");
+                if let Some(class) = compiled.monotonic_class(&c) {
+                    if compiled.monotonic_moves(&c, class, &mut class_moves) {
+                        let listed: Vec<Vec<(u32, u32)>> =
+                            class_moves.iter().map(|a| vec![(a.index, a.vertex)]).collect();
+                        assert_eq!(listed, moves_of(&list_c), "{at}: class {class}'s moves differ");
+                        class_states += 1;
+                    }
+                }
                 moves_compared += list_i.len();
                 if list_i.is_empty() || moves_compared > MOVE_BUDGET {
                     break;
@@ -93,7 +106,7 @@ impl GameVisitor for Lockstep<'_> {
                 interp.apply_move(&mut i, &m);
             }
         }
-        compared
+        (compared, class_states)
     }
 }
 
@@ -110,14 +123,19 @@ fn compiled_and_interpreted_moves_agree_on_every_game() {
         return;
     }
     assert!(!GAMES.is_empty(), "no compiled games although the corpus exists");
-    let compared: u64 = GAMES
+    let counts: Vec<(u64, u64)> = GAMES
         .par_iter()
         .map(|name| {
             let interp = interpreter(name);
             visit_game(name, Lockstep { name, interp: &interp, sorted: false }).expect("compiled")
         })
-        .sum();
-    println!("{} games, {compared} states compared", GAMES.len());
+        .collect();
+    let compared: u64 = counts.iter().map(|c| c.0).sum();
+    let class_states: u64 = counts.iter().map(|c| c.1).sum();
+    println!("{} games, {compared} states compared, {class_states} with their class's moves", GAMES.len());
+    // Placement games (gomoku, hex, connect4, tic-tac-toe ...) have classes whose moves the
+    // compiled reasoners list directly: every state of theirs in the playouts is one.
+    assert!(class_states > 1000, "only {class_states} states had their class's moves compared");
 }
 
 /// The unoptimised compiled reasoners generate the same move sets as the (optimised)
@@ -131,7 +149,7 @@ fn unoptimised_compiled_moves_agree_with_the_interpreter() {
         .par_iter()
         .map(|name| {
             let interp = interpreter(name);
-            visit_baseline_game(name, Lockstep { name, interp: &interp, sorted: true }).expect("compiled")
+            visit_baseline_game(name, Lockstep { name, interp: &interp, sorted: true }).expect("compiled").0
         })
         .sum();
     println!("{} games, {compared} states compared", BASELINE_GAMES.len());
