@@ -201,39 +201,75 @@ fn single(op: Op) -> Instr {
     }
 }
 
-/// For each automaton: whether it is a *pure* pattern, evaluable by plain recursion. A pattern
-/// is pure when nothing reachable in it writes (no offs, assignments or switches), evaluates a
-/// nested pattern, or needs a visited check (so no (node, vertex) pair can repeat and the
-/// recursion terminates).
-pub(crate) fn pure_patterns(program: &Program, edges: &[ExecEdge], code: &[Instr]) -> Vec<bool> {
+/// How a pattern automaton is evaluated (see [`pattern_evals`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum PatternEval {
+    /// The general search (frames, trail, visited layers, budget).
+    Search,
+    /// Plain recursion with no visited checks: nothing reachable writes, evaluates a nested
+    /// pattern or has a visited slot, so no (node, vertex) pair can repeat.
+    Pure,
+    /// Plain recursion over one visited layer of its own: nothing reachable writes, but some
+    /// nodes have visited slots or evaluate nested patterns. Since the semi-state never changes
+    /// during the evaluation, a single layer stamps every (slot, vertex) pair for the whole of
+    /// it, which bounds the recursion as the general search's layers do, without its frames or
+    /// trail.
+    ReadOnly {
+        /// Some reachable node has a visited slot (the layer must be started).
+        visited: bool,
+    },
+}
+
+/// For each automaton: how to evaluate it. `read_only` allows [`PatternEval::ReadOnly`]
+/// (otherwise such patterns use the general search).
+pub(crate) fn pattern_evals(
+    program: &Program,
+    edges: &[ExecEdge],
+    code: &[Instr],
+    read_only: bool,
+) -> Vec<PatternEval> {
     program
         .automata()
         .iter()
         .map(|a| {
-            a.is_pattern()
-                && program.reachable(a.start()).iter().all(|&n| {
-                    let node = program.node(n);
-                    let span = match node.kind() {
-                        NodeKind::Branch { edges } => edges.first.index()..edges.end.index(),
-                        NodeKind::Fan { .. } => 0..0,
-                    };
-                    node.slot().is_none()
-                        && edges[span].iter().all(|e| {
-                            code[e.first as usize..e.end as usize].iter().all(|i| {
-                                matches!(
-                                    i,
-                                    Instr::Shift(_)
-                                        | Instr::Table(_)
-                                        | Instr::On(_)
-                                        | Instr::ShiftOn(..)
-                                        | Instr::TableOn(..)
-                                        | Instr::OnSet(_)
-                                        | Instr::InSet(_)
-                                        | Instr::Compare { .. }
-                                )
-                            })
-                        })
-                })
+            if !a.is_pattern() {
+                return PatternEval::Search;
+            }
+            let (mut writes, mut visited, mut nested) = (false, false, false);
+            for &n in &program.reachable(a.start()) {
+                let node = program.node(n);
+                visited |= node.slot().is_some();
+                let span = match node.kind() {
+                    NodeKind::Branch { edges } => edges.first.index()..edges.end.index(),
+                    NodeKind::Fan { .. } => 0..0,
+                };
+                for e in &edges[span] {
+                    for i in &code[e.first as usize..e.end as usize] {
+                        match i {
+                            Instr::Shift(_)
+                            | Instr::Table(_)
+                            | Instr::On(_)
+                            | Instr::ShiftOn(..)
+                            | Instr::TableOn(..)
+                            | Instr::OnSet(_)
+                            | Instr::InSet(_)
+                            | Instr::Compare { .. }
+                            | Instr::Fail => {}
+                            Instr::Pattern { .. } => nested = true,
+                            Instr::Off { .. }
+                            | Instr::Assign { .. }
+                            | Instr::AssignConst { .. }
+                            | Instr::Switch { .. } => writes = true,
+                        }
+                    }
+                }
+            }
+            match (writes, visited || nested) {
+                (true, _) => PatternEval::Search,
+                (false, false) => PatternEval::Pure,
+                (false, true) if read_only => PatternEval::ReadOnly { visited },
+                (false, true) => PatternEval::Search,
+            }
         })
         .collect()
 }

@@ -26,7 +26,7 @@ use rbg_core::state_codec::{Fnv1a, StateCodecError, StateParts};
 use rbg_core::{Action, Game, GameInfo, MoveList, Player, SearchError, VertexPosition, KEEPER};
 use rbg_parser::ir;
 
-use crate::code::{self, ExecEdge, ExecModifier, ExecNode, Instr};
+use crate::code::{self, ExecEdge, ExecModifier, ExecNode, Instr, PatternEval};
 use crate::program::{BuildError, Modifier, NodeId, NodeKind, Program, ProgramOptions, NONE};
 use crate::search::{Scratch, Sink};
 
@@ -58,6 +58,10 @@ crate::program::option_switches! {
             /// Evaluate patterns that write nothing and need no visited checks by plain
             /// recursion.
             pub pure_patterns: bool = true, "pure-patterns", Optimisation;
+            /// Also evaluate by plain recursion the patterns that write nothing but need
+            /// visited checks or evaluate nested patterns, over one visited layer of their own
+            /// (needs `pure_patterns`).
+            pub read_only_patterns: bool = true, "read-only-patterns", Optimisation;
             /// Keep piece-location bitsets in states, so a filtered fan over the whole board
             /// ("any square {P}") visits only the vertices holding a piece of P (design notes
             /// 6.2).
@@ -145,8 +149,8 @@ pub struct Interpreter {
     pub(crate) code: Vec<Instr>,
     /// The program's modifiers by action index, encoded for applying moves.
     modifiers: Vec<ExecModifier>,
-    /// Per automaton: evaluate by plain recursion (see [`code::pure_patterns`]).
-    pub(crate) pure_patterns: Vec<bool>,
+    /// Per automaton: how to evaluate it (see [`code::pattern_evals`]).
+    pub(crate) pattern_evals: Vec<PatternEval>,
     /// States keep piece-location bitsets (some filtered fan covers the whole board).
     pub(crate) piece_bitsets: bool,
     pub(crate) limits: Limits,
@@ -195,10 +199,10 @@ impl Interpreter {
             }
         }
         let (edges, code) = code::lower(&program, options.fuse_ops);
-        let pure_patterns = if options.pure_patterns {
-            code::pure_patterns(&program, &edges, &code)
+        let pattern_evals = if options.pure_patterns {
+            code::pattern_evals(&program, &edges, &code, options.read_only_patterns)
         } else {
-            vec![false; program.automata().len()]
+            vec![PatternEval::Search; program.automata().len()]
         };
         let piece_bitsets = options.piece_bitsets
             && program.nodes().iter().any(|n| {
@@ -222,7 +226,7 @@ impl Interpreter {
             modifiers: code::lower_modifiers(&program),
             nodes: code::lower_nodes(&program),
             piece_bitsets,
-            pure_patterns,
+            pattern_evals,
             edges,
             code,
             limits: Limits {

@@ -32,7 +32,7 @@
 use rbg_core::{Action, SearchError};
 
 use crate::code::ExecNode;
-use crate::code::Instr;
+use crate::code::{Instr, PatternEval};
 use crate::interp::{Interpreter, State};
 use crate::program::{AutomatonId, NONE};
 
@@ -379,13 +379,17 @@ impl Interpreter {
         Ok(stopped)
     }
 
-    /// Evaluates a *pure* pattern automaton (see [`crate::code::pure_patterns`]) from `node` at
-    /// `v` by plain recursion: no frames, trail, layers or budget are needed because nothing is
-    /// written and the static analysis proved that no (node, vertex) pair repeats. Past a fixed
-    /// depth the native recursion stops growing and the rest is left to the general search in
-    /// the layers above `depth`, which shares the caller's budget. If that search exceeds a
-    /// bound, the error goes to [`Scratch::error`] and the evaluation unwinds at once by
-    /// answering `true` (the caller checks the error; a plain `bool` keeps the recursion cheap).
+    /// Evaluates a pattern automaton that writes nothing ([`PatternEval::Pure`] or
+    /// [`PatternEval::ReadOnly`]) from `node` at `v` by plain recursion: no frames, trail or
+    /// budget are needed because nothing is written. Nodes with a visited slot are stamped in
+    /// layer `depth + 1`, which the evaluation owns (the semi-state is fixed, so one layer serves
+    /// the whole evaluation); nested patterns run in the layers above it. Without slots the
+    /// static analysis proved that no (node, vertex) pair repeats. Past a fixed depth the native
+    /// recursion stops growing and the rest is left to the general search in the layers above
+    /// `depth + 1`, which shares the caller's budget. If that search (or a nested pattern)
+    /// exceeds a bound, the error goes to [`Scratch::error`] and the evaluation unwinds at once
+    /// by answering `true` (the caller checks the error; a plain `bool` keeps the recursion
+    /// cheap).
     fn eval_pure(&self, st: &mut State, sc: &mut Scratch, node: u32, v: u32, depth: u32, level: u32) -> bool {
         const MAX_LEVEL: u32 = 256;
         let p = &self.program;
@@ -393,8 +397,16 @@ impl Interpreter {
         if n.accepting {
             return true;
         }
+        if n.slot != NONE {
+            let layer = &mut sc.layers[depth as usize + 1];
+            let k = n.slot as usize * p.board().vertices() as usize + v as usize;
+            if layer.stamps[k] == layer.generation {
+                return false;
+            }
+            layer.stamps[k] = layer.generation;
+        }
         if level == MAX_LEVEL {
-            return match self.search::<true, NoSink>(st, sc, node, v, depth + 1, &mut NoSink) {
+            return match self.search::<true, NoSink>(st, sc, node, v, depth + 2, &mut NoSink) {
                 Ok(holds) => holds,
                 Err(e) => {
                     sc.error = Some(e);
@@ -415,15 +427,16 @@ impl Interpreter {
             return false;
         }
         for edge in &self.edges[n.first_edge as usize..n.end_edge as usize] {
-            // Pure edges only test, so the pattern mode of the edge runner never writes,
-            // records or recurses here.
-            match self.run_edge::<true, true, NoSink>(st, sc, edge.first, edge.end, v, depth, &mut NoSink) {
+            // These edges only test and move (and evaluate nested patterns above this
+            // evaluation's layer), so the pure mode of the edge runner never writes or records.
+            match self.run_edge::<true, true, NoSink>(st, sc, edge.first, edge.end, v, depth + 1, &mut NoSink)
+            {
                 EdgeOutcome::Arrived(w) => {
                     if self.eval_pure(st, sc, edge.target, w, depth, level + 1) {
                         return true;
                     }
                 }
-                // Never for pure edges (no modifiers, no patterns); unwind as on an error.
+                // A nested pattern exceeded a bound (the error is in the scratch): unwind.
                 EdgeOutcome::Abort => return true,
                 EdgeOutcome::Failed | EdgeOutcome::Reported | EdgeOutcome::Stop => {}
             }
@@ -477,9 +490,19 @@ impl Interpreter {
         depth: u32,
     ) -> Option<bool> {
         let start = self.program.automaton(automaton).start().get();
-        if self.pure_patterns[automaton.index()] {
-            let holds = self.eval_pure(st, sc, start, v, depth, 0);
-            return if sc.error.is_some() { None } else { Some(holds) };
+        match self.pattern_evals[automaton.index()] {
+            PatternEval::Search => {}
+            PatternEval::Pure => {
+                let holds = self.eval_pure(st, sc, start, v, depth, 0);
+                return if sc.error.is_some() { None } else { Some(holds) };
+            }
+            PatternEval::ReadOnly { visited } => {
+                if visited {
+                    self.begin_layer(sc, depth + 1);
+                }
+                let holds = self.eval_pure(st, sc, start, v, depth, 0);
+                return if sc.error.is_some() { None } else { Some(holds) };
+            }
         }
         match self.search::<true, NoSink>(st, sc, start, v, depth + 1, &mut NoSink) {
             Ok(holds) => Some(holds),
@@ -565,14 +588,9 @@ impl Interpreter {
                         return EdgeOutcome::Failed;
                     }
                 }
-                // A pure pattern has none of the following (see `code::pure_patterns`); its
-                // mode compiles them away.
-                Instr::Off { .. }
-                | Instr::Assign { .. }
-                | Instr::AssignConst { .. }
-                | Instr::Pattern { .. }
-                    if PURE =>
-                {
+                // A pattern evaluated by recursion writes nothing (see `code::pattern_evals`);
+                // its mode compiles the writes away.
+                Instr::Off { .. } | Instr::Assign { .. } | Instr::AssignConst { .. } if PURE => {
                     return EdgeOutcome::Failed;
                 }
                 Instr::Off { piece, index } => {

@@ -37,12 +37,14 @@ fn variants() -> Vec<(&'static str, InterpOptions)> {
             program: ProgramOptions::baseline(),
             fuse_ops: false,
             pure_patterns: false,
+            read_only_patterns: false,
             piece_bitsets: false,
             ..Default::default()
         },
     ));
     all.push(("no fused ops", InterpOptions { fuse_ops: false, ..Default::default() }));
     all.push(("no pure patterns", InterpOptions { pure_patterns: false, ..Default::default() }));
+    all.push(("no read-only patterns", InterpOptions { read_only_patterns: false, ..Default::default() }));
     all.push(("no piece bitsets", InterpOptions { piece_bitsets: false, ..Default::default() }));
     all
 }
