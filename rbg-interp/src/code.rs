@@ -48,6 +48,14 @@ pub(crate) enum Instr {
         automaton: AutomatonId,
         positive: bool,
     },
+    /// A pattern whose start node's edges all lead straight to acceptance and only test and
+    /// move ([`probes`]): it holds when one of the edges `first_edge..end_edge` runs through,
+    /// so it is evaluated in place, without a call into the pattern evaluator or the memo.
+    Probe {
+        first_edge: u32,
+        end_edge: u32,
+        positive: bool,
+    },
     Switch {
         index: u32,
     },
@@ -213,11 +221,10 @@ pub(crate) enum PatternEval {
     /// nodes have visited slots or evaluate nested patterns. Since the semi-state never changes
     /// during the evaluation, a single layer stamps every (slot, vertex) pair for the whole of
     /// it, which bounds the recursion as the general search's layers do, without its frames or
-    /// trail.
-    ReadOnly {
-        /// Some reachable node has a visited slot (the layer must be started).
-        visited: bool,
-    },
+    /// trail. No reachable node has a visited slot (so the layer need not be started).
+    ReadOnly,
+    /// [`PatternEval::ReadOnly`] where some reachable node has a visited slot.
+    ReadOnlyVisited,
 }
 
 /// For each automaton: how to evaluate it. `read_only` allows [`PatternEval::ReadOnly`]
@@ -254,7 +261,9 @@ pub(crate) fn pattern_evals(
                             | Instr::OnSet(_)
                             | Instr::InSet(_)
                             | Instr::Compare { .. }
-                            | Instr::Fail => {}
+                            | Instr::Fail
+                            // A probe evaluates no pattern of its own (see `probes`).
+                            | Instr::Probe { .. } => {}
                             Instr::Pattern { .. } => nested = true,
                             Instr::Off { .. }
                             | Instr::Assign { .. }
@@ -267,9 +276,53 @@ pub(crate) fn pattern_evals(
             match (writes, visited || nested) {
                 (true, _) => PatternEval::Search,
                 (false, false) => PatternEval::Pure,
-                (false, true) if read_only => PatternEval::ReadOnly { visited },
+                (false, true) if read_only && visited => PatternEval::ReadOnlyVisited,
+                (false, true) if read_only => PatternEval::ReadOnly,
                 (false, true) => PatternEval::Search,
             }
         })
         .collect()
+}
+
+/// Replaces every [`Instr::Pattern`] whose automaton is a one-step test by an
+/// [`Instr::Probe`]: the automaton's start node is a branch node without a visited slot that
+/// does not accept, and every edge out of it only tests and moves and ends at an accepting node
+/// (e.g. `{! down {e}}`). Such a pattern holds exactly when one of those edges runs through.
+pub(crate) fn probes(program: &Program, edges: &[ExecEdge], code: &mut [Instr]) {
+    let one_step: Vec<Option<(u32, u32)>> = program
+        .automata()
+        .iter()
+        .map(|a| {
+            let start = program.node(a.start());
+            let NodeKind::Branch { edges: span } = start.kind() else { return None };
+            let ok = a.is_pattern()
+                && !start.is_accepting()
+                && start.slot().is_none()
+                && edges[span.first.index()..span.end.index()].iter().all(|e| {
+                    program.node(crate::program::NodeId::new(e.target)).is_accepting()
+                        && code[e.first as usize..e.end as usize].iter().all(|i| {
+                            matches!(
+                                i,
+                                Instr::Shift(_)
+                                    | Instr::Table(_)
+                                    | Instr::On(_)
+                                    | Instr::ShiftOn(..)
+                                    | Instr::TableOn(..)
+                                    | Instr::OnSet(_)
+                                    | Instr::InSet(_)
+                                    | Instr::Compare { .. }
+                                    | Instr::Fail
+                            )
+                        })
+                });
+            ok.then_some((span.first.get(), span.end.get()))
+        })
+        .collect();
+    for instr in code.iter_mut() {
+        if let Instr::Pattern { automaton, positive } = *instr {
+            if let Some((first_edge, end_edge)) = one_step[automaton.index()] {
+                *instr = Instr::Probe { first_edge, end_edge, positive };
+            }
+        }
+    }
 }

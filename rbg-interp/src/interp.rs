@@ -62,6 +62,9 @@ crate::program::option_switches! {
             /// visited checks or evaluate nested patterns, over one visited layer of their own
             /// (needs `pure_patterns`).
             pub read_only_patterns: bool = true, "read-only-patterns", Optimisation;
+            /// Evaluate patterns whose every edge from the start reaches acceptance in one step
+            /// (e.g. `{! down {e}}`) in place, without a call or the result memo.
+            pub probe_patterns: bool = true, "probe-patterns", Optimisation;
             /// Keep piece-location bitsets in states, so a filtered fan over the whole board
             /// ("any square {P}") visits only the vertices holding a piece of P (design notes
             /// 6.2).
@@ -198,7 +201,10 @@ impl Interpreter {
                 class_masks[*index as usize] = mask.clone();
             }
         }
-        let (edges, code) = code::lower(&program, options.fuse_ops);
+        let (edges, mut code) = code::lower(&program, options.fuse_ops);
+        if options.probe_patterns {
+            code::probes(&program, &edges, &mut code);
+        }
         let pattern_evals = if options.pure_patterns {
             code::pattern_evals(&program, &edges, &code, options.read_only_patterns)
         } else {

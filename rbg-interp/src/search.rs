@@ -390,14 +390,23 @@ impl Interpreter {
     /// exceeds a bound, the error goes to [`Scratch::error`] and the evaluation unwinds at once
     /// by answering `true` (the caller checks the error; a plain `bool` keeps the recursion
     /// cheap).
-    fn eval_pure(&self, st: &mut State, sc: &mut Scratch, node: u32, v: u32, depth: u32, level: u32) -> bool {
+    fn eval_pure<const READ_ONLY: bool>(
+        &self,
+        st: &mut State,
+        sc: &mut Scratch,
+        node: u32,
+        v: u32,
+        depth: u32,
+        level: u32,
+    ) -> bool {
         const MAX_LEVEL: u32 = 256;
         let p = &self.program;
         let n = &self.nodes[node as usize];
         if n.accepting {
             return true;
         }
-        if n.slot != NONE {
+        // Only read-only patterns have slots (pure ones are compiled without the check).
+        if READ_ONLY && n.slot != NONE {
             let layer = &mut sc.layers[depth as usize + 1];
             let k = n.slot as usize * p.board().vertices() as usize + v as usize;
             if layer.stamps[k] == layer.generation {
@@ -419,7 +428,7 @@ impl Interpreter {
             let (first, end) = fan.row_span(v);
             let mut i = first;
             while let Some(j) = self.next_fan_target(st, n, i, end) {
-                if self.eval_pure(st, sc, n.next, fan.targets()[j as usize], depth, level + 1) {
+                if self.eval_pure::<READ_ONLY>(st, sc, n.next, fan.targets()[j as usize], depth, level + 1) {
                     return true;
                 }
                 i = j + 1;
@@ -432,7 +441,7 @@ impl Interpreter {
             match self.run_edge::<true, true, NoSink>(st, sc, edge.first, edge.end, v, depth + 1, &mut NoSink)
             {
                 EdgeOutcome::Arrived(w) => {
-                    if self.eval_pure(st, sc, edge.target, w, depth, level + 1) {
+                    if self.eval_pure::<READ_ONLY>(st, sc, edge.target, w, depth, level + 1) {
                         return true;
                     }
                 }
@@ -490,27 +499,39 @@ impl Interpreter {
         depth: u32,
     ) -> Option<bool> {
         let start = self.program.automaton(automaton).start().get();
-        match self.pattern_evals[automaton.index()] {
-            PatternEval::Search => {}
-            PatternEval::Pure => {
-                let holds = self.eval_pure(st, sc, start, v, depth, 0);
-                return if sc.error.is_some() { None } else { Some(holds) };
-            }
-            PatternEval::ReadOnly { visited } => {
-                if visited {
-                    self.begin_layer(sc, depth + 1);
+        let holds = match self.pattern_evals[automaton.index()] {
+            PatternEval::Search => {
+                return match self.search::<true, NoSink>(st, sc, start, v, depth + 1, &mut NoSink) {
+                    Ok(holds) => Some(holds),
+                    Err(e) => {
+                        sc.error = Some(e);
+                        None
+                    }
                 }
-                let holds = self.eval_pure(st, sc, start, v, depth, 0);
-                return if sc.error.is_some() { None } else { Some(holds) };
             }
-        }
-        match self.search::<true, NoSink>(st, sc, start, v, depth + 1, &mut NoSink) {
-            Ok(holds) => Some(holds),
-            Err(e) => {
-                sc.error = Some(e);
-                None
+            PatternEval::Pure => self.eval_pure::<false>(st, sc, start, v, depth, 0),
+            PatternEval::ReadOnly => self.eval_pure::<true>(st, sc, start, v, depth, 0),
+            PatternEval::ReadOnlyVisited => {
+                self.begin_layer(sc, depth + 1);
+                self.eval_pure::<true>(st, sc, start, v, depth, 0)
             }
+        };
+        if sc.error.is_some() {
+            None
+        } else {
+            Some(holds)
         }
+    }
+
+    /// Whether one of the edges `first..end` of a one-step pattern ([`Instr::Probe`]) runs
+    /// through from `v`. Those edges only test and move, so nothing is written or recorded.
+    fn probe(&self, st: &mut State, sc: &mut Scratch, first: u32, end: u32, v: u32, depth: u32) -> bool {
+        self.edges[first as usize..end as usize].iter().any(|edge| {
+            matches!(
+                self.run_edge::<true, true, NoSink>(st, sc, edge.first, edge.end, v, depth, &mut NoSink),
+                EdgeOutcome::Arrived(_)
+            )
+        })
     }
 
     /// Records a modifier application on the current path (main search: also in the move).
@@ -658,6 +679,11 @@ impl Interpreter {
                         }
                     };
                     if holds != positive {
+                        return EdgeOutcome::Failed;
+                    }
+                }
+                Instr::Probe { first_edge, end_edge, positive } => {
+                    if self.probe(st, sc, first_edge, end_edge, v, depth) != positive {
                         return EdgeOutcome::Failed;
                     }
                 }

@@ -38,6 +38,7 @@ fn variants() -> Vec<(&'static str, InterpOptions)> {
             fuse_ops: false,
             pure_patterns: false,
             read_only_patterns: false,
+            probe_patterns: false,
             piece_bitsets: false,
             ..Default::default()
         },
@@ -45,6 +46,7 @@ fn variants() -> Vec<(&'static str, InterpOptions)> {
     all.push(("no fused ops", InterpOptions { fuse_ops: false, ..Default::default() }));
     all.push(("no pure patterns", InterpOptions { pure_patterns: false, ..Default::default() }));
     all.push(("no read-only patterns", InterpOptions { read_only_patterns: false, ..Default::default() }));
+    all.push(("no probe patterns", InterpOptions { probe_patterns: false, ..Default::default() }));
     all.push(("no piece bitsets", InterpOptions { piece_bitsets: false, ..Default::default() }));
     all
 }
