@@ -23,6 +23,14 @@ pub(crate) enum Instr {
     ShiftOn(u32, u64),
     /// `Table(table)` then `On(mask)`.
     TableOn(DetTableId, u64),
+    /// A shift or a deterministic table step as one lookup in the interpreter's flat step
+    /// table ([`Lowered::steps`]): the vertex becomes `steps[base + vertex]` (fails on
+    /// [`NONE`]).
+    Step(u32),
+    /// `Step(base)` then `On(mask)`.
+    StepOn(u32, u64),
+    /// `On(mask)` then `Step(base)` (the body of a ray loop such as `({x} up)*`).
+    OnStep(u64, u32),
     OnSet(PieceSetId),
     InSet(CellSetId),
     Off {
@@ -157,8 +165,40 @@ pub(crate) struct ExecEdge {
     pub modifies: bool,
 }
 
-/// Encodes every edge of `program`; `fuse` enables the fused instructions.
-pub(crate) fn lower(program: &Program, fuse: bool) -> (Vec<ExecEdge>, Vec<Instr>) {
+/// The executable code of a program (see [`lower`]).
+pub(crate) struct Lowered {
+    pub edges: Vec<ExecEdge>,
+    pub code: Vec<Instr>,
+    /// The flat step table of [`Instr::Step`]: one column of `vertices` entries per board
+    /// label (its neighbours) and then one per deterministic shift table; empty when steps
+    /// are not flattened.
+    pub steps: Vec<u32>,
+}
+
+/// Encodes every edge of `program`; `fuse` enables the fused instructions, `flat` the flat
+/// step table (a shift then costs one lookup without a multiplication, a table step one
+/// lookup instead of two).
+pub(crate) fn lower(program: &Program, fuse: bool, flat: bool) -> Lowered {
+    let vertices = program.board().vertices();
+    let labels = program.board().labels();
+    // Column bases and `base + vertex` must fit in a `u32` (they do on any real board).
+    let columns = u64::from(labels) + program.det_tables().len() as u64;
+    let flat = flat && columns * u64::from(vertices) < u64::from(u32::MAX / 2);
+    let mut steps = Vec::new();
+    if flat {
+        for l in 0..labels {
+            steps.extend((0..vertices).map(|v| program.board().neighbour(v, l)));
+        }
+        for t in program.det_tables() {
+            steps.extend_from_slice(t);
+        }
+    }
+    // The column base of a step op (only called when `flat`).
+    let base = |op: &Op| match *op {
+        Op::Shift(l) => Some(l * vertices),
+        Op::Table(t) => Some((labels + t.get()) * vertices),
+        _ => None,
+    };
     let mut code = Vec::new();
     let mut edges = Vec::with_capacity(program.edges().len());
     for e in program.edges() {
@@ -166,7 +206,14 @@ pub(crate) fn lower(program: &Program, fuse: bool) -> (Vec<ExecEdge>, Vec<Instr>
         let ops = program.edge_ops(e);
         let mut i = 0;
         while i < ops.len() {
-            let fused = match (ops[i], ops.get(i + 1)) {
+            let next = ops.get(i + 1);
+            let fused = match (ops[i], next) {
+                (Op::Shift(_) | Op::Table(_), Some(Op::On(m))) if fuse && flat => {
+                    base(&ops[i]).map(|b| Instr::StepOn(b, *m))
+                }
+                (Op::On(m), Some(op @ (Op::Shift(_) | Op::Table(_)))) if fuse && flat => {
+                    base(op).map(|b| Instr::OnStep(m, b))
+                }
                 (Op::Shift(l), Some(Op::On(m))) if fuse => Some(Instr::ShiftOn(l, *m)),
                 (Op::Table(t), Some(Op::On(m))) if fuse => Some(Instr::TableOn(t, *m)),
                 _ => None,
@@ -177,7 +224,8 @@ pub(crate) fn lower(program: &Program, fuse: bool) -> (Vec<ExecEdge>, Vec<Instr>
                     i += 2;
                 }
                 None => {
-                    code.push(single(ops[i]));
+                    let step = if flat { base(&ops[i]).map(Instr::Step) } else { None };
+                    code.push(step.unwrap_or_else(|| single(ops[i])));
                     i += 1;
                 }
             }
@@ -189,7 +237,7 @@ pub(crate) fn lower(program: &Program, fuse: bool) -> (Vec<ExecEdge>, Vec<Instr>
             modifies: e.modifies(),
         });
     }
-    (edges, code)
+    Lowered { edges, code, steps }
 }
 
 fn single(op: Op) -> Instr {
@@ -258,6 +306,9 @@ pub(crate) fn pattern_evals(
                             | Instr::On(_)
                             | Instr::ShiftOn(..)
                             | Instr::TableOn(..)
+                            | Instr::Step(_)
+                            | Instr::StepOn(..)
+                            | Instr::OnStep(..)
                             | Instr::OnSet(_)
                             | Instr::InSet(_)
                             | Instr::Compare { .. }
@@ -308,6 +359,9 @@ pub(crate) fn probes(program: &Program, edges: &[ExecEdge], code: &mut [Instr]) 
                                     | Instr::On(_)
                                     | Instr::ShiftOn(..)
                                     | Instr::TableOn(..)
+                                    | Instr::Step(_)
+                                    | Instr::StepOn(..)
+                                    | Instr::OnStep(..)
                                     | Instr::OnSet(_)
                                     | Instr::InSet(_)
                                     | Instr::Compare { .. }

@@ -65,6 +65,9 @@ crate::program::option_switches! {
             /// Evaluate patterns whose every edge from the start reaches acceptance in one step
             /// (e.g. `{! down {e}}`) in place, without a call or the result memo.
             pub probe_patterns: bool = true, "probe-patterns", Optimisation;
+            /// Run shifts and deterministic shift-table steps as lookups in one flat table (and,
+            /// with `fuse_ops`, fuse an on-test followed by such a step).
+            pub flat_steps: bool = true, "flat-steps", Optimisation;
             /// Keep piece-location bitsets in states, so a filtered fan over the whole board
             /// ("any square {P}") visits only the vertices holding a piece of P (design notes
             /// 6.2).
@@ -150,6 +153,8 @@ pub struct Interpreter {
     /// The program's edges with their executable instruction ranges.
     pub(crate) edges: Vec<ExecEdge>,
     pub(crate) code: Vec<Instr>,
+    /// The flat step table of [`Instr::Step`] (see [`code::Lowered::steps`]).
+    pub(crate) steps: Vec<u32>,
     /// The program's modifiers by action index, encoded for applying moves.
     modifiers: Vec<ExecModifier>,
     /// Per automaton: how to evaluate it (see [`code::pattern_evals`]).
@@ -201,7 +206,8 @@ impl Interpreter {
                 class_masks[*index as usize] = mask.clone();
             }
         }
-        let (edges, mut code) = code::lower(&program, options.fuse_ops);
+        let code::Lowered { edges, mut code, steps } =
+            code::lower(&program, options.fuse_ops, options.flat_steps);
         if options.probe_patterns {
             code::probes(&program, &edges, &mut code);
         }
@@ -235,6 +241,7 @@ impl Interpreter {
             pattern_evals,
             edges,
             code,
+            steps,
             limits: Limits {
                 max_modifiers: options.max_modifiers,
                 max_search_nodes: options.max_search_nodes,

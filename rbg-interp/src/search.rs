@@ -599,6 +599,27 @@ impl Interpreter {
                         return EdgeOutcome::Failed;
                     }
                 }
+                Instr::Step(base) => {
+                    v = self.steps[(base + v) as usize];
+                    if v == NONE {
+                        return EdgeOutcome::Failed;
+                    }
+                }
+                Instr::StepOn(base, mask) => {
+                    v = self.steps[(base + v) as usize];
+                    if v == NONE || (mask >> st.pieces[v as usize]) & 1 == 0 {
+                        return EdgeOutcome::Failed;
+                    }
+                }
+                Instr::OnStep(mask, base) => {
+                    if (mask >> st.pieces[v as usize]) & 1 == 0 {
+                        return EdgeOutcome::Failed;
+                    }
+                    v = self.steps[(base + v) as usize];
+                    if v == NONE {
+                        return EdgeOutcome::Failed;
+                    }
+                }
                 Instr::OnSet(s) => {
                     if !p.piece_sets()[s.index()][st.pieces[v as usize] as usize] {
                         return EdgeOutcome::Failed;

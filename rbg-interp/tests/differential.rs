@@ -39,6 +39,7 @@ fn variants() -> Vec<(&'static str, InterpOptions)> {
             pure_patterns: false,
             read_only_patterns: false,
             probe_patterns: false,
+            flat_steps: false,
             piece_bitsets: false,
             ..Default::default()
         },
@@ -47,6 +48,7 @@ fn variants() -> Vec<(&'static str, InterpOptions)> {
     all.push(("no pure patterns", InterpOptions { pure_patterns: false, ..Default::default() }));
     all.push(("no read-only patterns", InterpOptions { read_only_patterns: false, ..Default::default() }));
     all.push(("no probe patterns", InterpOptions { probe_patterns: false, ..Default::default() }));
+    all.push(("no flat steps", InterpOptions { flat_steps: false, ..Default::default() }));
     all.push(("no piece bitsets", InterpOptions { piece_bitsets: false, ..Default::default() }));
     all
 }
