@@ -115,6 +115,20 @@ pub(crate) struct ExecNode {
     pub accepting: bool,
     /// For a fan node: the piece filter, `u64::MAX` for none.
     pub filter: u64,
+    /// Index into the interpreter's [`Ray`]s when the node is a ray loop, else [`NONE`].
+    pub ray: u32,
+}
+
+/// A *ray node* (see [`rays`]): a branch node whose two edges are `[OnStep(through, base)]`
+/// back to itself and `[On(end)]` to `exit`, with disjoint masks. Patterns evaluate it as a
+/// loop: step along `base` while the piece is in `through`, and continue at `exit` at the first
+/// vertex whose piece is in `end`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Ray {
+    pub through: u64,
+    pub base: u32,
+    pub end: u64,
+    pub exit: u32,
 }
 
 impl ExecNode {
@@ -141,6 +155,7 @@ pub(crate) fn lower_nodes(program: &Program) -> Vec<ExecNode> {
                     slot,
                     accepting,
                     filter: u64::MAX,
+                    ray: NONE,
                 },
                 NodeKind::Fan { table, next, filter } => ExecNode {
                     first_edge: 0,
@@ -150,6 +165,7 @@ pub(crate) fn lower_nodes(program: &Program) -> Vec<ExecNode> {
                     slot,
                     accepting,
                     filter: filter.unwrap_or(u64::MAX),
+                    ray: NONE,
                 },
             }
         })
@@ -379,4 +395,31 @@ pub(crate) fn probes(program: &Program, edges: &[ExecEdge], code: &mut [Instr]) 
             }
         }
     }
+}
+
+/// Finds the ray nodes (see [`Ray`]) among `nodes`, records them there and returns them. With
+/// disjoint masks at most one of the two edges can run at any vertex, so the loop explores
+/// exactly what the two edges would, in the only order possible.
+pub(crate) fn rays(nodes: &mut [ExecNode], edges: &[ExecEdge], code: &[Instr]) -> Vec<Ray> {
+    let mut rays = Vec::new();
+    for (id, node) in nodes.iter_mut().enumerate() {
+        if node.is_fan() || node.end_edge.wrapping_sub(node.first_edge) != 2 {
+            continue;
+        }
+        let pair = [edges[node.first_edge as usize], edges[node.first_edge as usize + 1]];
+        let ops = |e: &ExecEdge| &code[e.first as usize..e.end as usize];
+        let found = pair.iter().zip(pair.iter().rev()).find_map(|(lp, exit)| match (ops(lp), ops(exit)) {
+            (&[Instr::OnStep(through, base)], &[Instr::On(end)])
+                if lp.target as usize == id && exit.target as usize != id && through & end == 0 =>
+            {
+                Some(Ray { through, base, end, exit: exit.target })
+            }
+            _ => None,
+        });
+        if let Some(ray) = found {
+            node.ray = rays.len() as u32;
+            rays.push(ray);
+        }
+    }
+    rays
 }

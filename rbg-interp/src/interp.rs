@@ -26,7 +26,7 @@ use rbg_core::state_codec::{Fnv1a, StateCodecError, StateParts};
 use rbg_core::{Action, Game, GameInfo, MoveList, Player, SearchError, VertexPosition, KEEPER};
 use rbg_parser::ir;
 
-use crate::code::{self, ExecEdge, ExecModifier, ExecNode, Instr, PatternEval};
+use crate::code::{self, ExecEdge, ExecModifier, ExecNode, Instr, PatternEval, Ray};
 use crate::program::{BuildError, Modifier, NodeId, NodeKind, Program, ProgramOptions, NONE};
 use crate::search::{Scratch, Sink};
 
@@ -68,6 +68,9 @@ crate::program::option_switches! {
             /// Run shifts and deterministic shift-table steps as lookups in one flat table (and,
             /// with `fuse_ops`, fuse an on-test followed by such a step).
             pub flat_steps: bool = true, "flat-steps", Optimisation;
+            /// In patterns, walk ray loops (`({x} up)* {y}` with disjoint `x`, `y`) in one
+            /// loop instead of a recursive call per step (needs `flat_steps` and `fuse_ops`).
+            pub ray_patterns: bool = true, "ray-patterns", Optimisation;
             /// Keep piece-location bitsets in states, so a filtered fan over the whole board
             /// ("any square {P}") visits only the vertices holding a piece of P (design notes
             /// 6.2).
@@ -155,6 +158,8 @@ pub struct Interpreter {
     pub(crate) code: Vec<Instr>,
     /// The flat step table of [`Instr::Step`] (see [`code::Lowered::steps`]).
     pub(crate) steps: Vec<u32>,
+    /// The ray nodes' loops (see [`code::rays`]), indexed by [`ExecNode::ray`].
+    pub(crate) rays: Vec<Ray>,
     /// The program's modifiers by action index, encoded for applying moves.
     modifiers: Vec<ExecModifier>,
     /// Per automaton: how to evaluate it (see [`code::pattern_evals`]).
@@ -221,6 +226,8 @@ impl Interpreter {
                 matches!(n.kind(), NodeKind::Fan { table, filter: Some(_), .. }
                     if program.fan_table(table).covers_all_vertices())
             });
+        let mut nodes = code::lower_nodes(&program);
+        let rays = if options.ray_patterns { code::rays(&mut nodes, &edges, &code) } else { Vec::new() };
         let mut positions: Vec<(Player, u32)> = program
             .modifiers()
             .iter()
@@ -236,7 +243,8 @@ impl Interpreter {
             rules_fingerprint: rules_fingerprint(&program),
             positions,
             modifiers: code::lower_modifiers(&program),
-            nodes: code::lower_nodes(&program),
+            nodes,
+            rays,
             piece_bitsets,
             pattern_evals,
             edges,

@@ -423,6 +423,34 @@ impl Interpreter {
                 }
             };
         }
+        if n.ray != NONE {
+            let ray = self.rays[n.ray as usize];
+            let mut v = v;
+            loop {
+                let piece = st.pieces[v as usize];
+                if (ray.end >> piece) & 1 == 1 {
+                    return self.eval_pure::<READ_ONLY>(st, sc, ray.exit, v, depth, level + 1);
+                }
+                if (ray.through >> piece) & 1 == 0 {
+                    return false;
+                }
+                v = self.steps[(ray.base + v) as usize];
+                if v == NONE {
+                    return false;
+                }
+                // Entering the node again at `v`: its visited check (which also ends a ray
+                // that cycles). Without a slot the static analysis proved that no vertex
+                // repeats.
+                if READ_ONLY && n.slot != NONE {
+                    let layer = &mut sc.layers[depth as usize + 1];
+                    let k = n.slot as usize * p.board().vertices() as usize + v as usize;
+                    if layer.stamps[k] == layer.generation {
+                        return false;
+                    }
+                    layer.stamps[k] = layer.generation;
+                }
+            }
+        }
         if n.is_fan() {
             let fan = &p.fan_tables()[n.fan as usize];
             let (first, end) = fan.row_span(v);

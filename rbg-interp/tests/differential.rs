@@ -40,6 +40,7 @@ fn variants() -> Vec<(&'static str, InterpOptions)> {
             read_only_patterns: false,
             probe_patterns: false,
             flat_steps: false,
+            ray_patterns: false,
             piece_bitsets: false,
             ..Default::default()
         },
@@ -49,6 +50,7 @@ fn variants() -> Vec<(&'static str, InterpOptions)> {
     all.push(("no read-only patterns", InterpOptions { read_only_patterns: false, ..Default::default() }));
     all.push(("no probe patterns", InterpOptions { probe_patterns: false, ..Default::default() }));
     all.push(("no flat steps", InterpOptions { flat_steps: false, ..Default::default() }));
+    all.push(("no ray patterns", InterpOptions { ray_patterns: false, ..Default::default() }));
     all.push(("no piece bitsets", InterpOptions { piece_bitsets: false, ..Default::default() }));
     all
 }

@@ -210,3 +210,23 @@ fn deep_read_only_patterns_report_search_errors() {
     let rules = format!("->x {{? {DEEP_READ_ONLY_PATTERN}}} ->> {{}}");
     assert_perft_fails(&rules, 600, limits, expected);
 }
+
+#[test]
+fn ray_patterns_end_on_cyclic_boards() {
+    // A ring of three `p` cells: the ray `({p} r)* {e}` comes back to its start and never meets
+    // an `e`, so the pattern fails ({?} leaves no move, {!} one) instead of walking forever.
+    for (check, leaves) in [("?", 0), ("!", 1)] {
+        let text = format!(
+            "#board = a[p]{{r:b}} b[p]{{r:c}} c[p]{{r:a}}\n#players = x(1)\n#pieces = e,p\n#variables =\n\
+             #rules = ->x {{{check} ({{p}} r)* {{e}}}} ->> {{}}\n"
+        );
+        let game = read_game(text.as_bytes()).expect("parses");
+        for ray_patterns in [true, false] {
+            for options in with_baseline(InterpOptions { ray_patterns, ..Default::default() }) {
+                let interp = Interpreter::new(&game, "ring", options).expect("builds");
+                let c = perft(&interp, 1, &PerftOptions::default()).unwrap();
+                assert_eq!((c.leaves, c.nodes), (leaves, 1 + leaves), "{{{check}}}");
+            }
+        }
+    }
+}
