@@ -423,3 +423,39 @@ pub(crate) fn rays(nodes: &mut [ExecNode], edges: &[ExecEdge], code: &[Instr]) -
     }
     rays
 }
+
+/// Drops on-tests that a fan's piece filter has already passed. A filtered fan enters its
+/// `next` node only at vertices whose piece is in the filter, so an edge of `next` starting
+/// with `On(m)` where `m` contains the whole filter passes that test for sure when entered
+/// from the fan. Such a `next` node gets a copy (appended to `nodes`, with the same visited
+/// slot, so it is the same node for the visited checks) whose edges (appended to `edges`) start
+/// one instruction later, and the fan continues at the copy. `next` itself is unchanged, as
+/// other edges may enter it.
+pub(crate) fn skip_filtered_tests(nodes: &mut Vec<ExecNode>, edges: &mut Vec<ExecEdge>, code: &[Instr]) {
+    for f in 0..nodes.len() {
+        let fan = nodes[f];
+        if !fan.is_fan() || fan.filter == u64::MAX {
+            continue;
+        }
+        let next = nodes[fan.next as usize];
+        if next.is_fan() || next.accepting {
+            continue;
+        }
+        let span = next.first_edge as usize..next.end_edge as usize;
+        let redundant = |e: &ExecEdge| {
+            e.first < e.end && matches!(code[e.first as usize], Instr::On(m) if fan.filter & !m == 0)
+        };
+        if !edges[span.clone()].iter().any(redundant) {
+            continue;
+        }
+        let (Ok(first), Ok(copy)) = (u32::try_from(edges.len()), u32::try_from(nodes.len())) else {
+            return;
+        };
+        for i in span {
+            let e = edges[i];
+            edges.push(if redundant(&e) { ExecEdge { first: e.first + 1, ..e } } else { e });
+        }
+        nodes.push(ExecNode { first_edge: first, end_edge: edges.len() as u32, ..next });
+        nodes[f].next = copy;
+    }
+}

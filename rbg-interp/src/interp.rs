@@ -71,6 +71,9 @@ crate::program::option_switches! {
             /// In patterns, walk ray loops (`({x} up)* {y}` with disjoint `x`, `y`) in one
             /// loop instead of a recursive call per step (needs `flat_steps` and `fuse_ops`).
             pub ray_patterns: bool = true, "ray-patterns", Optimisation;
+            /// Skip the on-test at the start of an edge entered from a piece-filtered fan when
+            /// the filter already guarantees it.
+            pub skip_filtered_tests: bool = true, "skip-filtered-tests", Optimisation;
             /// Keep piece-location bitsets in states, so a filtered fan over the whole board
             /// ("any square {P}") visits only the vertices holding a piece of P (design notes
             /// 6.2).
@@ -211,7 +214,7 @@ impl Interpreter {
                 class_masks[*index as usize] = mask.clone();
             }
         }
-        let code::Lowered { edges, mut code, steps } =
+        let code::Lowered { mut edges, mut code, steps } =
             code::lower(&program, options.fuse_ops, options.flat_steps);
         if options.probe_patterns {
             code::probes(&program, &edges, &mut code);
@@ -227,6 +230,9 @@ impl Interpreter {
                     if program.fan_table(table).covers_all_vertices())
             });
         let mut nodes = code::lower_nodes(&program);
+        if options.skip_filtered_tests {
+            code::skip_filtered_tests(&mut nodes, &mut edges, &code);
+        }
         let rays = if options.ray_patterns { code::rays(&mut nodes, &edges, &code) } else { Vec::new() };
         let mut positions: Vec<(Player, u32)> = program
             .modifiers()

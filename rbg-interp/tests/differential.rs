@@ -41,6 +41,7 @@ fn variants() -> Vec<(&'static str, InterpOptions)> {
             probe_patterns: false,
             flat_steps: false,
             ray_patterns: false,
+            skip_filtered_tests: false,
             piece_bitsets: false,
             ..Default::default()
         },
@@ -51,6 +52,10 @@ fn variants() -> Vec<(&'static str, InterpOptions)> {
     all.push(("no probe patterns", InterpOptions { probe_patterns: false, ..Default::default() }));
     all.push(("no flat steps", InterpOptions { flat_steps: false, ..Default::default() }));
     all.push(("no ray patterns", InterpOptions { ray_patterns: false, ..Default::default() }));
+    all.push((
+        "no skipped filtered tests",
+        InterpOptions { skip_filtered_tests: false, ..Default::default() },
+    ));
     all.push(("no piece bitsets", InterpOptions { piece_bitsets: false, ..Default::default() }));
     all
 }
