@@ -51,9 +51,19 @@ fn perft(game: &str, depth: usize, extra: &[&str]) -> Vec<(u64, u64)> {
 #[test]
 fn help_lists_every_switch_with_its_documentation() {
     let flags = switch_flags();
-    // 10 of the shared program, 6 of the compiler, 4 of the interpreter.
-    assert_eq!(flags.len(), 20, "{flags:?}");
-    for flag in ["--no-fuse-ops", "--no-pure-patterns", "--no-piece-bitsets", "--checked-keeper"] {
+    // 10 of the shared program, 6 of the compiler, 9 of the interpreter.
+    assert_eq!(flags.len(), 25, "{flags:?}");
+    for flag in [
+        "--no-fuse-ops",
+        "--no-pure-patterns",
+        "--no-read-only-patterns",
+        "--no-probe-patterns",
+        "--no-flat-steps",
+        "--no-ray-patterns",
+        "--no-skip-filtered-tests",
+        "--no-piece-bitsets",
+        "--checked-keeper",
+    ] {
         assert!(flags.iter().any(|f| f == flag), "{flag} is not reachable");
     }
     // Today's spellings keep working.

@@ -26,7 +26,7 @@ use rbg_core::state_codec::{Fnv1a, StateCodecError, StateParts};
 use rbg_core::{Action, Game, GameInfo, MoveList, Player, SearchError, VertexPosition, KEEPER};
 use rbg_parser::ir;
 
-use crate::code::{self, ExecEdge, ExecModifier, ExecNode, Instr};
+use crate::code::{self, ExecEdge, ExecModifier, ExecNode, Instr, PatternEval, Ray};
 use crate::program::{BuildError, Modifier, NodeId, NodeKind, Program, ProgramOptions, NONE};
 use crate::search::{Scratch, Sink};
 
@@ -58,6 +58,22 @@ crate::program::option_switches! {
             /// Evaluate patterns that write nothing and need no visited checks by plain
             /// recursion.
             pub pure_patterns: bool = true, "pure-patterns", Optimisation;
+            /// Also evaluate by plain recursion the patterns that write nothing but need
+            /// visited checks or evaluate nested patterns, over one visited layer of their own
+            /// (needs `pure_patterns`).
+            pub read_only_patterns: bool = true, "read-only-patterns", Optimisation;
+            /// Evaluate patterns whose every edge from the start reaches acceptance in one step
+            /// (e.g. `{! down {e}}`) in place, without a call or the result memo.
+            pub probe_patterns: bool = true, "probe-patterns", Optimisation;
+            /// Run shifts and deterministic shift-table steps as lookups in one flat table (and,
+            /// with `fuse_ops`, fuse an on-test followed by such a step).
+            pub flat_steps: bool = true, "flat-steps", Optimisation;
+            /// In patterns, walk ray loops (`({x} up)* {y}` with disjoint `x`, `y`) in one
+            /// loop instead of a recursive call per step (needs `flat_steps` and `fuse_ops`).
+            pub ray_patterns: bool = true, "ray-patterns", Optimisation;
+            /// Skip the on-test at the start of an edge entered from a piece-filtered fan when
+            /// the filter already guarantees it.
+            pub skip_filtered_tests: bool = true, "skip-filtered-tests", Optimisation;
             /// Keep piece-location bitsets in states, so a filtered fan over the whole board
             /// ("any square {P}") visits only the vertices holding a piece of P (design notes
             /// 6.2).
@@ -143,10 +159,14 @@ pub struct Interpreter {
     /// The program's edges with their executable instruction ranges.
     pub(crate) edges: Vec<ExecEdge>,
     pub(crate) code: Vec<Instr>,
+    /// The flat step table of [`Instr::Step`] (see [`code::Lowered::steps`]).
+    pub(crate) steps: Vec<u32>,
+    /// The ray nodes' loops (see [`code::rays`]), indexed by [`ExecNode::ray`].
+    pub(crate) rays: Vec<Ray>,
     /// The program's modifiers by action index, encoded for applying moves.
     modifiers: Vec<ExecModifier>,
-    /// Per automaton: evaluate by plain recursion (see [`code::pure_patterns`]).
-    pub(crate) pure_patterns: Vec<bool>,
+    /// Per automaton: how to evaluate it (see [`code::pattern_evals`]).
+    pub(crate) pattern_evals: Vec<PatternEval>,
     /// States keep piece-location bitsets (some filtered fan covers the whole board).
     pub(crate) piece_bitsets: bool,
     pub(crate) limits: Limits,
@@ -194,17 +214,26 @@ impl Interpreter {
                 class_masks[*index as usize] = mask.clone();
             }
         }
-        let (edges, code) = code::lower(&program, options.fuse_ops);
-        let pure_patterns = if options.pure_patterns {
-            code::pure_patterns(&program, &edges, &code)
+        let code::Lowered { mut edges, mut code, steps } =
+            code::lower(&program, options.fuse_ops, options.flat_steps);
+        if options.probe_patterns {
+            code::probes(&program, &edges, &mut code);
+        }
+        let pattern_evals = if options.pure_patterns {
+            code::pattern_evals(&program, &edges, &code, options.read_only_patterns)
         } else {
-            vec![false; program.automata().len()]
+            vec![PatternEval::Search; program.automata().len()]
         };
         let piece_bitsets = options.piece_bitsets
             && program.nodes().iter().any(|n| {
                 matches!(n.kind(), NodeKind::Fan { table, filter: Some(_), .. }
                     if program.fan_table(table).covers_all_vertices())
             });
+        let mut nodes = code::lower_nodes(&program);
+        if options.skip_filtered_tests {
+            code::skip_filtered_tests(&mut nodes, &mut edges, &code);
+        }
+        let rays = if options.ray_patterns { code::rays(&mut nodes, &edges, &code) } else { Vec::new() };
         let mut positions: Vec<(Player, u32)> = program
             .modifiers()
             .iter()
@@ -220,11 +249,13 @@ impl Interpreter {
             rules_fingerprint: rules_fingerprint(&program),
             positions,
             modifiers: code::lower_modifiers(&program),
-            nodes: code::lower_nodes(&program),
+            nodes,
+            rays,
             piece_bitsets,
-            pure_patterns,
+            pattern_evals,
             edges,
             code,
+            steps,
             limits: Limits {
                 max_modifiers: options.max_modifiers,
                 max_search_nodes: options.max_search_nodes,

@@ -8,7 +8,7 @@
 //!   folded action lists, plus the static analyses. The compiler depends on the same crate, so
 //!   both engines walk the very same graph.
 //! * `code`: the interpreter's executable encoding of the program's edges (fused instructions)
-//!   and the detection of *pure* patterns, which are evaluated by plain recursion.
+//!   and the choice of patterns that write nothing, which are evaluated by plain recursion.
 //! * [`search`]: the move search — an explicit-stack depth-first walk over (node, vertex) pairs
 //!   with an undo trail, stamped visited layers and a per-(pattern, vertex) result memo, all in a
 //!   caller-owned [`Scratch`].

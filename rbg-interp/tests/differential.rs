@@ -37,12 +37,25 @@ fn variants() -> Vec<(&'static str, InterpOptions)> {
             program: ProgramOptions::baseline(),
             fuse_ops: false,
             pure_patterns: false,
+            read_only_patterns: false,
+            probe_patterns: false,
+            flat_steps: false,
+            ray_patterns: false,
+            skip_filtered_tests: false,
             piece_bitsets: false,
             ..Default::default()
         },
     ));
     all.push(("no fused ops", InterpOptions { fuse_ops: false, ..Default::default() }));
     all.push(("no pure patterns", InterpOptions { pure_patterns: false, ..Default::default() }));
+    all.push(("no read-only patterns", InterpOptions { read_only_patterns: false, ..Default::default() }));
+    all.push(("no probe patterns", InterpOptions { probe_patterns: false, ..Default::default() }));
+    all.push(("no flat steps", InterpOptions { flat_steps: false, ..Default::default() }));
+    all.push(("no ray patterns", InterpOptions { ray_patterns: false, ..Default::default() }));
+    all.push((
+        "no skipped filtered tests",
+        InterpOptions { skip_filtered_tests: false, ..Default::default() },
+    ));
     all.push(("no piece bitsets", InterpOptions { piece_bitsets: false, ..Default::default() }));
     all
 }

@@ -176,3 +176,57 @@ fn deep_pure_patterns_hold_within_bounds() {
         }
     }
 }
+
+/// A read-only pattern with visited checks, 600 cells deep: `(right + left)` can come back, so
+/// the loop node needs a visited slot, and `{! right}` (a precomputed set) holds only on the
+/// last cell, so the pattern holds from the first cell only through a path along the whole
+/// strip — deeper than the native recursion goes before handing over to the general search.
+const DEEP_READ_ONLY_PATTERN: &str = "({e} (right + left))* {! right}";
+
+#[test]
+fn deep_read_only_patterns_hold_within_bounds() {
+    // Independent derivation: the last cell is reachable through empty cells, so `{?}` leaves x
+    // one move (the switch) and `{!}` none.
+    for (rules, leaves) in [
+        (format!("->x {{? {DEEP_READ_ONLY_PATTERN}}} ->> {{}}"), 1),
+        (format!("->x {{! {DEEP_READ_ONLY_PATTERN}}} ->> {{}}"), 0),
+    ] {
+        for read_only_patterns in [true, false] {
+            for options in with_baseline(InterpOptions { read_only_patterns, ..Default::default() }) {
+                let interp = build(&rules, 600, options);
+                let c = perft(&interp, 1, &PerftOptions::default()).unwrap();
+                assert_eq!((c.leaves, c.nodes), (leaves, 1 + leaves), "{rules}");
+            }
+        }
+    }
+}
+
+#[test]
+fn deep_read_only_patterns_report_search_errors() {
+    // The part of the path below the native recursion's depth is searched with frames, each
+    // costing one unit of the budget.
+    let limits = InterpOptions { max_search_nodes: 10, ..Default::default() };
+    let expected = SearchError::SearchTooLarge { limit: 10 };
+    let rules = format!("->x {{? {DEEP_READ_ONLY_PATTERN}}} ->> {{}}");
+    assert_perft_fails(&rules, 600, limits, expected);
+}
+
+#[test]
+fn ray_patterns_end_on_cyclic_boards() {
+    // A ring of three `p` cells: the ray `({p} r)* {e}` comes back to its start and never meets
+    // an `e`, so the pattern fails ({?} leaves no move, {!} one) instead of walking forever.
+    for (check, leaves) in [("?", 0), ("!", 1)] {
+        let text = format!(
+            "#board = a[p]{{r:b}} b[p]{{r:c}} c[p]{{r:a}}\n#players = x(1)\n#pieces = e,p\n#variables =\n\
+             #rules = ->x {{{check} ({{p}} r)* {{e}}}} ->> {{}}\n"
+        );
+        let game = read_game(text.as_bytes()).expect("parses");
+        for ray_patterns in [true, false] {
+            for options in with_baseline(InterpOptions { ray_patterns, ..Default::default() }) {
+                let interp = Interpreter::new(&game, "ring", options).expect("builds");
+                let c = perft(&interp, 1, &PerftOptions::default()).unwrap();
+                assert_eq!((c.leaves, c.nodes), (leaves, 1 + leaves), "{{{check}}}");
+            }
+        }
+    }
+}
