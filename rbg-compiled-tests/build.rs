@@ -44,6 +44,7 @@ fn baseline_options() -> CompileOptions {
         pattern_order: false,
         piece_sets: false,
         monotonic_fill: false,
+        lean_apply: false,
     }
 }
 

@@ -25,7 +25,12 @@ pub(crate) fn apply(c: &Ctx) -> TokenStream {
             Modifier::None => return None,
             Modifier::Off { piece } => {
                 let name = &c.pieces[piece as usize];
-                quote!(set_piece(st, at, #name))
+                if c.o.lean_apply {
+                    // The vertex test only where a piece is written (the others ignore it).
+                    quote!(if (a.vertex as usize) < VERTICES { set_piece(st, at, #name) })
+                } else {
+                    quote!(set_piece(st, at, #name))
+                }
             }
             Modifier::Assign { var, expr } => {
                 let var = &c.vars[var as usize];
@@ -43,14 +48,21 @@ pub(crate) fn apply(c: &Ctx) -> TokenStream {
         };
         Some(quote!(#index => #body,))
     });
+    let skip = if c.o.lean_apply {
+        TokenStream::new()
+    } else {
+        quote! {
+            if a.vertex as usize >= VERTICES {
+                continue;
+            }
+        }
+    };
     quote! {
         /// Applies a legal move without checking it: one `match` arm per action index
         /// (assignments are recomputed in order, so later ones see earlier ones).
         fn apply_move(st: &mut State, m: &[Action]) {
             for a in m {
-                if a.vertex as usize >= VERTICES {
-                    continue;
-                }
+                #skip
                 let at = a.vertex as Cell;
                 match a.index {
                     #(#arms)*

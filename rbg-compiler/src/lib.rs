@@ -63,7 +63,7 @@ pub use crate_files::{write_crate, CrateDeps, WrittenCrate, GENERATED_MARKER};
 
 /// The version of the generator, part of every cache key: bump it when the generated code
 /// changes in a way that cargo's own change detection would not notice.
-pub const GENERATOR_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "-g5");
+pub const GENERATOR_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "-g6");
 
 rbg_automaton::option_switches! {
     /// What to generate. Every switch defaults to on; turning one off keeps the moves identical
@@ -101,6 +101,9 @@ rbg_automaton::option_switches! {
             /// scan of the class's cells (or of its piece-location set) instead of a move search
             /// (design notes 2.15). Off: the playout driver lists the class's moves with a search.
             pub monotonic_fill: bool = true, "monotonic-fill", Optimisation;
+            /// `apply_move` tests an action's vertex only in the arms that put a piece (a
+            /// switch or an assignment ignores it). Off: every action's vertex is tested.
+            pub lean_apply: bool = true, "lean-apply", Optimisation;
         }
     }
 }
@@ -196,7 +199,7 @@ mod tests {
             "+shift-tables +precomputed-patterns +fold-chains +tail-duplication \
              +visited-elimination +constant-folding +fan-filters -always-count-pieces \
              +monotonic-classes +pattern-sharing +unchecked-modifiers +compact-state \
-             +deferred-checks +pattern-order +piece-sets"
+             +deferred-checks +pattern-order +piece-sets +monotonic-fill +lean-apply"
         );
     }
 
