@@ -70,6 +70,34 @@ pub(crate) enum Instr {
     Fail,
 }
 
+impl Instr {
+    /// Whether the instruction only tests the state and moves the current vertex: no write,
+    /// no pattern, no switch (what a pattern may hold and still be run as a one-step probe
+    /// or by plain recursion). Exhaustive, so a new instruction must be classified here.
+    fn only_tests_and_moves(&self) -> bool {
+        match self {
+            Instr::Shift(_)
+            | Instr::Table(_)
+            | Instr::On(_)
+            | Instr::ShiftOn(..)
+            | Instr::TableOn(..)
+            | Instr::Step(_)
+            | Instr::StepOn(..)
+            | Instr::OnStep(..)
+            | Instr::OnSet(_)
+            | Instr::InSet(_)
+            | Instr::Compare { .. }
+            | Instr::Fail => true,
+            Instr::Off { .. }
+            | Instr::Assign { .. }
+            | Instr::AssignConst { .. }
+            | Instr::Pattern { .. }
+            | Instr::Probe { .. }
+            | Instr::Switch { .. } => false,
+        }
+    }
+}
+
 /// What applying an action index does ([`Modifier`]), with a switch's target already in the
 /// state's encoding of rules positions ([`NONE`] for a switch that can never be reached), so
 /// applying a move reads one small entry per action.
@@ -317,25 +345,15 @@ pub(crate) fn pattern_evals(
                 for e in &edges[span] {
                     for i in &code[e.first as usize..e.end as usize] {
                         match i {
-                            Instr::Shift(_)
-                            | Instr::Table(_)
-                            | Instr::On(_)
-                            | Instr::ShiftOn(..)
-                            | Instr::TableOn(..)
-                            | Instr::Step(_)
-                            | Instr::StepOn(..)
-                            | Instr::OnStep(..)
-                            | Instr::OnSet(_)
-                            | Instr::InSet(_)
-                            | Instr::Compare { .. }
-                            | Instr::Fail
+                            i if i.only_tests_and_moves() => {}
                             // A probe evaluates no pattern of its own (see `probes`).
-                            | Instr::Probe { .. } => {}
+                            Instr::Probe { .. } => {}
                             Instr::Pattern { .. } => nested = true,
                             Instr::Off { .. }
                             | Instr::Assign { .. }
                             | Instr::AssignConst { .. }
                             | Instr::Switch { .. } => writes = true,
+                            _ => unreachable!("every other instruction only tests and moves"),
                         }
                     }
                 }
@@ -367,23 +385,7 @@ pub(crate) fn probes(program: &Program, edges: &[ExecEdge], code: &mut [Instr]) 
                 && start.slot().is_none()
                 && edges[span.first.index()..span.end.index()].iter().all(|e| {
                     program.node(crate::program::NodeId::new(e.target)).is_accepting()
-                        && code[e.first as usize..e.end as usize].iter().all(|i| {
-                            matches!(
-                                i,
-                                Instr::Shift(_)
-                                    | Instr::Table(_)
-                                    | Instr::On(_)
-                                    | Instr::ShiftOn(..)
-                                    | Instr::TableOn(..)
-                                    | Instr::Step(_)
-                                    | Instr::StepOn(..)
-                                    | Instr::OnStep(..)
-                                    | Instr::OnSet(_)
-                                    | Instr::InSet(_)
-                                    | Instr::Compare { .. }
-                                    | Instr::Fail
-                            )
-                        })
+                        && code[e.first as usize..e.end as usize].iter().all(Instr::only_tests_and_moves)
                 });
             ok.then_some((span.first.get(), span.end.get()))
         })

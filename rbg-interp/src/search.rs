@@ -430,13 +430,8 @@ impl Interpreter {
             };
         }
         // Only read-only patterns have slots (pure ones are compiled without the check).
-        if READ_ONLY && n.slot != NONE {
-            let layer = &mut sc.layers[depth as usize + 1];
-            let k = n.slot as usize * p.board().vertices() as usize + v as usize;
-            if layer.stamps[k] == layer.generation {
-                return false;
-            }
-            layer.stamps[k] = layer.generation;
+        if READ_ONLY && n.slot != NONE && !first_visit(sc, depth, n.slot, p.board().vertices(), v) {
+            return false;
         }
         if n.ray != NONE {
             let ray = self.rays[n.ray as usize];
@@ -456,13 +451,8 @@ impl Interpreter {
                 // Entering the node again at `v`: its visited check (which also ends a ray
                 // that cycles). Without a slot the static analysis proved that no vertex
                 // repeats.
-                if READ_ONLY && n.slot != NONE {
-                    let layer = &mut sc.layers[depth as usize + 1];
-                    let k = n.slot as usize * p.board().vertices() as usize + v as usize;
-                    if layer.stamps[k] == layer.generation {
-                        return false;
-                    }
-                    layer.stamps[k] = layer.generation;
+                if READ_ONLY && n.slot != NONE && !first_visit(sc, depth, n.slot, p.board().vertices(), v) {
+                    return false;
                 }
             }
         }
@@ -767,4 +757,17 @@ impl Interpreter {
         }
         EdgeOutcome::Arrived(v)
     }
+}
+
+/// Marks `(slot, v)` visited in the visited layer of a read-only pattern at `depth`; false
+/// when it already was (the path has been here before, so this branch fails).
+#[inline(always)]
+fn first_visit(sc: &mut Scratch, depth: u32, slot: u32, vertices: u32, v: u32) -> bool {
+    let layer = &mut sc.layers[depth as usize + 1];
+    let k = slot as usize * vertices as usize + v as usize;
+    if layer.stamps[k] == layer.generation {
+        return false;
+    }
+    layer.stamps[k] = layer.generation;
+    true
 }
