@@ -45,6 +45,7 @@ fn baseline_options() -> CompileOptions {
         piece_sets: false,
         monotonic_fill: false,
         lean_apply: false,
+        count_replay: false,
     }
 }
 

@@ -72,6 +72,7 @@ pub(crate) fn random_playout<G: Game>(
         keeper_limit: DEFAULT_KEEPER_LIMIT,
         monotonic: true,
         max_streamed_moves: DEFAULT_MAX_STREAMED_MOVES,
+        ..PlayoutLimits::default()
     };
     match game.random_playout(s, sc, buffers, rng, &limits) {
         Ok(outcome) => Ok(outcome.plies),

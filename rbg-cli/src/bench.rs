@@ -130,6 +130,7 @@ fn bench_mc(interp: &rbg_interp::Interpreter, engine: &Engine, seconds: f64) -> 
         json: true,
         no_monotonic: false,
         max_streamed_moves: rbg_core::perft::DEFAULT_MAX_STREAMED_MOVES,
+        count_replay_from: rbg_core::count_replay::CountReplay::Auto,
     };
     let interpreted = interp_mc(interp, &timed)?;
     let compiled = run_json(engine, "mc", &mc_argv(&timed))?;

@@ -146,9 +146,19 @@ pub fn perft_argv(args: &PerftArgs) -> Vec<String> {
 
 /// The command-line flags that reproduce `args` (exhaustive, as [`perft_argv`]).
 pub fn mc_argv(args: &McArgs) -> Vec<String> {
-    let McArgs { seconds, playouts, seed, threads, json, no_monotonic, max_streamed_moves } = args;
+    let McArgs {
+        seconds,
+        playouts,
+        seed,
+        threads,
+        json,
+        no_monotonic,
+        max_streamed_moves,
+        count_replay_from,
+    } = args;
     let mut v = vec!["--seed".to_string(), seed.to_string(), "--threads".into(), threads.to_string()];
     v.extend(["--max-streamed-moves".into(), max_streamed_moves.to_string()]);
+    v.extend(["--count-replay-from".into(), rbg_runner::count_replay_arg(*count_replay_from)]);
     if let Some(s) = seconds {
         v.extend(["--seconds".into(), s.to_string()]);
     }

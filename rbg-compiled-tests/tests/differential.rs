@@ -2,7 +2,9 @@
 //! seed, moves chosen from the interpreter's list) and must produce identical legal move lists,
 //! in the same order, and identical observable states at every step, on every corpus game. At a
 //! state of a monotonic class, the class's moves the compiled reasoner lists without a search
-//! (`Game::monotonic_moves`) are its legal moves, in the same order.
+//! (`Game::monotonic_moves`) are its legal moves, in the same order. Counting the moves without
+//! listing them (`Game::count_moves`) gives the list's length, and applying a move by its number
+//! (`Game::apply_nth_move`) gives the state that applying the listed move gives.
 
 use rand::Rng;
 use rand_core::SeedableRng;
@@ -96,6 +98,7 @@ impl GameVisitor for Lockstep<'_> {
                         class_states += 1;
                     }
                 }
+                count_and_replay_agree_with_the_list(compiled, &c, &mut sc_c, &list_c, !sorted, &at);
                 moves_compared += list_i.len();
                 if list_i.is_empty() || moves_compared > MOVE_BUDGET {
                     break;
@@ -107,6 +110,37 @@ impl GameVisitor for Lockstep<'_> {
             }
         }
         (compared, class_states)
+    }
+}
+
+/// `count_moves` is the length of `list` (the moves of `s`), or `None` for reasoners compiled
+/// without it (`counts`: the optimised ones count); `apply_nth_move` of the first, middle and
+/// last move equals applying the listed move, and one past the last leaves the state as it was.
+fn count_and_replay_agree_with_the_list<G: Game>(
+    g: &G,
+    s: &G::State,
+    sc: &mut G::Scratch,
+    list: &MoveList,
+    counts: bool,
+    at: &str,
+) {
+    let mut probe = s.clone();
+    let counted = g.count_moves(&mut probe, sc).expect("count_moves");
+    assert_eq!(probe, *s, "{at}: counting changed the state");
+    match counted {
+        Some(n) => assert_eq!(n, list.len() as u64, "{at}: counted moves differ from the list"),
+        None => assert!(!counts, "{at}: the optimised reasoner does not count"),
+    }
+    let last = list.len().saturating_sub(1);
+    for n in [0, list.len() / 2, last, list.len()] {
+        let mut by_number = s.clone();
+        let applied = g.apply_nth_move(&mut by_number, sc, n as u64).expect("apply_nth_move");
+        assert_eq!(applied, n < list.len(), "{at}: apply_nth_move({n}) of {} moves", list.len());
+        let mut expected = s.clone();
+        if applied {
+            g.apply_move(&mut expected, list.get(n));
+        }
+        assert_eq!(by_number, expected, "{at}: move {n} applied by number differs");
     }
 }
 

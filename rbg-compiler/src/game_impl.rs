@@ -13,6 +13,7 @@ use crate::packed;
 
 pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
     let monotonic = monotonic::monotonic(c);
+    let count_replay = crate::count_replay::methods(c);
     let label_names = c.g.board.labels.iter();
     // Board data as statics: on large boards a `vec![...]` of every edge made one enormous
     // function for the compiler (a 60,000-cell board took over ten minutes to build).
@@ -224,6 +225,8 @@ pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
             }
 
             #monotonic
+
+            #count_replay
         }
 
         /// Builds a state from its parts, checking every value against the game and rebuilding

@@ -40,6 +40,7 @@
 #![forbid(unsafe_code)]
 
 mod apply;
+mod count_replay;
 mod crate_files;
 mod ctx;
 mod exprs;
@@ -63,7 +64,7 @@ pub use crate_files::{write_crate, CrateDeps, WrittenCrate, GENERATED_MARKER};
 
 /// The version of the generator, part of every cache key: bump it when the generated code
 /// changes in a way that cargo's own change detection would not notice.
-pub const GENERATOR_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "-g6");
+pub const GENERATOR_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "-g7");
 
 rbg_automaton::option_switches! {
     /// What to generate. Every switch defaults to on; turning one off keeps the moves identical
@@ -104,6 +105,10 @@ rbg_automaton::option_switches! {
             /// `apply_move` tests an action's vertex only in the arms that put a piece (a
             /// switch or an assignment ignores it). Off: every action's vertex is tested.
             pub lean_apply: bool = true, "lean-apply", Optimisation;
+            /// Count the moves, and find a drawn move again, by searches that record no move, so
+            /// that a playout in a state with many moves draws one without storing the move list
+            /// (the same move for the same seed). Off: playouts always list the moves.
+            pub count_replay: bool = true, "count-replay", Optimisation;
         }
     }
 }
@@ -199,7 +204,7 @@ mod tests {
             "+shift-tables +precomputed-patterns +fold-chains +tail-duplication \
              +visited-elimination +constant-folding +fan-filters -always-count-pieces \
              +monotonic-classes +pattern-sharing +unchecked-modifiers +compact-state \
-             +deferred-checks +pattern-order +piece-sets +monotonic-fill +lean-apply"
+             +deferred-checks +pattern-order +piece-sets +monotonic-fill +lean-apply +count-replay"
         );
     }
 

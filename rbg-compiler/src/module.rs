@@ -24,7 +24,7 @@ use crate::ctx::Ctx;
 use crate::layout::Layout;
 use crate::stack_plan::{self, StackPlan};
 use crate::tables::{self, lit};
-use crate::{apply, exprs, game_impl, names, packed, scratch, search, state};
+use crate::{apply, count_replay, exprs, game_impl, names, packed, scratch, search, state};
 use crate::{CompileError, CompileOptions, GENERATOR_VERSION};
 
 /// Most modifiers on one search path of a game whose rules let moves grow without bound (the
@@ -60,6 +60,7 @@ pub(crate) fn module(
     let state = state::state(&c);
     let scratch = scratch::scratch(&c);
     let sinks = scratch::sinks();
+    let count_sinks = count_replay::sinks(&c);
     let exprs = exprs::functions(&c)?;
     let search = search::functions(&c);
     let apply = apply::apply(&c);
@@ -71,6 +72,7 @@ pub(crate) fn module(
         #state
         #scratch
         #sinks
+        #count_sinks
         #exprs
         #search
         #apply

@@ -40,7 +40,7 @@ use crate::rng::PlayoutRng;
 use crate::state_codec::StateCodecError;
 
 /// Version of the exported interface. See the module documentation for when it changes.
-pub const ABI_VERSION: u32 = 5;
+pub const ABI_VERSION: u32 = 6;
 
 /// Result of a fallible exported function: a code and a detail (a search bound, a size).
 #[repr(C)]
@@ -218,6 +218,8 @@ pub struct AbiPlayoutLimits {
     pub max_move_actions: u64,
     /// [`PlayoutLimits::max_streamed_moves`].
     pub max_streamed_moves: u64,
+    /// [`PlayoutLimits::count_replay_min_moves`].
+    pub count_replay_min_moves: u64,
 }
 
 impl AbiPlayoutLimits {
@@ -229,6 +231,7 @@ impl AbiPlayoutLimits {
             monotonic: limits.monotonic as u32,
             max_move_actions: max_actions as u64,
             max_streamed_moves: limits.max_streamed_moves,
+            count_replay_min_moves: limits.count_replay_min_moves,
         }
     }
 
@@ -239,6 +242,7 @@ impl AbiPlayoutLimits {
             keeper_limit: self.keeper_limit,
             monotonic: self.monotonic != 0,
             max_streamed_moves: self.max_streamed_moves,
+            count_replay_min_moves: self.count_replay_min_moves,
         }
     }
 }

@@ -210,8 +210,31 @@ pub trait Game: Sync {
     /// If the current player is the keeper and has a legal move, applies the first one found and
     /// returns `true`; otherwise returns `false` and leaves the state unchanged.
     fn keeper_step(&self, s: &mut Self::State, sc: &mut Self::Scratch) -> Result<bool, SearchError> {
+        self.apply_nth_move(s, sc, 0)
+    }
+
+    /// Counts the legal moves of `s` by a search that records no move, or `None` (the default)
+    /// when the reasoner has no such search. With [`Game::apply_nth_move`] it lets a playout draw
+    /// a move without storing the move list ([`crate::playout`], "count and replay").
+    fn count_moves(&self, _s: &mut Self::State, _sc: &mut Self::Scratch) -> Result<Option<u64>, SearchError> {
+        Ok(None)
+    }
+
+    /// Applies the legal move number `n` (from 0, in [`Game::visit_moves`]'s order) and returns
+    /// `true`; returns `false` and leaves `s` unchanged when there are at most `n` moves.
+    fn apply_nth_move(
+        &self,
+        s: &mut Self::State,
+        sc: &mut Self::Scratch,
+        n: u64,
+    ) -> Result<bool, SearchError> {
+        let mut left = n;
         let mut found: Option<Vec<Action>> = None;
         let _ = self.visit_moves(s, sc, |m| {
+            if left > 0 {
+                left -= 1;
+                return ControlFlow::Continue(());
+            }
             found = Some(m.to_vec());
             ControlFlow::Break(())
         })?;

@@ -52,6 +52,7 @@
 #![deny(unsafe_code)]
 
 pub mod abi;
+pub mod count_replay;
 pub mod dynamic;
 mod mc_threads;
 pub mod moves;

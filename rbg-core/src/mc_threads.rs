@@ -13,9 +13,10 @@ use std::time::{Duration, Instant};
 
 use rand_core::SeedableRng;
 
+use crate::count_replay::Tuner;
 use crate::game::Game;
 use crate::perft::{root_state, DriverError, MAX_THREADS};
-use crate::playout::{McLimit, McOptions, McStats, PlayoutBuffers, PlayoutLimits};
+use crate::playout::{McLimit, McOptions, McStats, PlayoutBuffers};
 use crate::rng::PlayoutRng;
 
 /// How often a thread reports its statistics, and the calling thread calls `progress`.
@@ -42,6 +43,7 @@ fn merge(a: &mut McStats, b: &McStats) {
         a.score_max[i] = if first { b.score_max[i] } else { a.score_max[i].max(b.score_max[i]) };
     }
     a.moves_exact &= b.moves_exact;
+    a.count_replay_from = a.count_replay_from.or(b.count_replay_from);
     a.playouts += b.playouts;
     a.plies += b.plies;
     a.moves += b.moves;
@@ -87,12 +89,7 @@ pub(crate) fn flat_monte_carlo_threads<G: Game>(
         moves_exact: true,
         ..Default::default()
     };
-    let limits = PlayoutLimits {
-        max_plies: opts.max_plies,
-        keeper_limit: opts.keeper_limit,
-        monotonic: opts.monotonic,
-        max_streamed_moves: opts.max_streamed_moves,
-    };
+    let limits = opts.playout_limits();
     let threads = opts.threads.min(MAX_THREADS);
     // Playouts started so far, under a playout count.
     let claimed = AtomicU64::new(0);
@@ -107,6 +104,8 @@ pub(crate) fn flat_monte_carlo_threads<G: Game>(
         let mut sc = game.new_scratch();
         let mut rng = PlayoutRng::seed_from_u64(thread_seed(opts.seed, i));
         let mut buffers = PlayoutBuffers::new(game, opts.max_move_actions);
+        let mut limits = limits;
+        let mut tuner = Tuner::new(opts.count_replay, start.elapsed());
         let mut state = root.clone();
         let mut stats = empty.clone();
         let mut reported = Duration::ZERO;
@@ -127,8 +126,12 @@ pub(crate) fn flat_monte_carlo_threads<G: Game>(
                 reported = elapsed;
             }
             state.clone_from(&root);
+            limits.count_replay_min_moves = tuner.threshold();
             match game.random_playout(&mut state, &mut sc, &mut buffers, &mut rng, &limits) {
                 Ok(outcome) => {
+                    if tuner.tuning() {
+                        tuner.played(outcome.plies, start.elapsed());
+                    }
                     stats.moves += outcome.moves_seen;
                     stats.moves_exact &= outcome.moves_exact;
                     stats.record(outcome.plies, (1..=players as u32).map(|p| game.score(&state, p)));
@@ -139,6 +142,7 @@ pub(crate) fn flat_monte_carlo_threads<G: Game>(
         if result.is_err() {
             failed.store(true, Ordering::Relaxed);
         }
+        stats.count_replay_from = tuner.chosen();
         result.map(|()| stats).map_err(DriverError::from)
     };
 

@@ -9,6 +9,14 @@
 //! `rand`'s unbiased bounded sampling of `u32`, so a seed gives the same playouts on every
 //! platform for a given reasoner and move order.
 //!
+//! **Count and replay.** In a state with many moves, listing them is much of a playout's work
+//! (breakthru: about 13,000 moves of four actions in an average state). Where the reasoner can
+//! count its moves by a search that records none ([`Game::count_moves`], compiled engines), a
+//! playout in a state following one with at least [`PlayoutLimits::count_replay_min_moves`]
+//! moves counts them, draws a number, and replays the search up to that move
+//! ([`Game::apply_nth_move`]). The number drawn is the one the list would have given, and the
+//! move the same, so a seed plays the same games either way.
+//!
 //! Move lists are bounded ([`McOptions::max_move_actions`]). In a state whose moves do not fit,
 //! the move is drawn by reservoir sampling over the streamed moves instead (uniform too, but
 //! another random sequence); states within the bound (every corpus game's) keep the reference
@@ -21,6 +29,7 @@ use rand::Rng;
 use rand_core::SeedableRng;
 pub use rand_core::{Error as RandError, RngCore};
 
+use crate::count_replay::{CountReplay, Tuner};
 use crate::game::{Game, SearchError};
 use crate::moves::{Action, MoveList, DEFAULT_MAX_ACTIONS};
 use crate::perft::{root_state, DriverError, DEFAULT_KEEPER_LIMIT, DEFAULT_MAX_STREAMED_MOVES};
@@ -55,6 +64,10 @@ pub struct McOptions {
     pub max_streamed_moves: u64,
     /// Threads playing at once (see [`flat_monte_carlo`]); 1 plays on the calling thread.
     pub threads: usize,
+    /// When playouts count and replay instead of listing moves
+    /// ([`PlayoutLimits::count_replay_min_moves`]); by default each thread times the ways on its
+    /// first playouts and keeps the fastest. The games played are the same whatever is chosen.
+    pub count_replay: CountReplay,
 }
 
 impl Default for McOptions {
@@ -68,6 +81,7 @@ impl Default for McOptions {
             max_move_actions: DEFAULT_MAX_ACTIONS,
             max_streamed_moves: DEFAULT_MAX_STREAMED_MOVES,
             threads: 1,
+            count_replay: CountReplay::Auto,
         }
     }
 }
@@ -96,6 +110,9 @@ pub struct McStats {
     pub score_max: Vec<i64>,
     /// Time spent so far.
     pub elapsed: Duration,
+    /// The count-and-replay threshold the (first) thread chose or was given, once chosen
+    /// ([`McOptions::count_replay`]); `u64::MAX` lists always.
+    pub count_replay_from: Option<u64>,
 }
 
 impl McStats {
@@ -159,12 +176,8 @@ pub fn flat_monte_carlo<G: Game>(
     };
     let mut rng = PlayoutRng::seed_from_u64(opts.seed);
     let mut buffers = PlayoutBuffers::new(game, opts.max_move_actions);
-    let limits = PlayoutLimits {
-        max_plies: opts.max_plies,
-        keeper_limit: opts.keeper_limit,
-        monotonic: opts.monotonic,
-        max_streamed_moves: opts.max_streamed_moves,
-    };
+    let mut limits = opts.playout_limits();
+    let mut tuner = Tuner::new(opts.count_replay, start.elapsed());
     let mut state = root.clone();
     let mut exact = true;
     loop {
@@ -179,13 +192,18 @@ pub fn flat_monte_carlo<G: Game>(
             break;
         }
         state.clone_from(&root);
+        limits.count_replay_min_moves = tuner.threshold();
         let outcome = game.random_playout(&mut state, &mut sc, &mut buffers, &mut rng, &limits)?;
+        if tuner.tuning() {
+            tuner.played(outcome.plies, start.elapsed());
+        }
         stats.moves += outcome.moves_seen;
         exact &= outcome.moves_exact;
         stats.record(outcome.plies, (1..=players as u32).map(|p| game.score(&state, p)));
         progress(&stats);
     }
     stats.moves_exact = exact;
+    stats.count_replay_from = tuner.chosen();
     Ok(stats)
 }
 
@@ -201,16 +219,28 @@ pub struct PlayoutLimits {
     /// Most moves the sampling of one state whose moves do not fit in a list may meet; one more
     /// is [`SearchError::TooManyStreamedMoves`].
     pub max_streamed_moves: u64,
+    /// From how many moves in the previous listed state on a playout counts the moves and
+    /// replays the search to the drawn one instead of listing them, where the reasoner can
+    /// ([`Game::count_moves`]); `u64::MAX` always lists. Either way the same move is drawn.
+    pub count_replay_min_moves: u64,
 }
 
 impl Default for PlayoutLimits {
     fn default() -> Self {
-        let o = McOptions::default();
+        McOptions::default().playout_limits()
+    }
+}
+
+impl McOptions {
+    /// The bounds of each playout (with the default count-and-replay threshold; the drivers
+    /// set each playout's from [`McOptions::count_replay`]).
+    pub fn playout_limits(&self) -> PlayoutLimits {
         PlayoutLimits {
-            max_plies: o.max_plies,
-            keeper_limit: o.keeper_limit,
-            monotonic: o.monotonic,
-            max_streamed_moves: o.max_streamed_moves,
+            max_plies: self.max_plies,
+            keeper_limit: self.keeper_limit,
+            monotonic: self.monotonic,
+            max_streamed_moves: self.max_streamed_moves,
+            count_replay_min_moves: COUNT_REPLAY_MIN_MOVES,
         }
     }
 }
@@ -237,6 +267,9 @@ pub struct PlayoutBuffers {
     /// none of a [`MoveList`]'s span indirection.
     class_moves: Vec<Vec<Action>>,
     fresh: Vec<bool>,
+    /// The number of moves of the last state whose moves were listed or counted (it decides
+    /// between listing and counting, see [`PlayoutLimits::count_replay_min_moves`]).
+    last_moves: u64,
 }
 
 /// Where [`PlayoutBuffers::pick_monotonic`] drew its move from.
@@ -258,6 +291,7 @@ impl PlayoutBuffers {
             streamed: Vec::new(),
             class_moves: vec![Vec::new(); classes],
             fresh: vec![false; classes],
+            last_moves: 0,
         }
     }
 
@@ -281,49 +315,91 @@ pub fn random_playout<G: Game + ?Sized, R: RngCore + ?Sized>(
     b.fresh.iter_mut().for_each(|f| *f = false);
     let mut out = PlayoutOutcome { moves_exact: true, ..Default::default() };
     loop {
-        let mut class = if limits.monotonic { game.monotonic_class(s) } else { None };
-        let mut streamed = false;
+        let class = if limits.monotonic { game.monotonic_class(s) } else { None };
         let picked = match class {
             Some(c) => match b.pick_monotonic(game, s, sc, rng, c as usize, &mut out)? {
-                ClassPick::Cached(picked) => picked,
-                ClassPick::Listed(picked) => {
-                    class = None;
-                    picked
-                }
+                ClassPick::Cached(picked) => picked.map(|i| Chosen::Cached(c as usize, i)),
+                ClassPick::Listed(picked) => picked.map(Chosen::Listed),
             },
-            None => match game.legal_moves(s, sc, &mut b.moves) {
-                Err(SearchError::TooManyMoves { .. }) => {
-                    b.moves.clear();
-                    streamed = true;
-                    let (picked, seen) = b.pick_streaming(game, s, sc, rng, limits.max_streamed_moves)?;
-                    out.moves_seen += seen;
-                    picked
-                }
-                other => {
-                    other?;
-                    out.moves_seen += b.moves.len() as u64;
-                    (!b.moves.is_empty()).then(|| rng.gen_range(0..b.moves.len() as u32) as usize)
-                }
-            },
+            None => b.pick(game, s, sc, rng, limits, &mut out)?,
         };
-        let Some(i) = picked else { return Ok(out) };
+        let Some(chosen) = picked else { return Ok(out) };
         if out.plies == limits.max_plies {
             return Err(SearchError::PlayoutTooLong { limit: limits.max_plies });
         }
         out.plies += 1;
-        let chosen = match class {
-            _ if streamed => &b.streamed[..],
-            Some(c) => core::slice::from_ref(&b.class_moves[c as usize][i]),
-            None => b.moves.get(i),
-        };
-        game.apply_move(s, chosen);
+        match chosen {
+            Chosen::Listed(i) => game.apply_move(s, b.moves.get(i)),
+            Chosen::Cached(c, i) => game.apply_move(s, core::slice::from_ref(&b.class_moves[c][i])),
+            Chosen::Streamed => game.apply_move(s, &b.streamed),
+            Chosen::Nth(i) => {
+                // Counted a moment ago in the same state, so the move exists.
+                game.apply_nth_move(s, sc, i)?;
+            }
+        }
         if !game.complete_keeper(s, sc, limits.keeper_limit)? {
             return Ok(out);
         }
     }
 }
 
+/// The move a playout drew in one state.
+enum Chosen {
+    /// Index into the listed moves.
+    Listed(usize),
+    /// Index into a monotonic class's cached moves.
+    Cached(usize, usize),
+    /// The move kept by reservoir sampling.
+    Streamed,
+    /// The move's number in the search order, to be found again by [`Game::apply_nth_move`].
+    Nth(u64),
+}
+
+/// The default of [`PlayoutLimits::count_replay_min_moves`]. Counting searches the whole tree
+/// and the replay half of it on average, so it pays only where storing the moves costs more than
+/// half a search: in states with many moves.
+pub const COUNT_REPLAY_MIN_MOVES: u64 = 256;
+
 impl PlayoutBuffers {
+    /// Draws a uniformly random legal move of a state without a monotonic class: by count and
+    /// replay where the previous state had many moves and the reasoner can count, else from the
+    /// listed moves (or by reservoir sampling when they do not fit). Every way draws the same
+    /// number from `rng` for the same move list, so a seed plays the same games.
+    fn pick<G: Game + ?Sized, R: RngCore + ?Sized>(
+        &mut self,
+        game: &G,
+        s: &mut G::State,
+        sc: &mut G::Scratch,
+        rng: &mut R,
+        limits: &PlayoutLimits,
+        out: &mut PlayoutOutcome,
+    ) -> Result<Option<Chosen>, SearchError> {
+        if self.last_moves >= limits.count_replay_min_moves {
+            // A count past `u32::MAX` cannot be drawn from; the list then overflows and streams.
+            if let Some(n) = game.count_moves(s, sc)?.filter(|&n| n <= u32::MAX as u64) {
+                self.last_moves = n;
+                out.moves_seen += n;
+                return Ok((n > 0).then(|| Chosen::Nth(rng.gen_range(0..n as u32) as u64)));
+            }
+        }
+        match game.legal_moves(s, sc, &mut self.moves) {
+            Err(SearchError::TooManyMoves { .. }) => {
+                self.moves.clear();
+                let (picked, seen) = self.pick_streaming(game, s, sc, rng, limits.max_streamed_moves)?;
+                self.last_moves = seen;
+                out.moves_seen += seen;
+                Ok(picked.map(|_| Chosen::Streamed))
+            }
+            other => {
+                other?;
+                let n = self.moves.len();
+                self.last_moves = n as u64;
+                out.moves_seen += n as u64;
+                Ok((n > 0).then(|| Chosen::Listed(rng.gen_range(0..n as u32) as usize)))
+            }
+        }
+    }
+
     /// Draws a uniformly random legal move into `self.streamed` without storing the move list
     /// (reservoir sampling: the `k`-th move replaces the kept one with probability `1/k`).
     /// Returns `Some(0)` if there is a move, and the number of legal moves.
@@ -421,6 +497,83 @@ mod tests {
         assert!(a.min_plies >= 5 && a.max_plies <= 10);
         // Exactly one player wins each playout with score 1.
         assert_eq!(a.score_sum.iter().sum::<i64>(), 500);
+    }
+
+    /// Nim that counts its moves by a search recording none (here: a visit), and records how
+    /// often it was asked to.
+    struct CountingNim(Nim, std::sync::atomic::AtomicU64);
+
+    impl Game for CountingNim {
+        type State = <Nim as Game>::State;
+        type Scratch = ();
+        fn info(&self) -> &crate::GameInfo {
+            self.0.info()
+        }
+        fn new_scratch(&self) {}
+        fn initial_state(&self) -> Self::State {
+            self.0.initial_state()
+        }
+        fn current_player(&self, s: &Self::State) -> crate::Player {
+            self.0.current_player(s)
+        }
+        fn current_vertex(&self, s: &Self::State) -> u32 {
+            self.0.current_vertex(s)
+        }
+        fn piece(&self, s: &Self::State, vertex: u32) -> u32 {
+            self.0.piece(s, vertex)
+        }
+        fn variable(&self, s: &Self::State, var: usize) -> i64 {
+            self.0.variable(s, var)
+        }
+        fn rules_state(&self, s: &Self::State) -> u32 {
+            self.0.rules_state(s)
+        }
+        fn visit_moves<F>(
+            &self,
+            s: &mut Self::State,
+            sc: &mut (),
+            visit: F,
+        ) -> Result<ControlFlow<()>, SearchError>
+        where
+            F: FnMut(&[Action]) -> ControlFlow<()>,
+        {
+            self.0.visit_moves(s, sc, visit)
+        }
+        fn apply_move(&self, s: &mut Self::State, m: &[Action]) {
+            self.0.apply_move(s, m)
+        }
+        fn count_moves(&self, s: &mut Self::State, sc: &mut ()) -> Result<Option<u64>, SearchError> {
+            self.1.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let mut n = 0;
+            let _ = self.0.visit_moves(s, sc, |_| {
+                n += 1;
+                ControlFlow::Continue(())
+            })?;
+            Ok(Some(n))
+        }
+    }
+
+    #[test]
+    fn count_and_replay_plays_the_listed_games() {
+        let game = CountingNim(Nim::new(12), Default::default());
+        let run = |from: u64| {
+            let opts = McOptions {
+                limit: McLimit::Playouts(300),
+                seed: 11,
+                count_replay: CountReplay::From(from),
+                ..Default::default()
+            };
+            let stats = flat_monte_carlo(&game, &opts, |_| {}).unwrap();
+            (stats.plies, stats.moves, stats.score_sum, stats.min_plies, stats.max_plies)
+        };
+        let listed = run(u64::MAX);
+        assert_eq!(game.1.load(std::sync::atomic::Ordering::Relaxed), 0, "never counted");
+        // From 2 moves on: every state after the first of the run has 1 or 2 moves; those after a
+        // 2-move state are counted.
+        assert_eq!(run(2), listed);
+        let counted = game.1.swap(0, std::sync::atomic::Ordering::Relaxed);
+        assert!(counted > 1000, "only {counted} states were counted");
+        assert_eq!(run(0), listed);
     }
 
     #[test]

@@ -13,7 +13,7 @@
 mod mc;
 mod perft;
 
-pub use mc::{run_mc, seconds_limit, McArgs, McReport, INTERRUPTED_EXIT_CODE, MAX_SECONDS};
+pub use mc::{count_replay_arg, run_mc, seconds_limit, McArgs, McReport, INTERRUPTED_EXIT_CODE, MAX_SECONDS};
 pub use perft::{run_perft, PerftArgs, PerftRow, MAX_THREADS_PER_CORE};
 
 use std::io;

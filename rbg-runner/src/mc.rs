@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Once;
 use std::time::Duration;
 
+use rbg_core::count_replay::CountReplay;
 use rbg_core::playout::{flat_monte_carlo, McLimit, McOptions, McStats};
 use rbg_core::Game;
 use serde_json::json;
@@ -42,6 +43,34 @@ pub struct McArgs {
     /// past it; the game has too many moves to play).
     #[arg(long, default_value_t = rbg_core::perft::DEFAULT_MAX_STREAMED_MOVES)]
     pub max_streamed_moves: u64,
+    /// From how many moves (in the previous state) on a playout counts the moves and replays the
+    /// search to the drawn one instead of listing them, where the reasoner can (compiled
+    /// engines built with `count-replay`): a number, `never`, or `auto` (time listing, counting
+    /// from 256 moves and counting always on the first playouts, keep the fastest). The same
+    /// games either way; only the speed differs.
+    #[arg(long, default_value = "auto", value_parser = parse_count_replay)]
+    pub count_replay_from: CountReplay,
+}
+
+/// `auto`, `never` or a number of moves (`--count-replay-from`).
+fn parse_count_replay(text: &str) -> Result<CountReplay, String> {
+    match text {
+        "auto" => Ok(CountReplay::Auto),
+        "never" => Ok(CountReplay::From(u64::MAX)),
+        n => n
+            .parse()
+            .map(CountReplay::From)
+            .map_err(|_| format!("expected auto, never or a number of moves, not {n:?}")),
+    }
+}
+
+/// The text `--count-replay-from` takes for `setting` (the inverse of its parser).
+pub fn count_replay_arg(setting: CountReplay) -> String {
+    match setting {
+        CountReplay::Auto => "auto".into(),
+        CountReplay::From(u64::MAX) => "never".into(),
+        CountReplay::From(n) => n.to_string(),
+    }
 }
 
 /// The statistics printed by `mc`.
@@ -124,6 +153,7 @@ pub fn run_mc<G: Game>(game: &G, args: &McArgs, out: &mut dyn Write) -> Result<M
         limit,
         monotonic: !args.no_monotonic,
         max_streamed_moves: args.max_streamed_moves,
+        count_replay: args.count_replay_from,
         ..Default::default()
     };
     let bar = match limit {
@@ -225,6 +255,7 @@ fn print_json<G: Game>(
         "length_min": s.min_plies,
         "length_max": s.max_plies,
         "branching_mean": s.moves_exact.then(|| s.moves as f64 / s.plies.max(1) as f64),
+        "count_replay_from": s.count_replay_from.map(|n| count_replay_arg(CountReplay::From(n))),
         "scores": scores,
     });
     if interrupted {
