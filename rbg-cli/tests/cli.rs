@@ -130,6 +130,28 @@ fn mc_on_several_threads_plays_the_playouts_asked_for() {
 }
 
 #[test]
+fn count_replay_from_takes_auto_never_or_a_number_and_nothing_else() {
+    let path = temp_file("tiny-count-replay.rbg", TINY);
+    let file = path.to_str().unwrap();
+    for good in ["auto", "never", "0", "256", "18446744073709551615"] {
+        let out = rbg(&["mc", file, "--playouts", "20", "--json", "--count-replay-from", good]);
+        assert_eq!(out.status.code(), Some(0), "{good}: {}", stderr(&out));
+        assert!(stdout(&out).contains(r#""length_mean":2.0"#), "{good}: {}", stdout(&out));
+    }
+    for bad in ["", "-1", "banana", "1e3", "18446744073709551616", "Auto ", "\u{7f}never"] {
+        let flag = format!("--count-replay-from={bad}");
+        let out = rbg(&["mc", file, "--playouts", "20", &flag]);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains("--count-replay-from") && err.contains("auto, never or a number"),
+            "{bad:?}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+#[test]
 fn perft_text_has_one_row_per_depth() {
     let path = temp_file("tiny.rbg", TINY);
     let out = rbg(&["perft", path.to_str().unwrap(), "-d", "2"]);

@@ -48,7 +48,13 @@ impl Tuner {
             CountReplay::Auto => None,
             CountReplay::From(n) => Some(n),
         };
-        Tuner { chosen, trial: 0, trial_start: now, plies: [0; 3], spent: [Duration::ZERO; 3] }
+        Tuner {
+            chosen,
+            trial: 0,
+            trial_start: now,
+            plies: [0; CANDIDATES.len()],
+            spent: [Duration::ZERO; CANDIDATES.len()],
+        }
     }
 
     /// The threshold for the next playout.
@@ -56,16 +62,13 @@ impl Tuner {
         self.chosen.unwrap_or(CANDIDATES[self.trial % CANDIDATES.len()])
     }
 
-    /// Whether playouts are still being timed (the caller then reads the clock after each).
-    pub(crate) fn tuning(&self) -> bool {
-        self.chosen.is_none()
-    }
-
-    /// Records a playout of `plies` player moves that ended at `now`.
-    pub(crate) fn played(&mut self, plies: u64, now: Duration) {
+    /// Records a playout of `plies` player moves that ended at `now()`. The clock is read only
+    /// while the ways are being timed (it shows in the profile of short playouts).
+    pub(crate) fn played(&mut self, plies: u64, now: impl FnOnce() -> Duration) {
         if self.chosen.is_some() {
             return;
         }
+        let now = now();
         let k = self.trial % CANDIDATES.len();
         self.plies[k] += plies;
         let took = now.saturating_sub(self.trial_start);
@@ -106,8 +109,8 @@ mod tests {
 
     #[test]
     fn a_fixed_setting_is_kept() {
-        let t = Tuner::new(CountReplay::From(7), ms(0));
-        assert!(!t.tuning());
+        let mut t = Tuner::new(CountReplay::From(7), ms(0));
+        t.played(10, || panic!("the clock is not read"));
         assert_eq!(t.threshold(), 7);
     }
 
@@ -117,15 +120,15 @@ mod tests {
         // Each trial lasts 10 ms; the candidate "count always" (third) plays 3x the plies.
         let mut now = 0;
         for trial in 0..ROUNDS * CANDIDATES.len() {
-            assert!(t.tuning());
+            assert_eq!(t.chosen(), None);
             assert_eq!(t.threshold(), CANDIDATES[trial % 3]);
             now += 10;
-            t.played(if trial % 3 == 2 { 300 } else { 100 }, ms(now));
+            t.played(if trial % 3 == 2 { 300 } else { 100 }, || ms(now));
         }
         assert_eq!(t.chosen(), Some(0));
         assert_eq!(t.threshold(), 0);
         // Later playouts change nothing.
-        t.played(1_000_000, ms(now + 1000));
+        t.played(1_000_000, || ms(now + 1000));
         assert_eq!(t.threshold(), 0);
     }
 
@@ -133,10 +136,10 @@ mod tests {
     fn short_playouts_add_up_to_a_trial() {
         let mut t = Tuner::new(CountReplay::Auto, ms(0));
         for i in 1..5 {
-            t.played(10, ms(i));
+            t.played(10, || ms(i));
             assert_eq!(t.threshold(), u64::MAX, "still the first trial after {i} ms");
         }
-        t.played(10, ms(5));
+        t.played(10, || ms(5));
         assert_eq!(t.threshold(), COUNT_REPLAY_MIN_MOVES);
     }
 
@@ -144,7 +147,7 @@ mod tests {
     fn playouts_without_plies_choose_the_middle() {
         let mut t = Tuner::new(CountReplay::Auto, ms(0));
         for i in 1..=6 {
-            t.played(0, ms(10 * i));
+            t.played(0, || ms(10 * i));
         }
         assert_eq!(t.chosen(), Some(COUNT_REPLAY_MIN_MOVES));
     }

@@ -129,9 +129,7 @@ pub(crate) fn flat_monte_carlo_threads<G: Game>(
             limits.count_replay_min_moves = tuner.threshold();
             match game.random_playout(&mut state, &mut sc, &mut buffers, &mut rng, &limits) {
                 Ok(outcome) => {
-                    if tuner.tuning() {
-                        tuner.played(outcome.plies, start.elapsed());
-                    }
+                    tuner.played(outcome.plies, || start.elapsed());
                     stats.moves += outcome.moves_seen;
                     stats.moves_exact &= outcome.moves_exact;
                     stats.record(outcome.plies, (1..=players as u32).map(|p| game.score(&state, p)));

@@ -194,9 +194,7 @@ pub fn flat_monte_carlo<G: Game>(
         state.clone_from(&root);
         limits.count_replay_min_moves = tuner.threshold();
         let outcome = game.random_playout(&mut state, &mut sc, &mut buffers, &mut rng, &limits)?;
-        if tuner.tuning() {
-            tuner.played(outcome.plies, start.elapsed());
-        }
+        tuner.played(outcome.plies, || start.elapsed());
         stats.moves += outcome.moves_seen;
         exact &= outcome.moves_exact;
         stats.record(outcome.plies, (1..=players as u32).map(|p| game.score(&state, p)));
