@@ -46,6 +46,7 @@ fn baseline_options() -> CompileOptions {
         monotonic_fill: false,
         lean_apply: false,
         count_replay: false,
+        visit_children: false,
     }
 }
 

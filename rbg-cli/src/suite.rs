@@ -4,7 +4,8 @@
 //!
 //! For each game and engine: perft at the reference table's depth (or, when the game is not in
 //! the table or that depth would take far too long, the deepest depth expected to take about a
-//! second), flat Monte Carlo for S seconds with and without monotonic-class move caching, the
+//! second, and for a game in the table one of the reference depth's parity, so that both trees
+//! end on the same kind of ply), flat Monte Carlo for S seconds with and without monotonic-class move caching, the
 //! compile time of the compiled engine, and the peak memory of the measuring processes.
 //!
 //! # Like for like
@@ -453,10 +454,21 @@ fn depth_from_probe(rows: &[PerftRow], reference: Option<u32>) -> DepthChoice {
         };
     }
     let stopped_for_time = next > PROBE_NEXT_SECONDS;
-    if stopped_for_time && next <= ABOUT_A_SECOND && last.depth < MAX_PROBE_DEPTH {
+    let choice = if stopped_for_time && next <= ABOUT_A_SECOND && last.depth < MAX_PROBE_DEPTH {
         DepthChoice { depth: last.depth + 1, rule: DepthRule::AboutASecond, expected_seconds: next }
     } else {
         DepthChoice { depth: last.depth, rule: DepthRule::AboutASecond, expected_seconds: last.seconds }
+    };
+    // Nodes per second depend on the kind of the last ply (a placement's leaves are cheaper than
+    // a rotation's, a capture's dearer than a quiet move's): keep the reference depth's parity,
+    // one depth shallower if need be (a probed row, so its time is known).
+    match (reference, rows.iter().find(|r| r.depth + 1 == choice.depth)) {
+        (Some(depth), Some(shallower)) if depth % 2 != choice.depth % 2 => DepthChoice {
+            depth: shallower.depth,
+            rule: DepthRule::AboutASecond,
+            expected_seconds: shallower.seconds,
+        },
+        _ => choice,
     }
 }
 
@@ -1418,6 +1430,17 @@ mod tests {
         let near = depth_from_probe(&rows, Some(4));
         assert_eq!((near.depth, near.rule), (4, DepthRule::Reference));
         assert!((near.expected_seconds - 0.5 * 1111.0 / 111.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_fallback_keeps_the_reference_depth_parity() {
+        // As above, but the reference is at depth 6: depth 3 would end on the other kind of ply.
+        let rows = [row(1, 10, 11, 0.005), row(2, 100, 111, 0.05), row(3, 1000, 1111, 0.5)];
+        let choice = depth_from_probe(&rows, Some(6));
+        assert_eq!((choice.depth, choice.rule), (2, DepthRule::AboutASecond));
+        assert!((choice.expected_seconds - 0.05).abs() < 1e-12);
+        // With only depth 1 probed there is nothing shallower: depth 1 stays.
+        assert_eq!(depth_from_probe(&rows[..1], Some(1000)).depth, 1);
     }
 
     #[test]

@@ -4,7 +4,10 @@
 //! state of a monotonic class, the class's moves the compiled reasoner lists without a search
 //! (`Game::monotonic_moves`) are its legal moves, in the same order. Counting the moves without
 //! listing them (`Game::count_moves`) gives the list's length, and applying a move by its number
-//! (`Game::apply_nth_move`) gives the state that applying the listed move gives.
+//! (`Game::apply_nth_move`) gives the state that applying the listed move gives, and the children
+//! the search builds (`Game::visit_children`) are the states applying each listed move gives.
+
+use std::ops::ControlFlow;
 
 use rand::Rng;
 use rand_core::SeedableRng;
@@ -99,6 +102,7 @@ impl GameVisitor for Lockstep<'_> {
                     }
                 }
                 count_and_replay_agree_with_the_list(compiled, &c, &mut sc_c, &list_c, !sorted, &at);
+                children_agree_with_the_list(compiled, &c, &mut sc_c, &list_c, !sorted, &at);
                 moves_compared += list_i.len();
                 if list_i.is_empty() || moves_compared > MOVE_BUDGET {
                     break;
@@ -142,6 +146,45 @@ fn count_and_replay_agree_with_the_list<G: Game>(
         }
         assert_eq!(by_number, expected, "{at}: move {n} applied by number differs");
     }
+}
+
+/// `visit_children` builds, in order, the state each move of `list` (the moves of `s`) leads to,
+/// or returns `None` for reasoners compiled without it (`builds`: the optimised ones do); a visit
+/// stopped at the first child visits one and leaves the state as it was.
+fn children_agree_with_the_list<G: Game>(
+    g: &G,
+    s: &G::State,
+    sc: &mut G::Scratch,
+    list: &MoveList,
+    builds: bool,
+    at: &str,
+) {
+    let mut probe = s.clone();
+    let mut child = s.clone();
+    let mut children = Vec::new();
+    let visited = g
+        .visit_children(&mut probe, sc, &mut child, |c| {
+            children.push(c.clone());
+            ControlFlow::Continue(())
+        })
+        .expect("visit_children");
+    assert_eq!(probe, *s, "{at}: visiting the children changed the state");
+    let Some(visited) = visited else {
+        assert!(!builds, "{at}: the optimised reasoner builds no children");
+        return;
+    };
+    assert_eq!(visited, list.len() as u64, "{at}: children visited differ from the moves listed");
+    assert_eq!(children.len(), list.len(), "{at}: children differ in number from the moves listed");
+    for (n, built) in children.iter().enumerate() {
+        let mut expected = s.clone();
+        g.apply_move(&mut expected, list.get(n));
+        assert_eq!(*built, expected, "{at}: child {n} differs from its listed move applied");
+    }
+    let stopped = g
+        .visit_children(&mut probe, sc, &mut child, |_| ControlFlow::Break(()))
+        .expect("visit_children stopped");
+    assert_eq!(stopped, Some(list.len().min(1) as u64), "{at}: a stopped visit went on");
+    assert_eq!(probe, *s, "{at}: a stopped visit changed the state");
 }
 
 fn interpreter(name: &str) -> Interpreter {

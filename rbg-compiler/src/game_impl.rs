@@ -14,6 +14,7 @@ use crate::packed;
 pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
     let monotonic = monotonic::monotonic(c);
     let count_replay = crate::count_replay::methods(c);
+    let children = crate::children::methods(c);
     let label_names = c.g.board.labels.iter();
     // Board data as statics: on large boards a `vec![...]` of every edge made one enormous
     // function for the compiler (a 60,000-cell board took over ten minutes to build).
@@ -227,6 +228,8 @@ pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
             #monotonic
 
             #count_replay
+
+            #children
         }
 
         /// Builds a state from its parts, checking every value against the game and rebuilding

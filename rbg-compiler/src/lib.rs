@@ -40,6 +40,7 @@
 #![forbid(unsafe_code)]
 
 mod apply;
+mod children;
 mod count_replay;
 mod crate_files;
 mod ctx;
@@ -64,7 +65,7 @@ pub use crate_files::{write_crate, CrateDeps, WrittenCrate, GENERATED_MARKER};
 
 /// The version of the generator, part of every cache key: bump it when the generated code
 /// changes in a way that cargo's own change detection would not notice.
-pub const GENERATOR_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "-g7");
+pub const GENERATOR_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "-g8");
 
 rbg_automaton::option_switches! {
     /// What to generate. Every switch defaults to on; turning one off keeps the moves identical
@@ -109,6 +110,10 @@ rbg_automaton::option_switches! {
             /// that a playout in a state with many moves draws one without storing the move list
             /// (the same move for the same seed). Off: playouts always list the moves.
             pub count_replay: bool = true, "count-replay", Optimisation;
+            /// Perft's last ply takes each child state from the search that finds the move (the
+            /// working state copied at the move's switch) instead of listing the moves and
+            /// applying each. Off: perft lists and applies at every ply.
+            pub visit_children: bool = true, "visit-children", Optimisation;
         }
     }
 }
@@ -204,7 +209,8 @@ mod tests {
             "+shift-tables +precomputed-patterns +fold-chains +tail-duplication \
              +visited-elimination +constant-folding +fan-filters -always-count-pieces \
              +monotonic-classes +pattern-sharing +unchecked-modifiers +compact-state \
-             +deferred-checks +pattern-order +piece-sets +monotonic-fill +lean-apply +count-replay"
+             +deferred-checks +pattern-order +piece-sets +monotonic-fill +lean-apply +count-replay \
+             +visit-children"
         );
     }
 

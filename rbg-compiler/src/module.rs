@@ -24,7 +24,7 @@ use crate::ctx::Ctx;
 use crate::layout::Layout;
 use crate::stack_plan::{self, StackPlan};
 use crate::tables::{self, lit};
-use crate::{apply, count_replay, exprs, game_impl, names, packed, scratch, search, state};
+use crate::{apply, children, count_replay, exprs, game_impl, names, packed, scratch, search, state};
 use crate::{CompileError, CompileOptions, GENERATOR_VERSION};
 
 /// Most modifiers on one search path of a game whose rules let moves grow without bound (the
@@ -61,6 +61,7 @@ pub(crate) fn module(
     let scratch = scratch::scratch(&c);
     let sinks = scratch::sinks();
     let count_sinks = count_replay::sinks(&c);
+    let child_sinks = children::sinks(&c);
     let exprs = exprs::functions(&c)?;
     let search = search::functions(&c);
     let apply = apply::apply(&c);
@@ -73,6 +74,7 @@ pub(crate) fn module(
         #scratch
         #sinks
         #count_sinks
+        #child_sinks
         #exprs
         #search
         #apply

@@ -85,6 +85,19 @@ pub(crate) fn sinks() -> TokenStream {
             const KEEP: bool;
             /// Record the move's actions in `Scratch::path` (not needed to apply a keeper move).
             const RECORD: bool = true;
+            /// Keep piece counts and piece-location sets in step with the board while the
+            /// search modifies it (a kept move's state must be exact; a listed move is applied
+            /// again later, so its search may leave them behind).
+            const DERIVED: bool = Self::KEEP;
+            /// The sink takes the state after each move (`found_child`) instead of its
+            /// actions (`found`).
+            const CHILD: bool = false;
+            /// A complete move whose switch would set `vertex`, `player` and `node`; `st`
+            /// holds the move's other modifications. `true` stops the search.
+            #[inline(always)]
+            fn found_child(&mut self, _st: &State, _vertex: Cell, _player: PlayerId, _node: NodeId) -> bool {
+                false
+            }
             /// A complete move (its last action is the switch); `true` stops the search.
             fn found(&mut self, path: &[Action]) -> bool;
             /// The sink dropped moves: the search may end early.

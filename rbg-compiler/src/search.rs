@@ -405,7 +405,7 @@ impl SearchGen<'_> {
                     match (later || !c.has_derived_state(), cx.pattern) {
                         (true, _) => full,
                         (false, true) => plain,
-                        (false, false) => quote!(if K::KEEP { #full } else { #plain }),
+                        (false, false) => quote!(if K::DERIVED { #full } else { #plain }),
                     }
                 };
                 let (set, reset) = (put(&quote!(#piece)), put(&quote!(#old)));
@@ -535,7 +535,7 @@ impl SearchGen<'_> {
             if K::RECORD {
                 sc.path.push(Action::new(#index, w as u32));
             }
-            let stop = #found;
+            let stop = if K::CHILD { k.found_child(st, w, #player, #node) } else { #found };
             #abort
             if K::KEEP && stop {
                 st.vertex = w;

@@ -220,6 +220,28 @@ pub trait Game: Sync {
         Ok(None)
     }
 
+    /// Calls `visit` with the state after each legal move of `s` (keeper not completed), in
+    /// [`Game::visit_moves`]'s order, until it returns `Break`; each child is built in `child`
+    /// (its earlier contents are overwritten). Returns how many children were visited, or
+    /// `None` (the default) when the reasoner has no search that builds children, and the
+    /// caller lists the moves and applies each instead. The state is restored before returning.
+    ///
+    /// A search that builds children copies its working state at each move it finds, which
+    /// already holds the move's modifications: no move list, and no second pass over the
+    /// move's actions to apply it (perft's last ply, [`crate::perft`]).
+    fn visit_children<F>(
+        &self,
+        _s: &mut Self::State,
+        _sc: &mut Self::Scratch,
+        _child: &mut Self::State,
+        _visit: F,
+    ) -> Result<Option<u64>, SearchError>
+    where
+        F: FnMut(&mut Self::State) -> ControlFlow<()>,
+    {
+        Ok(None)
+    }
+
     /// Applies the legal move number `n` (from 0, in [`Game::visit_moves`]'s order) and returns
     /// `true`; returns `false` and leaves `s` unchanged when there are at most `n` moves.
     fn apply_nth_move(

@@ -373,20 +373,28 @@ fn worker_stack_bytes<G: Game>() -> usize {
     DEFAULT_STACK.saturating_add(STATE_COPIES.saturating_mul(core::mem::size_of::<G::State>()))
 }
 
-/// Per-thread buffers: one move list and one child state per remaining depth.
+/// The buffers of one ply of a count: its node's move list and the child state its moves are
+/// applied to (made on first use).
+struct Ply<G: Game + ?Sized> {
+    list: MoveList,
+    child: Option<G::State>,
+}
+
+/// One [`Ply`] per remaining depth, `depth + 1` in all.
+fn plies<G: Game + ?Sized>(depth: u32, opts: &PerftOptions) -> Vec<Ply<G>> {
+    (0..=depth).map(|_| Ply { list: MoveList::with_limit(opts.max_move_actions), child: None }).collect()
+}
+
+/// Per-thread buffers: the plies, and the scratch of the leaves' keeper (see [`count_children`]).
 struct Worker<G: Game + ?Sized> {
     scratch: G::Scratch,
-    lists: Vec<MoveList>,
-    children: Vec<Option<G::State>>,
+    plies: Vec<Ply<G>>,
+    keeper_scratch: Option<G::Scratch>,
 }
 
 impl<G: Game + ?Sized> Worker<G> {
     fn new(game: &G, depth: u32, opts: &PerftOptions) -> Self {
-        Worker {
-            scratch: game.new_scratch(),
-            lists: (0..=depth).map(|_| MoveList::with_limit(opts.max_move_actions)).collect(),
-            children: (0..=depth).map(|_| None).collect(),
-        }
+        Worker { scratch: game.new_scratch(), plies: plies(depth, opts), keeper_scratch: None }
     }
 
     fn count(
@@ -396,7 +404,7 @@ impl<G: Game + ?Sized> Worker<G> {
         depth: u32,
         opts: &PerftOptions,
     ) -> Result<PerftCounts, SearchError> {
-        count_subtree(game, &mut self.scratch, s, depth, &mut self.lists, &mut self.children, opts)
+        count_subtree(game, &mut self.scratch, s, depth, &mut self.plies, &mut self.keeper_scratch, opts)
     }
 }
 
@@ -409,9 +417,7 @@ pub fn perft_subtree<G: Game + ?Sized>(
     depth: u32,
     opts: &PerftOptions,
 ) -> Result<PerftCounts, SearchError> {
-    let mut lists: Vec<MoveList> = (0..=depth).map(|_| MoveList::with_limit(opts.max_move_actions)).collect();
-    let mut children: Vec<Option<G::State>> = (0..=depth).map(|_| None).collect();
-    count_subtree(game, sc, s, depth, &mut lists, &mut children, opts)
+    count_subtree(game, sc, s, depth, &mut plies(depth, opts), &mut None, opts)
 }
 
 /// Counts the subtree of `s` (a state reached by a move; possibly a keeper state).
@@ -420,17 +426,23 @@ fn count_subtree<G: Game + ?Sized>(
     sc: &mut G::Scratch,
     s: &mut G::State,
     depth: u32,
-    lists: &mut [MoveList],
-    children: &mut [Option<G::State>],
+    plies: &mut [Ply<G>],
+    keeper_sc: &mut Option<G::Scratch>,
     opts: &PerftOptions,
 ) -> Result<PerftCounts, SearchError> {
     let here = PerftCounts { leaves: (depth == 0) as u64, nodes: 1 };
     if !game.complete_keeper(s, sc, opts.keeper_limit)? || depth == 0 {
         return Ok(here);
     }
-    let Some((list, lists_below)) = lists.split_first_mut() else {
+    let Some((ply, plies_below)) = plies.split_first_mut() else {
         return Ok(here + count_streaming(game, s, depth, opts)?);
     };
+    if depth == 1 && !opts.bulk_last_ply {
+        if let Some(leaves) = count_children(game, sc, s, &mut ply.child, keeper_sc, opts)? {
+            return Ok(here + leaves);
+        }
+    }
+    let list = &mut ply.list;
     match game.legal_moves(s, sc, list) {
         Err(SearchError::TooManyMoves { .. }) => {
             list.clear();
@@ -442,10 +454,7 @@ fn count_subtree<G: Game + ?Sized>(
         let n = list.len() as u64;
         return Ok(here + PerftCounts { leaves: n, nodes: n });
     }
-    let Some((child_slot, children_below)) = children.split_first_mut() else {
-        return Ok(here + count_streaming(game, s, depth, opts)?);
-    };
-    let child = child_slot.get_or_insert_with(|| s.clone());
+    let child = ply.child.get_or_insert_with(|| s.clone());
     let mut sum = here;
     for i in 0..list.len() {
         child.clone_from(s);
@@ -457,10 +466,40 @@ fn count_subtree<G: Game + ?Sized>(
             game.complete_keeper(child, sc, opts.keeper_limit)?;
             PerftCounts { leaves: 1, nodes: 1 }
         } else {
-            count_subtree(game, sc, child, depth - 1, lists_below, children_below, opts)?
+            count_subtree(game, sc, child, depth - 1, plies_below, keeper_sc, opts)?
         };
     }
     Ok(sum)
+}
+
+/// The last ply of `s` by [`Game::visit_children`]: one node and one leaf per child, whose
+/// keeper is completed as in [`count_subtree`]'s loop (the same work per leaf, without the move
+/// list and the second pass over each move's actions). `None` when the reasoner builds no
+/// children. The keeper runs on its own scratch: the search that builds the children holds `sc`.
+fn count_children<G: Game + ?Sized>(
+    game: &G,
+    sc: &mut G::Scratch,
+    s: &mut G::State,
+    child_slot: &mut Option<G::State>,
+    keeper_sc: &mut Option<G::Scratch>,
+    opts: &PerftOptions,
+) -> Result<Option<PerftCounts>, SearchError> {
+    let child = child_slot.get_or_insert_with(|| s.clone());
+    let mut failure = None;
+    let visited = game.visit_children(s, sc, child, |c| {
+        let ksc = keeper_sc.get_or_insert_with(|| game.new_scratch());
+        match game.complete_keeper(c, ksc, opts.keeper_limit) {
+            Ok(_) => ControlFlow::Continue(()),
+            Err(e) => {
+                failure = Some(e);
+                ControlFlow::Break(())
+            }
+        }
+    })?;
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(visited.map(|n| PerftCounts { leaves: n, nodes: n })),
+    }
 }
 
 /// Counts the subtrees of the moves of `s` (a keeper-completed state with `depth >= 1` plies to
@@ -513,7 +552,7 @@ fn count_streaming<G: Game + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::toy::Nim;
+    use crate::toy::{Nim, SearchingNim};
 
     /// Independent count of Nim's game tree: from a pile of `n` with `d` plies to go.
     fn nim_counts(n: u32, d: u32) -> PerftCounts {
@@ -541,6 +580,23 @@ mod tests {
             assert_eq!(parallel, expected, "depth {depth}");
             assert_eq!(bulk, expected, "depth {depth}");
         }
+    }
+
+    #[test]
+    fn the_last_ply_from_built_children_counts_as_the_list() {
+        let game = SearchingNim::new(7);
+        for depth in 0..9 {
+            let expected = nim_counts(7, depth);
+            for threads in [1, 2] {
+                let counts = perft(&game, depth, &PerftOptions { threads, ..Default::default() }).unwrap();
+                assert_eq!(counts, expected, "depth {depth}, {threads} threads");
+            }
+        }
+        assert!(game.searches() > 0, "no child was built by the search");
+        // Bulk counting lists the last ply and builds no children.
+        let before = game.searches();
+        perft(&game, 6, &PerftOptions { bulk_last_ply: true, ..Default::default() }).unwrap();
+        assert_eq!(game.searches(), before);
     }
 
     #[test]

@@ -481,7 +481,7 @@ impl PlayoutBuffers {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::toy::Nim;
+    use crate::toy::{Nim, SearchingNim};
 
     #[test]
     fn nim_playouts_are_reproducible_and_consistent() {
@@ -497,63 +497,9 @@ mod tests {
         assert_eq!(a.score_sum.iter().sum::<i64>(), 500);
     }
 
-    /// Nim that counts its moves by a search recording none (here: a visit), and records how
-    /// often it was asked to.
-    struct CountingNim(Nim, std::sync::atomic::AtomicU64);
-
-    impl Game for CountingNim {
-        type State = <Nim as Game>::State;
-        type Scratch = ();
-        fn info(&self) -> &crate::GameInfo {
-            self.0.info()
-        }
-        fn new_scratch(&self) {}
-        fn initial_state(&self) -> Self::State {
-            self.0.initial_state()
-        }
-        fn current_player(&self, s: &Self::State) -> crate::Player {
-            self.0.current_player(s)
-        }
-        fn current_vertex(&self, s: &Self::State) -> u32 {
-            self.0.current_vertex(s)
-        }
-        fn piece(&self, s: &Self::State, vertex: u32) -> u32 {
-            self.0.piece(s, vertex)
-        }
-        fn variable(&self, s: &Self::State, var: usize) -> i64 {
-            self.0.variable(s, var)
-        }
-        fn rules_state(&self, s: &Self::State) -> u32 {
-            self.0.rules_state(s)
-        }
-        fn visit_moves<F>(
-            &self,
-            s: &mut Self::State,
-            sc: &mut (),
-            visit: F,
-        ) -> Result<ControlFlow<()>, SearchError>
-        where
-            F: FnMut(&[Action]) -> ControlFlow<()>,
-        {
-            self.0.visit_moves(s, sc, visit)
-        }
-        fn apply_move(&self, s: &mut Self::State, m: &[Action]) {
-            self.0.apply_move(s, m)
-        }
-        fn count_moves(&self, s: &mut Self::State, sc: &mut ()) -> Result<Option<u64>, SearchError> {
-            self.1.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let mut n = 0;
-            let _ = self.0.visit_moves(s, sc, |_| {
-                n += 1;
-                ControlFlow::Continue(())
-            })?;
-            Ok(Some(n))
-        }
-    }
-
     #[test]
     fn count_and_replay_plays_the_listed_games() {
-        let game = CountingNim(Nim::new(12), Default::default());
+        let game = SearchingNim::new(12);
         let run = |from: u64| {
             let opts = McOptions {
                 limit: McLimit::Playouts(300),
@@ -565,11 +511,11 @@ mod tests {
             (stats.plies, stats.moves, stats.score_sum, stats.min_plies, stats.max_plies)
         };
         let listed = run(u64::MAX);
-        assert_eq!(game.1.load(std::sync::atomic::Ordering::Relaxed), 0, "never counted");
+        assert_eq!(game.searches(), 0, "never counted");
         // From 2 moves on: every state after the first of the run has 1 or 2 moves; those after a
         // 2-move state are counted.
         assert_eq!(run(2), listed);
-        let counted = game.1.swap(0, std::sync::atomic::Ordering::Relaxed);
+        let counted = game.searches.swap(0, std::sync::atomic::Ordering::Relaxed);
         assert!(counted > 1000, "only {counted} states were counted");
         assert_eq!(run(0), listed);
     }

@@ -9,6 +9,7 @@
 //! player 1 and 2 respectively.
 
 use core::ops::ControlFlow;
+use core::sync::atomic::{AtomicU64, Ordering};
 
 use crate::game::{Game, GameInfo, Player, SearchError, KEEPER};
 use crate::moves::Action;
@@ -144,6 +145,108 @@ impl Game for Nim {
             }
             pass => s.player = pass.saturating_sub(2),
         }
+    }
+}
+
+/// [`Nim`] with the searches the compiled engine adds, [`Game::count_moves`] and
+/// [`Game::visit_children`], which count how often the drivers use them; for the drivers'
+/// tests of those paths.
+pub struct SearchingNim {
+    /// The game itself.
+    pub nim: Nim,
+    /// Calls of `count_moves` and `visit_children` so far.
+    pub searches: AtomicU64,
+}
+
+impl SearchingNim {
+    /// Nim starting with `pile` stones.
+    pub fn new(pile: u32) -> Self {
+        SearchingNim { nim: Nim::new(pile), searches: AtomicU64::new(0) }
+    }
+
+    /// Calls of `count_moves` and `visit_children` so far.
+    pub fn searches(&self) -> u64 {
+        self.searches.load(Ordering::Relaxed)
+    }
+}
+
+impl Game for SearchingNim {
+    type State = NimState;
+    type Scratch = ();
+
+    fn info(&self) -> &GameInfo {
+        self.nim.info()
+    }
+
+    fn new_scratch(&self) {}
+
+    fn initial_state(&self) -> NimState {
+        self.nim.initial_state()
+    }
+
+    fn current_player(&self, s: &NimState) -> Player {
+        self.nim.current_player(s)
+    }
+
+    fn current_vertex(&self, s: &NimState) -> u32 {
+        self.nim.current_vertex(s)
+    }
+
+    fn piece(&self, s: &NimState, vertex: u32) -> u32 {
+        self.nim.piece(s, vertex)
+    }
+
+    fn variable(&self, s: &NimState, var: usize) -> i64 {
+        self.nim.variable(s, var)
+    }
+
+    fn rules_state(&self, s: &NimState) -> u32 {
+        self.nim.rules_state(s)
+    }
+
+    fn state_from_parts(&self, parts: &StateParts) -> Result<NimState, StateCodecError> {
+        self.nim.state_from_parts(parts)
+    }
+
+    fn visit_moves<F>(&self, s: &mut NimState, sc: &mut (), visit: F) -> Result<ControlFlow<()>, SearchError>
+    where
+        F: FnMut(&[Action]) -> ControlFlow<()>,
+    {
+        self.nim.visit_moves(s, sc, visit)
+    }
+
+    fn apply_move(&self, s: &mut NimState, m: &[Action]) {
+        self.nim.apply_move(s, m)
+    }
+
+    fn count_moves(&self, s: &mut NimState, _sc: &mut ()) -> Result<Option<u64>, SearchError> {
+        self.searches.fetch_add(1, Ordering::Relaxed);
+        // A player takes one or two stones while there are that many; the keeper passes while
+        // stones are left.
+        let moves = if s.player == KEEPER { u32::from(s.pile > 0) } else { s.pile.min(2) };
+        Ok(Some(u64::from(moves)))
+    }
+
+    fn visit_children<F>(
+        &self,
+        s: &mut NimState,
+        sc: &mut (),
+        child: &mut NimState,
+        mut visit: F,
+    ) -> Result<Option<u64>, SearchError>
+    where
+        F: FnMut(&mut NimState) -> ControlFlow<()>,
+    {
+        self.searches.fetch_add(1, Ordering::Relaxed);
+        let base = s.clone();
+        let mut visited = 0;
+        let _ = self.nim.visit_moves(s, sc, |m| {
+            child.clone_from(&base);
+            self.nim.apply_move(child, m);
+            visited += 1;
+            visit(child)
+        })?;
+        Ok(Some(visited))
     }
 }
 
