@@ -140,3 +140,19 @@ fn interpreter_walks_a_million_cell_chain() {
     // whose stack is the smaller (the main thread is covered by the 200k tests).
     assert_eq!(perft(&path, 2, &["--threads", "2"]), expected);
 }
+
+/// Perft recurses once per ply, and the compiled engine counts a child inside its parent's
+/// search: a game of one endless forced line (`(->x)*`: the keeper hands the turn to x, whose
+/// only move hands it to x again) counted 200,000 plies deep used to overflow the stack of both
+/// engines. Every depth has one leaf, and the nodes are the root and one per ply.
+#[test]
+fn a_forced_line_200k_plies_deep_is_counted_by_both_engines() {
+    const PLIES: u64 = 200_000;
+    let path = line_game("forced-line", 1, "(->x)*");
+    let expected = vec![(PLIES, 1, PLIES + 1)];
+    for engine in [&["--only-last"][..], &["--only-last", "--engine", "compiled"]] {
+        assert_eq!(perft(&path, PLIES as u32, engine), expected, "{engine:?}");
+        let threads: Vec<&str> = engine.iter().copied().chain(["--threads", "2"]).collect();
+        assert_eq!(perft(&path, PLIES as u32, &threads), expected, "{threads:?}");
+    }
+}

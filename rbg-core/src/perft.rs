@@ -373,28 +373,36 @@ fn worker_stack_bytes<G: Game>() -> usize {
     DEFAULT_STACK.saturating_add(STATE_COPIES.saturating_mul(core::mem::size_of::<G::State>()))
 }
 
-/// The buffers of one ply of a count: its node's move list and the child state its moves are
-/// applied to (made on first use).
+/// The buffers of one ply of a count: its node's move list, the child state its moves are
+/// applied to, and the scratch its children are counted with while the node's search (holding
+/// the node's scratch) builds them (see [`count_children`]); the last two made on first use.
 struct Ply<G: Game + ?Sized> {
     list: MoveList,
     child: Option<G::State>,
+    scratch: Option<G::Scratch>,
 }
 
 /// One [`Ply`] per remaining depth, `depth + 1` in all.
 fn plies<G: Game + ?Sized>(depth: u32, opts: &PerftOptions) -> Vec<Ply<G>> {
-    (0..=depth).map(|_| Ply { list: MoveList::with_limit(opts.max_move_actions), child: None }).collect()
+    (0..=depth)
+        .map(|_| Ply { list: MoveList::with_limit(opts.max_move_actions), child: None, scratch: None })
+        .collect()
 }
 
-/// Per-thread buffers: the plies, and the scratch of the leaves' keeper (see [`count_children`]).
+/// Bytes of stack kept free below a ply's count: the count recurses once per ply (with
+/// [`Game::visit_children`], inside the parent's search), so a deep count (long forced lines, a
+/// large `--depth`) continues on a fresh stack segment instead of overflowing.
+const PLY_RED_ZONE: usize = 1 << 20;
+
+/// Per-thread buffers: the scratch of the subtree's root and the plies.
 struct Worker<G: Game + ?Sized> {
     scratch: G::Scratch,
     plies: Vec<Ply<G>>,
-    keeper_scratch: Option<G::Scratch>,
 }
 
 impl<G: Game + ?Sized> Worker<G> {
     fn new(game: &G, depth: u32, opts: &PerftOptions) -> Self {
-        Worker { scratch: game.new_scratch(), plies: plies(depth, opts), keeper_scratch: None }
+        Worker { scratch: game.new_scratch(), plies: plies(depth, opts) }
     }
 
     fn count(
@@ -404,7 +412,7 @@ impl<G: Game + ?Sized> Worker<G> {
         depth: u32,
         opts: &PerftOptions,
     ) -> Result<PerftCounts, SearchError> {
-        count_subtree(game, &mut self.scratch, s, depth, &mut self.plies, &mut self.keeper_scratch, opts)
+        count_subtree(game, &mut self.scratch, s, depth, &mut self.plies, opts)
     }
 }
 
@@ -417,7 +425,7 @@ pub fn perft_subtree<G: Game + ?Sized>(
     depth: u32,
     opts: &PerftOptions,
 ) -> Result<PerftCounts, SearchError> {
-    count_subtree(game, sc, s, depth, &mut plies(depth, opts), &mut None, opts)
+    count_subtree(game, sc, s, depth, &mut plies(depth, opts), opts)
 }
 
 /// Counts the subtree of `s` (a state reached by a move; possibly a keeper state).
@@ -427,7 +435,6 @@ fn count_subtree<G: Game + ?Sized>(
     s: &mut G::State,
     depth: u32,
     plies: &mut [Ply<G>],
-    keeper_sc: &mut Option<G::Scratch>,
     opts: &PerftOptions,
 ) -> Result<PerftCounts, SearchError> {
     let here = PerftCounts { leaves: (depth == 0) as u64, nodes: 1 };
@@ -437,9 +444,9 @@ fn count_subtree<G: Game + ?Sized>(
     let Some((ply, plies_below)) = plies.split_first_mut() else {
         return Ok(here + count_streaming(game, s, depth, opts)?);
     };
-    if depth == 1 && !opts.bulk_last_ply {
-        if let Some(leaves) = count_children(game, sc, s, &mut ply.child, keeper_sc, opts)? {
-            return Ok(here + leaves);
+    if !(opts.bulk_last_ply && depth == 1) {
+        if let Some(below) = count_children(game, sc, s, depth, ply, plies_below, opts)? {
+            return Ok(here + below);
         }
     }
     let list = &mut ply.list;
@@ -466,30 +473,48 @@ fn count_subtree<G: Game + ?Sized>(
             game.complete_keeper(child, sc, opts.keeper_limit)?;
             PerftCounts { leaves: 1, nodes: 1 }
         } else {
-            count_subtree(game, sc, child, depth - 1, plies_below, keeper_sc, opts)?
+            crate::stack::with_room(PLY_RED_ZONE, || {
+                count_subtree(game, sc, child, depth - 1, plies_below, opts)
+            })?
         };
     }
     Ok(sum)
 }
 
-/// The last ply of `s` by [`Game::visit_children`]: one node and one leaf per child, whose
-/// keeper is completed as in [`count_subtree`]'s loop (the same work per leaf, without the move
-/// list and the second pass over each move's actions). `None` when the reasoner builds no
-/// children. The keeper runs on its own scratch: the search that builds the children holds `sc`.
+/// The subtrees of the moves of `s` (keeper-completed, `depth >= 1` plies to go; `s` itself is
+/// counted by the caller) by [`Game::visit_children`]: each child is counted by
+/// [`count_subtree`] (at the last ply: its keeper completed, one node and one leaf, as the loop
+/// there counts it), without a move list or a second pass over each move's actions. `None`
+/// when the reasoner builds no children. The search holds `sc` while a child is counted, so
+/// the child is counted with the ply's own scratch.
 fn count_children<G: Game + ?Sized>(
     game: &G,
     sc: &mut G::Scratch,
     s: &mut G::State,
-    child_slot: &mut Option<G::State>,
-    keeper_sc: &mut Option<G::Scratch>,
+    depth: u32,
+    ply: &mut Ply<G>,
+    plies_below: &mut [Ply<G>],
     opts: &PerftOptions,
 ) -> Result<Option<PerftCounts>, SearchError> {
-    let child = child_slot.get_or_insert_with(|| s.clone());
+    let child = ply.child.get_or_insert_with(|| s.clone());
+    let child_sc = &mut ply.scratch;
+    let mut sum = PerftCounts::default();
     let mut failure = None;
     let visited = game.visit_children(s, sc, child, |c| {
-        let ksc = keeper_sc.get_or_insert_with(|| game.new_scratch());
-        match game.complete_keeper(c, ksc, opts.keeper_limit) {
-            Ok(_) => ControlFlow::Continue(()),
+        let child_sc = child_sc.get_or_insert_with(|| game.new_scratch());
+        let counted = if depth == 1 {
+            // A leaf, as `count_subtree` would count it, without the call.
+            game.complete_keeper(c, child_sc, opts.keeper_limit).map(|_| PerftCounts { leaves: 1, nodes: 1 })
+        } else {
+            crate::stack::with_room(PLY_RED_ZONE, || {
+                count_subtree(game, child_sc, c, depth - 1, plies_below, opts)
+            })
+        };
+        match counted {
+            Ok(c) => {
+                sum += c;
+                ControlFlow::Continue(())
+            }
             Err(e) => {
                 failure = Some(e);
                 ControlFlow::Break(())
@@ -498,7 +523,7 @@ fn count_children<G: Game + ?Sized>(
     })?;
     match failure {
         Some(e) => Err(e),
-        None => Ok(visited.map(|n| PerftCounts { leaves: n, nodes: n })),
+        None => Ok(visited.map(|_| sum)),
     }
 }
 
@@ -583,20 +608,19 @@ mod tests {
     }
 
     #[test]
-    fn the_last_ply_from_built_children_counts_as_the_list() {
+    fn counts_from_built_children_equal_the_independent_count() {
         let game = SearchingNim::new(7);
         for depth in 0..9 {
             let expected = nim_counts(7, depth);
             for threads in [1, 2] {
-                let counts = perft(&game, depth, &PerftOptions { threads, ..Default::default() }).unwrap();
-                assert_eq!(counts, expected, "depth {depth}, {threads} threads");
+                for bulk_last_ply in [false, true] {
+                    let opts = PerftOptions { threads, bulk_last_ply, ..Default::default() };
+                    let counts = perft(&game, depth, &opts).unwrap();
+                    assert_eq!(counts, expected, "depth {depth}, {threads} threads, bulk {bulk_last_ply}");
+                }
             }
         }
         assert!(game.searches() > 0, "no child was built by the search");
-        // Bulk counting lists the last ply and builds no children.
-        let before = game.searches();
-        perft(&game, 6, &PerftOptions { bulk_last_ply: true, ..Default::default() }).unwrap();
-        assert_eq!(game.searches(), before);
     }
 
     #[test]

@@ -109,6 +109,18 @@ pub fn on_new_segment<R>(bytes: usize, f: impl FnOnce() -> R) -> R {
     result
 }
 
+/// Runs `f` on the current stack, or on a fresh segment when fewer than `red_zone` bytes of it
+/// remain: for drivers that recurse once per step of a depth the caller chooses (perft's plies).
+/// One thread-local read and a comparison on the common path.
+#[inline]
+pub fn with_room<R>(red_zone: usize, f: impl FnOnce() -> R) -> R {
+    if approximate_stack_pointer() < low_water_mark(red_zone) {
+        on_new_segment(red_zone.saturating_mul(4), f)
+    } else {
+        f()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
