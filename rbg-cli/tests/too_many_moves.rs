@@ -48,6 +48,20 @@ fn the_interpreter_stops_with_an_error_in_bounded_memory() {
     assert_fails_with(&rbg_limited(&["moves", path]), "moves", LISTED);
 }
 
+/// As [`MARKS`], with the marks one ply down (a's first move only hands the turn back to a):
+/// the compiled engine counts the second ply from the children its search builds, with no list
+/// to overflow, so its own bound on one state's children must stop it.
+#[test]
+fn both_engines_stop_on_a_state_below_the_root_with_too_many_moves() {
+    let game = temp_file("marks-below.rbg", &MARKS.replace("#rules = ->a ", "#rules = ->a ->a "));
+    let path = game.to_str().unwrap();
+    assert_fails_with(&rbg_limited(&["perft", path, "--depth", "2"]), "interpreter", STREAMED);
+    // The first run builds the crate (cargo needs more address space than the limit).
+    let compiled = ["perft", path, "--depth", "2", "--engine", "compiled"];
+    assert_fails_with(&rbg(&compiled), "compiled, building", STREAMED);
+    assert_fails_with(&rbg_limited(&compiled), "compiled", STREAMED);
+}
+
 #[test]
 fn the_compiled_engine_stops_with_an_error_in_bounded_memory() {
     let game = temp_file("marks.rbg", MARKS);

@@ -9,6 +9,13 @@
 //! Move lists are bounded ([`PerftOptions::max_move_actions`]); a state whose moves do not fit
 //! is counted by streaming its moves from [`Game::visit_moves`] instead, so the count stays exact
 //! in bounded memory (the search bounds of the reasoner still apply).
+//!
+//! A reasoner whose search builds child states ([`Game::visit_children`], the compiled engine)
+//! is counted without move lists: each child is counted inside the search of its parent, which
+//! then goes on to the next move. The work per node is the reference driver's (the state after
+//! the move, its keeper completed, its moves generated) without storing the moves and applying
+//! each again. The recursion per ply runs on a fresh stack segment when the stack runs low
+//! ([`crate::stack::with_room`]), so the depth is the caller's to choose.
 
 use core::ops::{Add, AddAssign, ControlFlow};
 
@@ -57,7 +64,9 @@ pub struct PerftOptions {
     /// are counted by streaming their moves.
     pub max_move_actions: usize,
     /// Most moves one state's streamed count may meet before it fails with
-    /// [`SearchError::TooManyStreamedMoves`] (see [`DEFAULT_MAX_STREAMED_MOVES`]).
+    /// [`SearchError::TooManyStreamedMoves`] (see [`DEFAULT_MAX_STREAMED_MOVES`]); a count from
+    /// the children a search builds ([`Game::visit_children`]) allows this many or
+    /// `max_move_actions`, whichever is more.
     pub max_streamed_moves: u64,
 }
 
@@ -487,6 +496,10 @@ fn count_subtree<G: Game + ?Sized>(
 /// there counts it), without a move list or a second pass over each move's actions. `None`
 /// when the reasoner builds no children. The search holds `sc` while a child is counted, so
 /// the child is counted with the ply's own scratch.
+///
+/// No list bounds the children, so their number is: past [`children_bound`] the count fails
+/// with [`SearchError::TooManyStreamedMoves`], where a list would have overflowed and the
+/// streamed count failed.
 fn count_children<G: Game + ?Sized>(
     game: &G,
     sc: &mut G::Scratch,
@@ -500,7 +513,13 @@ fn count_children<G: Game + ?Sized>(
     let child_sc = &mut ply.scratch;
     let mut sum = PerftCounts::default();
     let mut failure = None;
+    let (bound, mut visited_here) = (children_bound(opts), 0u64);
     let visited = game.visit_children(s, sc, child, |c| {
+        visited_here += 1;
+        if visited_here > bound {
+            failure = Some(SearchError::TooManyStreamedMoves { limit: bound });
+            return ControlFlow::Break(());
+        }
         let child_sc = child_sc.get_or_insert_with(|| game.new_scratch());
         let counted = if depth == 1 {
             // A leaf, as `count_subtree` would count it, without the call.
@@ -525,6 +544,13 @@ fn count_children<G: Game + ?Sized>(
         Some(e) => Err(e),
         None => Ok(visited.map(|_| sum)),
     }
+}
+
+/// Most children of one state [`count_children`] counts: as many moves as the streamed count
+/// allows, and at least as many as a list could hold (one action each), so a state counted
+/// from its list before is counted from its children now.
+fn children_bound(opts: &PerftOptions) -> u64 {
+    opts.max_streamed_moves.max(opts.max_move_actions as u64)
 }
 
 /// Counts the subtrees of the moves of `s` (a keeper-completed state with `depth >= 1` plies to
