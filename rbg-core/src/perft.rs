@@ -529,20 +529,30 @@ fn count_children<G: Game + ?Sized>(
                 count_subtree(game, child_sc, c, depth - 1, plies_below, opts)
             })
         };
-        match counted {
-            Ok(c) => {
-                sum += c;
-                ControlFlow::Continue(())
-            }
-            Err(e) => {
-                failure = Some(e);
-                ControlFlow::Break(())
-            }
-        }
+        add_or_stop(counted, &mut sum, &mut failure)
     })?;
     match failure {
         Some(e) => Err(e),
         None => Ok(visited.map(|_| sum)),
+    }
+}
+
+/// A visit's step over the counts of its moves: adds `counted` to `sum`, or keeps its error in
+/// `failure` and stops the visit.
+fn add_or_stop(
+    counted: Result<PerftCounts, SearchError>,
+    sum: &mut PerftCounts,
+    failure: &mut Option<SearchError>,
+) -> ControlFlow<()> {
+    match counted {
+        Ok(c) => {
+            *sum += c;
+            ControlFlow::Continue(())
+        }
+        Err(e) => {
+            *failure = Some(e);
+            ControlFlow::Break(())
+        }
     }
 }
 
@@ -584,16 +594,8 @@ fn count_streaming<G: Game + ?Sized>(
             worker.count(game, &mut child, depth - 1, opts)
         }
     };
-    let _ = game.visit_moves(s, &mut visit_scratch, |m| match count_move(m) {
-        Ok(c) => {
-            sum += c;
-            ControlFlow::Continue(())
-        }
-        Err(e) => {
-            failure = Some(e);
-            ControlFlow::Break(())
-        }
-    })?;
+    let _ =
+        game.visit_moves(s, &mut visit_scratch, |m| add_or_stop(count_move(m), &mut sum, &mut failure))?;
     match failure {
         Some(e) => Err(e),
         None => Ok(sum),
