@@ -1,8 +1,8 @@
 //! Children from the search (`visit_children`): a search whose sink, at each move it finds,
 //! copies the working state (which then holds the move's modifications, kept exact by
-//! `Sink::DERIVED`) and sets what the move's switch sets. Perft's last ply
-//! (`rbg_core::perft`) takes its leaves from it instead of listing the moves and applying
-//! each: no list, and no second pass over a move's actions.
+//! `Sink::DERIVED`) and sets what the move's switch sets. Perft (`rbg_core::perft`) counts
+//! every ply from it instead of listing the moves and applying each: no list, and no second
+//! pass over a move's actions.
 
 use proc_macro2::TokenStream;
 use quote::quote;

@@ -110,9 +110,9 @@ rbg_automaton::option_switches! {
             /// that a playout in a state with many moves draws one without storing the move list
             /// (the same move for the same seed). Off: playouts always list the moves.
             pub count_replay: bool = true, "count-replay", Optimisation;
-            /// Perft's last ply takes each child state from the search that finds the move (the
-            /// working state copied at the move's switch) instead of listing the moves and
-            /// applying each. Off: perft lists and applies at every ply.
+            /// Perft takes each child state from the search that finds the move (the working
+            /// state copied at the move's switch) instead of listing the moves and applying
+            /// each. Off: perft lists and applies at every ply.
             pub visit_children: bool = true, "visit-children", Optimisation;
         }
     }

@@ -228,7 +228,7 @@ pub trait Game: Sync {
     ///
     /// A search that builds children copies its working state at each move it finds, which
     /// already holds the move's modifications: no move list, and no second pass over the
-    /// move's actions to apply it (perft's last ply, [`crate::perft`]).
+    /// move's actions to apply it (perft, [`crate::perft`]).
     fn visit_children<F>(
         &self,
         _s: &mut Self::State,
