@@ -47,6 +47,7 @@ fn baseline_options() -> CompileOptions {
         lean_apply: false,
         count_replay: false,
         visit_children: false,
+        board_patterns: false,
     }
 }
 

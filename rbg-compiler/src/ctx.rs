@@ -28,6 +28,8 @@ pub(crate) struct Ctx<'a> {
     pub has_layers: bool,
     /// Which node functions check the stack, and the reserve they keep.
     pub stack: StackPlan,
+    /// Which patterns are evaluated as whole-board sets, and where (design notes 6.3).
+    pub board: crate::board_sets::BoardPlan,
 }
 
 impl Ctx<'_> {

@@ -89,6 +89,7 @@ pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
         }
         None => (TokenStream::new(), quote!(None)),
     };
+    let new_epoch = crate::board_sets::new_epoch(c);
     let (reset_guard, check_guard) = if c.a.needs_guard() {
         (
             quote!(sc.mods = 0; sc.failed = false;),
@@ -118,6 +119,7 @@ pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
         #[inline]
         fn run<K: Sink>(st: &mut State, sc: &mut Scratch, k: &mut K) -> Result<bool, SearchError> {
             sc.path.clear();
+            #new_epoch
             #reset_guard
             #stack_prologue
             let stop = dispatch(st, sc, k);

@@ -40,6 +40,7 @@
 #![forbid(unsafe_code)]
 
 mod apply;
+mod board_sets;
 mod children;
 mod count_replay;
 mod crate_files;
@@ -65,7 +66,7 @@ pub use crate_files::{write_crate, CrateDeps, WrittenCrate, GENERATED_MARKER};
 
 /// The version of the generator, part of every cache key: bump it when the generated code
 /// changes in a way that cargo's own change detection would not notice.
-pub const GENERATOR_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "-g8");
+pub const GENERATOR_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "-g9");
 
 rbg_automaton::option_switches! {
     /// What to generate. Every switch defaults to on; turning one off keeps the moves identical
@@ -114,6 +115,10 @@ rbg_automaton::option_switches! {
             /// state copied at the move's switch) instead of listing the moves and applying
             /// each. Off: perft lists and applies at every ply.
             pub visit_children: bool = true, "visit-children", Optimisation;
+            /// Evaluate a pattern that a fan of at least 16 cells asks at each of its cells for the
+            /// whole board at once with word operations, once per semi-state, on boards of at
+            /// most 64 vertices (design notes 6.3). Off: a search at each cell.
+            pub board_patterns: bool = true, "board-patterns", Optimisation;
         }
     }
 }
@@ -210,7 +215,7 @@ mod tests {
              +visited-elimination +constant-folding +fan-filters -always-count-pieces \
              +monotonic-classes +pattern-sharing +unchecked-modifiers +compact-state \
              +deferred-checks +pattern-order +piece-sets +monotonic-fill +lean-apply +count-replay \
-             +visit-children"
+             +visit-children +board-patterns"
         );
     }
 

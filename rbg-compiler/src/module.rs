@@ -24,7 +24,9 @@ use crate::ctx::Ctx;
 use crate::layout::Layout;
 use crate::stack_plan::{self, StackPlan};
 use crate::tables::{self, lit};
-use crate::{apply, children, count_replay, exprs, game_impl, names, packed, scratch, search, state};
+use crate::{
+    apply, board_sets, children, count_replay, exprs, game_impl, names, packed, scratch, search, state,
+};
 use crate::{CompileError, CompileOptions, GENERATOR_VERSION};
 
 /// Most modifiers on one search path of a game whose rules let moves grow without bound (the
@@ -52,7 +54,9 @@ pub(crate) fn module(
         a,
         has_layers: p.visited_slots() > 0,
         stack: StackPlan::default(),
+        board: board_sets::BoardPlan::default(),
     };
+    c.board = board_sets::BoardPlan::new(p, &c.a, o.board_patterns);
     c.stack = stack_plan::plan(&c);
     let header = header(&c, name);
     let constants = constants(&c, name, &var_names);
@@ -64,6 +68,7 @@ pub(crate) fn module(
     let child_sinks = children::sinks(&c);
     let exprs = exprs::functions(&c)?;
     let search = search::functions(&c);
+    let board = board_sets::functions(&c);
     let apply = apply::apply(&c);
     let game = game_impl::game_impl(&c);
     Ok(quote! {
@@ -77,6 +82,7 @@ pub(crate) fn module(
         #child_sinks
         #exprs
         #search
+        #board
         #apply
         #game
     })

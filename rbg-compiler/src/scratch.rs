@@ -11,6 +11,7 @@ pub(crate) fn scratch(c: &Ctx) -> TokenStream {
     let mut guard_fields =
         if c.a.needs_guard() { quote!(mods: u32, failed: bool,) } else { TokenStream::new() };
     guard_fields.extend(crate::search::stack_scratch_field(c));
+    guard_fields.extend(crate::board_sets::scratch_fields(c));
     if !c.has_layers {
         return quote! {
             /// Working memory of a search: the move being built.

@@ -64,6 +64,8 @@ struct SearchGen<'a> {
 /// What an edge's code needs to know besides its ops.
 struct EdgeCx {
     pattern: bool,
+    /// The node the edge leaves.
+    node: u32,
     target: u32,
     /// The length of the move when this edge ends in a switch, if the same on every path.
     move_len: Option<u32>,
@@ -172,7 +174,14 @@ impl SearchGen<'_> {
                 let move_len = c.a.path_len(NodeId::new(n)).map(|base| base + modifiers);
                 let ends_in_switch = c.p.ends_move(e);
                 let tail_loop = looping && i + 1 == edges.len();
-                let cx = EdgeCx { pattern, target: e.target().get(), move_len, ends_in_switch, tail_loop };
+                let cx = EdgeCx {
+                    pattern,
+                    node: n,
+                    target: e.target().get(),
+                    move_len,
+                    ends_in_switch,
+                    tail_loop,
+                };
                 let ops = self.ops(c.p.edge_ops(e), &cx, &label, false, false);
                 let block = quote!(#label: { let mut w = v; #ops });
                 if i + 1 == edges.len() {
@@ -209,6 +218,19 @@ impl SearchGen<'_> {
             return quote!(false);
         };
         let call = self.call_node(next.get(), &quote!(w), &quote!(d));
+        if let Some(cells) = crate::board_sets::fan_prefilter(c, n) {
+            // Design notes 6.3: the continuation's first tests, for the whole row at once; the
+            // cells that pass are visited lowest first (the order of the row).
+            return quote! {
+                let mut bits: u64 = #cells;
+                while bits != 0 {
+                    let w = bits.trailing_zeros() as Cell;
+                    bits &= bits - 1;
+                    if #call { return true; }
+                }
+                false
+            };
+        }
         if let Some(set) = c.tracked_set(n) {
             // Design notes 6.2: visit the cells holding a filter piece by scanning the bits of
             // the state's piece-location set, lowest cell first (the order of a full scan). The
@@ -286,15 +308,19 @@ impl SearchGen<'_> {
                     code.extend(quote!(if !#set[w as usize] { #fail }));
                     pending = false;
                 }
-                Op::Compare { lhs, rel, rhs } => code.extend(self.compare(lhs, rel, rhs, label)),
+                Op::Compare { lhs, rel, rhs } => code.extend(compare_code(c, lhs, rel, rhs, label)),
                 Op::Pattern { automaton, positive } => {
                     if pending {
                         code.extend(check.clone());
                         pending = false;
                     }
-                    let name = pattern_ident(automaton);
-                    let d = if c.has_layers { quote!(, d + 1) } else { TokenStream::new() };
-                    let call = quote!(#name(st, sc, w #d));
+                    let call = if c.board.reads_memo(cx.node, automaton) {
+                        crate::board_sets::memo_test(automaton)
+                    } else {
+                        let name = pattern_ident(automaton);
+                        let d = if c.has_layers { quote!(, d + 1) } else { TokenStream::new() };
+                        quote!(#name(st, sc, w #d))
+                    };
                     code.extend(if positive {
                         quote!(if !#call { #fail })
                     } else {
@@ -356,32 +382,6 @@ impl SearchGen<'_> {
             quote!({ begin_layer(sc, d + 1); #call })
         } else {
             self.call_node(cx.target, &quote!(w), &quote!(d))
-        }
-    }
-
-    fn compare(&self, lhs: ExprId, rel: RelOp, rhs: ExprId, label: &Lifetime) -> TokenStream {
-        let st = quote!(st);
-        let op = match rel {
-            RelOp::Eq => quote!(==),
-            RelOp::Ne => quote!(!=),
-            RelOp::Lt => quote!(<),
-            RelOp::Le => quote!(<=),
-            RelOp::Gt => quote!(>),
-            RelOp::Ge => quote!(>=),
-        };
-        match (exprs::value(self.c, lhs, &st), exprs::value(self.c, rhs, &st)) {
-            (Value::Invalid, _) | (_, Value::Invalid) => quote!(break #label false;),
-            (Value::Total(a), Value::Total(b)) => quote!(if !(#a #op #b) { break #label false; }),
-            (a, b) => {
-                let a = optional(a);
-                let b = optional(b);
-                quote! {
-                    match (#a, #b) {
-                        (Some(a), Some(b)) if a #op b => {}
-                        _ => break #label false,
-                    }
-                }
-            }
         }
     }
 
@@ -479,17 +479,20 @@ impl SearchGen<'_> {
         } else {
             quote!(!(K::KEEP && stop))
         };
+        let epoch = crate::board_sets::new_epoch(c);
         quote! {
             #prepare
             #admit
             #count
             let #at = w;
             #apply
+            #epoch
             #record
             let stop = #inner: { #rest_code };
             #resume
             if #keep {
                 #undo
+                #epoch
                 #unrecord
                 #uncount
             }
@@ -586,6 +589,34 @@ impl SearchGen<'_> {
                 match st.node {
                     #(#arms)*
                     _ => false,
+                }
+            }
+        }
+    }
+}
+
+/// The code of a comparison inside the block `label`: breaks out of it with `false` when the
+/// relation does not hold or a side cannot be computed.
+pub(crate) fn compare_code(c: &Ctx, lhs: ExprId, rel: RelOp, rhs: ExprId, label: &Lifetime) -> TokenStream {
+    let st = quote!(st);
+    let op = match rel {
+        RelOp::Eq => quote!(==),
+        RelOp::Ne => quote!(!=),
+        RelOp::Lt => quote!(<),
+        RelOp::Le => quote!(<=),
+        RelOp::Gt => quote!(>),
+        RelOp::Ge => quote!(>=),
+    };
+    match (exprs::value(c, lhs, &st), exprs::value(c, rhs, &st)) {
+        (Value::Invalid, _) | (_, Value::Invalid) => quote!(break #label false;),
+        (Value::Total(a), Value::Total(b)) => quote!(if !(#a #op #b) { break #label false; }),
+        (a, b) => {
+            let a = optional(a);
+            let b = optional(b);
+            quote! {
+                match (#a, #b) {
+                    (Some(a), Some(b)) if a #op b => {}
+                    _ => break #label false,
                 }
             }
         }

@@ -1,0 +1,629 @@
+//! Bit-parallel pattern evaluation (design notes 6.3): the set of cells where a pattern holds,
+//! computed for the whole board at once with word operations.
+//!
+//! A pattern body that only moves (shifts, shift tables, fans), tests (on-tests, precomputed
+//! cell sets, comparisons) and evaluates such patterns reads the semi-state and nothing else, so
+//! the set of start cells from which it has a complete word is a least fixpoint over its
+//! automaton: an accepting node holds at every cell; a node holds at a cell if some edge's ops,
+//! read backwards, lead from the cell into the set of the edge's target. On a board of at most 64
+//! vertices a set is one `u64` and each op is a few word operations:
+//!
+//! * an on-test intersects with the cells holding one of its pieces,
+//! * a shift, whose targets are `cell + delta` for a handful of deltas (a rectangle's labels have
+//!   one each), becomes one masked bit shift per delta,
+//! * a fan keeps the cells whose row meets the target set,
+//! * a nested pattern intersects with its own set (or its complement).
+//!
+//! A cycle of the automaton (a star) is iterated until its sets stop growing; sets are only ever
+//! unions of finitely many cells, so this ends after at most 64 rounds per node.
+//!
+//! This pays where one semi-state asks the same pattern at many cells: reversi's move test at
+//! every empty cell, any "any square {P} {? pattern}" idiom. Such *hot* uses (a pattern op on an
+//! edge of a fan's continuation) read a memo in `Scratch`, valid while its
+//! epoch equals the search's; every search start and every modifier (and its undo) starts a new
+//! epoch. Other uses keep the scalar search, which stops at the first word it finds.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, ToTokens};
+use rbg_automaton::{Analysis, AutomatonId, NodeId, NodeKind, Op, Program, NONE};
+
+use crate::ctx::Ctx;
+use crate::tables::lit;
+
+/// A set is one word, so the board must fit in it.
+const MAX_VERTICES: u32 = 64;
+/// Shifts with more distinct deltas are left to the scalar search.
+const MAX_DELTAS: usize = 8;
+/// Fans with shorter rows ask too few cells to repay a whole-board evaluation.
+const MIN_FAN_ROW: usize = 16;
+/// Rays longer than this keep the loop that stops when the set stops growing.
+const MAX_RAY_ROUNDS: usize = 16;
+/// Patterns with a memo in `Scratch` (arrays up to 32 entries derive `Default`).
+const MAX_MEMOS: usize = 32;
+
+/// Which patterns are evaluated as whole-board sets, and where.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct BoardPlan {
+    /// Per automaton: its memo slot, if some hot use reads it.
+    memo: Vec<Option<usize>>,
+    /// Per node: its pattern ops read memos (it is reached from a fan without a modifier).
+    hot: Vec<bool>,
+}
+
+impl BoardPlan {
+    /// The plan for `p`; empty (every pattern scalar) when `enabled` is false or the board is
+    /// larger than a word.
+    pub(crate) fn new(p: &Program, a: &Analysis, enabled: bool) -> BoardPlan {
+        if !enabled || p.board().vertices() > MAX_VERTICES {
+            return BoardPlan::default();
+        }
+        let evaluable = evaluable_automata(p, a);
+        let hot = hot_nodes(p);
+        let mut memo = vec![None; p.automata().len()];
+        let mut slots = 0;
+        for (n, &is_hot) in hot.iter().enumerate() {
+            if !is_hot || p.node(NodeId::new(n as u32)).is_fan() {
+                continue;
+            }
+            for e in p.node_edges(NodeId::new(n as u32)) {
+                for op in p.edge_ops(e) {
+                    if let Op::Pattern { automaton, .. } = *op {
+                        let i = automaton.get() as usize;
+                        if evaluable[i] && memo[i].is_none() && slots < MAX_MEMOS {
+                            memo[i] = Some(slots);
+                            slots += 1;
+                        }
+                    }
+                }
+            }
+        }
+        BoardPlan { memo, hot }
+    }
+
+    /// Number of memo slots `Scratch` holds.
+    pub(crate) fn memos(&self) -> usize {
+        self.memo.iter().flatten().count()
+    }
+
+    /// Whether a pattern op for `automaton` on an edge of node `n` reads its memo.
+    pub(crate) fn reads_memo(&self, n: u32, automaton: AutomatonId) -> bool {
+        self.hot.get(n as usize).copied().unwrap_or(false)
+            && self.memo.get(automaton.get() as usize).is_some_and(|m| m.is_some())
+    }
+}
+
+/// The patterns whose bodies use only ops with a word form. Nesting is acyclic, so a pass that
+/// only ever turns entries on reaches the answer within the nesting depth.
+fn evaluable_automata(p: &Program, a: &Analysis) -> Vec<bool> {
+    let vertices = p.board().vertices();
+    let mut nodes_of: Vec<Vec<u32>> = vec![Vec::new(); p.automata().len()];
+    for n in 0..p.nodes().len() as u32 {
+        if let Some(owner) = a.owner(NodeId::new(n)) {
+            nodes_of[owner.get() as usize].push(n);
+        }
+    }
+    let op_ok = |op: &Op, evaluable: &[bool]| match *op {
+        Op::Shift(l) => deltas(vertices, |v| p.board().neighbour(v, l)).is_some(),
+        Op::Table(t) => deltas(vertices, |v| p.det_table(t)[v as usize]).is_some(),
+        Op::On(_) | Op::OnSet(_) | Op::InSet(_) | Op::Compare { .. } | Op::Fail | Op::Switch { .. } => true,
+        Op::Pattern { automaton, .. } => evaluable[automaton.get() as usize],
+        Op::Off { .. } | Op::Assign { .. } | Op::AssignConst { .. } => false,
+    };
+    let mut evaluable = vec![false; p.automata().len()];
+    loop {
+        let mut changed = false;
+        for id in p.automaton_ids() {
+            let i = id.get() as usize;
+            if evaluable[i] || !p.automaton(id).is_pattern() {
+                continue;
+            }
+            let ok = nodes_of[i].iter().all(|&n| {
+                p.node_edges(NodeId::new(n))
+                    .iter()
+                    .all(|e| p.edge_ops(e).iter().all(|op| op_ok(op, &evaluable)))
+            }) && cheap_shape(p, &nodes_of[i]);
+            if ok {
+                evaluable[i] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            return evaluable;
+        }
+    }
+}
+
+/// Whether a pattern's automaton has a shape whose word form costs a few operations per node:
+/// fans only with one row for every cell (a test of the whole row), and cycles only as rays
+/// (a fixed number of shift rounds, see [`ray_rounds`]). Other fans need a loop over the cells
+/// and other cycles a loop to a fixpoint, which measured slower than the scalar search.
+fn cheap_shape(p: &Program, nodes: &[u32]) -> bool {
+    let uniform_fans = nodes.iter().all(|&n| match p.node(NodeId::new(n)).kind() {
+        NodeKind::Fan { table, .. } => p.fan_table(table).is_uniform(),
+        NodeKind::Branch { .. } => true,
+    });
+    uniform_fans
+        && components(p, nodes).iter().all(|scc| match scc[..] {
+            [n] => !successors(p, n).contains(&n) || ray_rounds(p, n).is_some(),
+            _ => false,
+        })
+}
+
+/// The continuations of fans with long rows: a pattern op on their edges is asked at up to a
+/// row's worth of cells in one semi-state, enough to repay one whole-board evaluation. (Nodes
+/// further on are usually reached from few cells, after tests that filter; there, and after
+/// short fans, the scalar search, which stops at the first word, is cheaper.)
+fn hot_nodes(p: &Program) -> Vec<bool> {
+    let mut hot = vec![false; p.nodes().len()];
+    for node in p.nodes() {
+        if let NodeKind::Fan { table, next, .. } = node.kind() {
+            let fan = p.fan_table(table);
+            let longest = (0..p.board().vertices()).map(|v| fan.row(v).len()).max().unwrap_or(0);
+            if longest >= MIN_FAN_ROW {
+                hot[next.index()] = true;
+            }
+        }
+    }
+    hot
+}
+
+/// A shift as masked bit shifts: `(delta, sources)` pairs, where every vertex in `sources` moves
+/// to `vertex + delta` and the others leave the board. `None` past [`MAX_DELTAS`].
+fn deltas(vertices: u32, target: impl Fn(u32) -> u32) -> Option<Vec<(i64, u64)>> {
+    let mut out: Vec<(i64, u64)> = Vec::new();
+    for v in 0..vertices {
+        let t = target(v);
+        if t == NONE {
+            continue;
+        }
+        let delta = t as i64 - v as i64;
+        match out.iter().position(|&(d, _)| d == delta) {
+            Some(i) => out[i].1 |= 1 << v,
+            None if out.len() < MAX_DELTAS => out.push((delta, 1 << v)),
+            None => return None,
+        }
+    }
+    Some(out)
+}
+
+fn board_fn_ident(a: AutomatonId) -> proc_macro2::Ident {
+    format_ident!("board_pattern_{}", a.get())
+}
+
+fn memo_fn_ident(a: AutomatonId) -> proc_macro2::Ident {
+    format_ident!("board_memo_{}", a.get())
+}
+
+/// The test of a hot pattern op at cell `w`: one bit of the memoised set.
+pub(crate) fn memo_test(automaton: AutomatonId) -> TokenStream {
+    let name = memo_fn_ident(automaton);
+    quote!(((#name(st, sc) >> w) & 1 != 0))
+}
+
+/// The `Scratch` fields of the memos (none without memos).
+pub(crate) fn scratch_fields(c: &Ctx) -> TokenStream {
+    let m = c.board.memos();
+    if m == 0 {
+        return TokenStream::new();
+    }
+    let m = lit(m as u64);
+    quote!(board_epoch: u64, board_seen: [u64; #m], board_sets: [u64; #m],)
+}
+
+/// Starts a new memo epoch: the semi-state may differ from the one the memos were made in.
+pub(crate) fn new_epoch(c: &Ctx) -> TokenStream {
+    if c.board.memos() == 0 {
+        return TokenStream::new();
+    }
+    quote!(sc.board_epoch += 1;)
+}
+
+/// The set functions of every evaluable pattern that some memo needs, and the memo readers.
+pub(crate) fn functions(c: &Ctx) -> TokenStream {
+    if c.board.memos() == 0 {
+        return TokenStream::new();
+    }
+    let mut needed = vec![false; c.p.automata().len()];
+    let mut stack: Vec<usize> = (0..needed.len()).filter(|&i| c.board.memo[i].is_some()).collect();
+    while let Some(i) = stack.pop() {
+        if std::mem::replace(&mut needed[i], true) {
+            continue;
+        }
+        for n in nodes_of(c, AutomatonId::new(i as u32)) {
+            for e in c.p.node_edges(NodeId::new(n)) {
+                for op in c.p.edge_ops(e) {
+                    if let Op::Pattern { automaton, .. } = *op {
+                        stack.push(automaton.get() as usize);
+                    }
+                }
+            }
+        }
+    }
+    let vertices = lit(c.l.vertices as u64);
+    let mut out = quote! {
+        /// The cells (bit `v` for vertex `v`) holding a piece that `holds` accepts.
+        #[inline(always)]
+        fn board_bits(st: &State, holds: impl Fn(Piece) -> bool) -> u64 {
+            let mut bits = 0u64;
+            for v in 0..#vertices {
+                bits |= (holds(st.pieces[v]) as u64) << v;
+            }
+            bits
+        }
+    };
+    for (i, &is_needed) in needed.iter().enumerate() {
+        if is_needed {
+            out.extend(set_fn(c, AutomatonId::new(i as u32)));
+        }
+    }
+    for (i, slot) in c.board.memo.iter().enumerate() {
+        let Some(slot) = slot else { continue };
+        let a = AutomatonId::new(i as u32);
+        let (memo, set) = (memo_fn_ident(a), board_fn_ident(a));
+        let slot = lit(*slot as u64);
+        let doc = format!("The set of pattern automaton {a}, computed once per memo epoch.");
+        out.extend(quote! {
+            #[doc = #doc]
+            #[inline(always)]
+            fn #memo(st: &State, sc: &mut Scratch) -> u64 {
+                if sc.board_seen[#slot] != sc.board_epoch {
+                    sc.board_sets[#slot] = #set(st);
+                    sc.board_seen[#slot] = sc.board_epoch;
+                }
+                sc.board_sets[#slot]
+            }
+        });
+    }
+    out
+}
+
+/// For a fan whose continuation tests a memoised pattern first on every edge: the cells where
+/// some edge's leading tests pass, as a word expression, so that the fan visits only those (in
+/// the same ascending order) instead of entering the continuation at every cell of its row and
+/// failing there. `None` when a continuation edge has no such test or the row is not the same
+/// for every cell.
+pub(crate) fn fan_prefilter(c: &Ctx, n: u32) -> Option<TokenStream> {
+    let NodeKind::Fan { table, next, .. } = c.p.node(NodeId::new(n)).kind() else { return None };
+    let fan = c.p.fan_table(table);
+    if !fan.is_uniform() || !c.board.hot.get(next.index()).copied().unwrap_or(false) {
+        return None;
+    }
+    let tracked = c.tracked_set(n).map(|k| (k, c.a.tracked_masks()[k]));
+    let mut edges = Vec::new();
+    for e in c.p.node_edges(next) {
+        let mut tests = Vec::new();
+        let mut memoised = false;
+        for op in c.p.edge_ops(e) {
+            tests.push(match *op {
+                Op::On(mask) => match tracked {
+                    // The fan's own set is exact wherever the fan runs (it iterates it).
+                    Some((k, tracked_mask)) if tracked_mask == mask => {
+                        let k = lit(k as u64);
+                        quote!(st.occ[#k][0])
+                    }
+                    _ => {
+                        let pieces = c.piece_pattern_mask(mask);
+                        quote!(board_bits(st, |p| matches!(p, #pieces)))
+                    }
+                },
+                Op::InSet(s) => {
+                    let set = c.p.cell_set(s);
+                    lit((0..c.l.vertices as u32).filter(|&v| set.contains(v)).fold(0u64, |b, v| b | 1 << v))
+                        .into_token_stream()
+                }
+                Op::Pattern { automaton, positive } if c.board.reads_memo(next.get(), automaton) => {
+                    memoised = true;
+                    let name = memo_fn_ident(automaton);
+                    if positive {
+                        quote!(#name(st, sc))
+                    } else {
+                        quote!(!#name(st, sc))
+                    }
+                }
+                _ => break,
+            });
+        }
+        if !memoised {
+            return None;
+        }
+        edges.push(quote!((#(#tests)&*)));
+    }
+    if edges.is_empty() {
+        return None;
+    }
+    let row = lit(row_bits(fan.row(0)));
+    Some(quote!(((#(#edges)|*) & #row)))
+}
+
+fn nodes_of(c: &Ctx, a: AutomatonId) -> Vec<u32> {
+    (0..c.p.nodes().len() as u32).filter(|&n| c.a.owner(NodeId::new(n)) == Some(a)).collect()
+}
+
+/// `board_pattern_A(st)`: the cells where pattern automaton `A` has a complete word.
+fn set_fn(c: &Ctx, a: AutomatonId) -> TokenStream {
+    let nodes = nodes_of(c, a);
+    let all = lit(all_cells(c.l.vertices as u32));
+    let mut gen = SetGen { c, all: quote!(#all), occ: Vec::new(), subs: Vec::new() };
+    let mut body = TokenStream::new();
+    // Sinks first; the shape check admits only single nodes, each acyclic or a ray.
+    for scc in components(c.p, &nodes) {
+        let n = scc[0];
+        let (var, expr) = (set_var(n), gen.node_set(n));
+        match ray_rounds(c.p, n) {
+            // A fixed number of rounds reaches the fixpoint, with no test to mispredict.
+            Some(rounds) if successors(c.p, n).contains(&n) => body.extend(quote! {
+                let mut #var: u64 = 0;
+                for _ in 0..#rounds { #var = #expr; }
+            }),
+            _ => body.extend(quote!(let #var: u64 = #expr;)),
+        }
+    }
+    let occ = gen.occ.iter().enumerate().map(|(k, pieces)| {
+        let name = format_ident!("occ{}", k);
+        quote!(let #name = board_bits(st, |p| matches!(p, #pieces));)
+    });
+    let subs = gen.subs.iter().map(|&b| {
+        let (name, f) = (format_ident!("sub{}", b.get()), board_fn_ident(b));
+        quote!(let #name = #f(st);)
+    });
+    let start = set_var(c.p.automaton(a).start().get());
+    let name = board_fn_ident(a);
+    let doc = format!("Pattern automaton {a} on the whole board: bit `v` is set when its body has a complete word from vertex `v`.");
+    quote! {
+        #[doc = #doc]
+        #[inline]
+        fn #name(st: &State) -> u64 {
+            #(#occ)*
+            #(#subs)*
+            #body
+            #start
+        }
+    }
+}
+
+/// For a node whose only cycle is one edge back to itself that shifts by a single delta (a ray,
+/// `({x} up)*`): how many rounds of `s = node_set(s)` from the empty set reach the fixpoint. Each
+/// round extends the set by one more step along the ray, and a ray on the board has at most as
+/// many steps as its longest chain of cells. `None` for other cycles, or rays longer than
+/// [`MAX_RAY_ROUNDS`].
+fn ray_rounds(p: &Program, n: u32) -> Option<usize> {
+    let vertices = p.board().vertices();
+    let mut loops = p.node_edges(NodeId::new(n)).iter().filter(|e| e.target().get() == n);
+    let (edge, None) = (loops.next()?, loops.next()) else { return None };
+    let mut shifts = p.edge_ops(edge).iter().filter_map(|op| match *op {
+        Op::Shift(l) => Some(deltas(vertices, |v| p.board().neighbour(v, l))),
+        Op::Table(t) => Some(deltas(vertices, |v| p.det_table(t)[v as usize])),
+        _ => None,
+    });
+    let (Some(Some(ray)), None) = (shifts.next(), shifts.next()) else { return None };
+    let [(delta, sources)] = ray[..] else { return None };
+    if delta == 0 {
+        return None;
+    }
+    // Chain lengths along the ray, from its far end back (targets are `v + delta`).
+    let mut chain = vec![0usize; vertices as usize];
+    let order: Vec<u32> = if delta > 0 { (0..vertices).rev().collect() } else { (0..vertices).collect() };
+    for v in order {
+        if (sources >> v) & 1 == 1 {
+            let t = (v as i64 + delta) as usize;
+            chain[v as usize] = 1 + chain.get(t).copied().unwrap_or(0);
+        }
+    }
+    let rounds = chain.iter().max().copied().unwrap_or(0) + 1;
+    (rounds <= MAX_RAY_ROUNDS).then_some(rounds)
+}
+
+fn set_var(n: u32) -> proc_macro2::Ident {
+    format_ident!("s{}", n)
+}
+
+fn all_cells(vertices: u32) -> u64 {
+    if vertices >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << vertices) - 1
+    }
+}
+
+/// The nodes a node's search continues at.
+fn successors(p: &Program, n: u32) -> Vec<u32> {
+    match p.node(NodeId::new(n)).kind() {
+        NodeKind::Fan { next, .. } => vec![next.get()],
+        NodeKind::Branch { .. } => p.node_edges(NodeId::new(n)).iter().map(|e| e.target().get()).collect(),
+    }
+}
+
+/// Strongly connected components of the automaton's nodes, each after every component it
+/// reaches (Tarjan's order), found with an explicit stack.
+fn components(p: &Program, nodes: &[u32]) -> Vec<Vec<u32>> {
+    let local = |n: u32| nodes.binary_search(&n).ok();
+    let succ: Vec<Vec<usize>> =
+        nodes.iter().map(|&n| successors(p, n).into_iter().filter_map(local).collect()).collect();
+    let count = nodes.len();
+    let (mut index, mut low) = (vec![usize::MAX; count], vec![0; count]);
+    let (mut on_stack, mut stack, mut out) = (vec![false; count], Vec::new(), Vec::new());
+    let mut next_index = 0;
+    for root in 0..count {
+        if index[root] != usize::MAX {
+            continue;
+        }
+        // (node, position in its successor list)
+        let mut work = vec![(root, 0usize)];
+        while let Some(&mut (v, ref mut i)) = work.last_mut() {
+            if *i == 0 && index[v] == usize::MAX {
+                index[v] = next_index;
+                low[v] = next_index;
+                next_index += 1;
+                stack.push(v);
+                on_stack[v] = true;
+            }
+            if let Some(&w) = succ[v].get(*i) {
+                *i += 1;
+                if index[w] == usize::MAX {
+                    work.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            work.pop();
+            if let Some(&(parent, _)) = work.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] == index[v] {
+                let mut scc = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    scc.push(nodes[w]);
+                    if w == v {
+                        break;
+                    }
+                }
+                out.push(scc);
+            }
+        }
+    }
+    out
+}
+
+/// Builds the set expressions of one pattern function, collecting the piece sets and nested
+/// patterns it reads.
+struct SetGen<'a> {
+    c: &'a Ctx<'a>,
+    all: TokenStream,
+    /// `matches!` patterns of the piece sets read, in order of first use (`occ0`, `occ1`, …).
+    occ: Vec<TokenStream>,
+    /// Nested patterns read (`sub{id}`).
+    subs: Vec<AutomatonId>,
+}
+
+impl SetGen<'_> {
+    fn occ(&mut self, pieces: TokenStream) -> TokenStream {
+        let key = pieces.to_string();
+        let k = match self.occ.iter().position(|p| p.to_string() == key) {
+            Some(k) => k,
+            None => {
+                self.occ.push(pieces);
+                self.occ.len() - 1
+            }
+        };
+        let name = format_ident!("occ{}", k);
+        quote!(#name)
+    }
+
+    /// The set of node `n` from the current sets of its successors.
+    fn node_set(&mut self, n: u32) -> TokenStream {
+        let c = self.c;
+        let node = *c.p.node(NodeId::new(n));
+        if node.is_accepting() {
+            return self.all.clone();
+        }
+        match node.kind() {
+            NodeKind::Fan { table, next, filter } => {
+                let next = set_var(next.get());
+                let mut target = quote!(#next);
+                if let Some(mask) = filter {
+                    let occ = self.occ(c.piece_pattern_mask(mask));
+                    target = quote!((#target & #occ));
+                }
+                // Uniform (the shape check): every cell has this row.
+                let row = lit(row_bits(c.p.fan_table(table).row(0)));
+                let all = &self.all;
+                quote!(if #target & #row != 0 { #all } else { 0 })
+            }
+            NodeKind::Branch { .. } => {
+                let edges: Vec<TokenStream> =
+                    c.p.node_edges(NodeId::new(n))
+                        .iter()
+                        .map(|e| self.edge_set(c.p.edge_ops(e), e.target().get()))
+                        .collect();
+                if edges.is_empty() {
+                    quote!(0u64)
+                } else {
+                    quote!(#(#edges)|*)
+                }
+            }
+        }
+    }
+
+    /// The cells from which `ops` succeed and end in the set of `target`: the ops read
+    /// backwards, each turning the cells after it into the cells before it.
+    fn edge_set(&mut self, ops: &[Op], target: u32) -> TokenStream {
+        let c = self.c;
+        let target = set_var(target);
+        let mut steps = TokenStream::new();
+        for op in ops.iter().rev() {
+            steps.extend(match *op {
+                Op::Shift(l) => shift_back(deltas(c.l.vertices as u32, |v| c.p.board().neighbour(v, l))),
+                Op::Table(t) => shift_back(deltas(c.l.vertices as u32, |v| c.p.det_table(t)[v as usize])),
+                Op::On(mask) => {
+                    let occ = self.occ(c.piece_pattern_mask(mask));
+                    quote!(x &= #occ;)
+                }
+                Op::OnSet(s) => {
+                    let flags = c.p.piece_set(s);
+                    let occ = self.occ(c.piece_pattern(|p| flags.get(p).copied().unwrap_or(false)));
+                    quote!(x &= #occ;)
+                }
+                Op::InSet(s) => {
+                    let set = c.p.cell_set(s);
+                    let bits =
+                        lit((0..c.l.vertices as u32).filter(|&v| set.contains(v)).fold(0, |b, v| b | 1 << v));
+                    quote!(x &= #bits;)
+                }
+                Op::Compare { lhs, rel, rhs } => {
+                    let test = crate::search::compare_code(
+                        c,
+                        lhs,
+                        rel,
+                        rhs,
+                        &syn::Lifetime::new("'cmp", proc_macro2::Span::call_site()),
+                    );
+                    quote!(if !('cmp: { #test true }) { x = 0; })
+                }
+                Op::Pattern { automaton, positive } => {
+                    if !self.subs.contains(&automaton) {
+                        self.subs.push(automaton);
+                    }
+                    let sub = format_ident!("sub{}", automaton.get());
+                    if positive {
+                        quote!(x &= #sub;)
+                    } else {
+                        quote!(x &= !#sub;)
+                    }
+                }
+                Op::Fail => quote!(x = 0;),
+                // Switches inside patterns do nothing; modifiers never reach here (not evaluable).
+                Op::Switch { .. } | Op::Off { .. } | Op::Assign { .. } | Op::AssignConst { .. } => {
+                    TokenStream::new()
+                }
+            });
+        }
+        quote!({ let mut x: u64 = #target; #steps x })
+    }
+}
+
+/// The cells whose shift lands in `x`: per delta, the sources whose target bit is set.
+fn shift_back(deltas: Option<Vec<(i64, u64)>>) -> TokenStream {
+    let parts: Vec<TokenStream> = deltas
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(delta, sources)| {
+            let sources = lit(sources);
+            let amount = lit(delta.unsigned_abs());
+            match delta {
+                0 => quote!((x & #sources)),
+                d if d > 0 => quote!(((x >> #amount) & #sources)),
+                _ => quote!(((x << #amount) & #sources)),
+            }
+        })
+        .collect();
+    if parts.is_empty() {
+        return quote!(x = 0;);
+    }
+    quote!(x = #(#parts)|*;)
+}
+
+fn row_bits(row: &[u32]) -> u64 {
+    row.iter().fold(0, |bits, &v| bits | 1 << v)
+}

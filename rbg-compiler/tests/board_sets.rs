@@ -1,0 +1,83 @@
+//! Where the generator evaluates patterns for the whole board at once (design notes 6.3), read off
+//! the generated source. That the sets are right is tested end to end in
+//! `rbg-cli/tests/board_patterns.rs` (against the interpreter, with the switch on and off) and by
+//! the corpus conformance tests.
+
+use rbg_compiler::{generate_source, CompileOptions};
+
+/// The generated source of a game on a `width`×`height` rectangle of empty cells with one `x`
+/// at the first cell.
+fn source(width: usize, height: usize, rules: &str, options: &CompileOptions) -> String {
+    let rows: String = (0..height)
+        .map(|y| {
+            let cells: Vec<&str> = (0..width).map(|x| if x + y == 0 { "x" } else { "e" }).collect();
+            format!("[{}]", cells.join(","))
+        })
+        .collect();
+    let text = format!(
+        "#players = a(1), b(1)\n#pieces = e, x, o\n#variables =\n\
+         #board = rectangle(up, down, left, right, {rows})\n#anySquare = ((up* + down*)(left* + right*))\n\
+         #rules = {rules}\n"
+    );
+    let out = rbg_parser::parse("test.rbg", text.as_bytes());
+    let game = out.game.unwrap_or_else(|| panic!("{:?}", out.diagnostics));
+    generate_source(&game, "test", options).expect("generates")
+}
+
+/// A reversi-like placement: at every empty cell, a ray of `o` to the left ending at an `x`.
+const RAY_RULES: &str = "(->a anySquare {e} {? left {o} left ({o} left)* {x}} [x] ->b)*";
+
+#[test]
+fn a_ray_asked_at_every_cell_is_one_word_fixpoint_with_fixed_rounds() {
+    let code = source(8, 8, RAY_RULES, &CompileOptions::default());
+    assert!(code.contains("fn board_memo_"), "{code}");
+    // The fan visits only the cells where the memoised set and the piece test both hold.
+    assert!(code.contains("let mut bits: u64 = "), "{code}");
+    // On rows of 8 cells a ray walks at most 7 steps to the left, so 8 rounds (0 to 7 steps)
+    // reach the fixpoint.
+    assert!(code.contains("for _ in 0..8usize"), "{code}");
+    // `left` moves every cell but the first column by -1: one masked shift by 1.
+    assert!(code.contains("x << 1"), "{code}");
+}
+
+#[test]
+fn the_switch_turns_it_off() {
+    let options = CompileOptions { board_patterns: false, ..CompileOptions::default() };
+    let code = source(8, 8, RAY_RULES, &options);
+    assert!(!code.contains("board_memo_"), "{code}");
+    assert!(!code.contains("board_epoch"), "{code}");
+}
+
+#[test]
+fn boards_larger_than_a_word_keep_the_scalar_search() {
+    // 9 x 8 = 72 cells.
+    let code = source(9, 8, RAY_RULES, &CompileOptions::default());
+    assert!(!code.contains("board_memo_"), "{code}");
+}
+
+#[test]
+fn short_fans_keep_the_scalar_search() {
+    // A fan over one row of 8 cells asks the pattern at too few cells to repay the board.
+    let rules = "(->a (left* + right*) {e} {? left {o} left ({o} left)* {x}} [x] ->b)*";
+    let code = source(8, 8, rules, &CompileOptions::default());
+    assert!(!code.contains("board_memo_"), "{code}");
+}
+
+#[test]
+fn cycles_other_than_rays_keep_the_scalar_search() {
+    // `(left up)*` shifts twice per round: not a ray, so no fixed number of rounds.
+    let rules = "(->a anySquare {e} {? (left {o} up)* {x}} [x] ->b)*";
+    let code = source(8, 8, rules, &CompileOptions::default());
+    assert!(!code.contains("board_memo_"), "{code}");
+}
+
+#[test]
+fn nested_patterns_and_comparisons_have_word_forms() {
+    let rules = "(->a anySquare {e} {? {! up {e}} {$ x < o + 3} left {o}} [x] ->b)*";
+    let code = source(8, 8, rules, &CompileOptions::default());
+    assert!(code.contains("fn board_memo_"), "{code}");
+    // The nested pattern is its own set, read complemented.
+    assert!(code.contains("x &= !sub"), "{code}");
+    // The comparison keeps or empties the whole set.
+    assert!(code.contains("break 'cmp false"), "{code}");
+}
