@@ -2,9 +2,9 @@
 //! the interpreter, which asks every pattern by a search at each cell. The game below is made to
 //! reach every word form: shifts with several deltas per label (a hexagon's rows differ in
 //! length), rays with a fixed number of rounds, a nested pattern read as is and complemented, a
-//! comparison of piece counts, a precomputed cell set, a fan over every cell inside a pattern,
-//! and the fan filter that visits only the cells of a memoised set. Patterns without a word form
-//! (a cycle that is not a ray, a fan whose row depends on the cell) stay searches beside them.
+//! comparison of piece counts, a precomputed cell set, a fan over every cell and a fan along a
+//! row inside a pattern, and the fan filter that visits only the cells of a memoised set.
+//! Patterns without a word form (a cycle that is not a ray) stay searches beside them.
 
 mod common;
 use common::{rbg, stderr, stdout, temp_file};
@@ -28,12 +28,13 @@ const GAME: &str = "\
     + {! sw {em}} {$ me < opp + 3} se {opp}
     + nw {me} {? nw nw}
     + {? anySquare {opp} {! e {em}}} ne {opp} ne {me}
+    + w w* {opp} nw {me}
   )
 #legalB(me; opp) = ((e {opp} ne)* se se {me} + w w* {me})
 #rules = (
     ->px (anySquare {em} {? legalA(x; o)} [x] + {! anySquare {em} {? legalA(x; o)}})
-    ->po (anySquare {em} {? legalB(o; x)} {! legalA(o; x)} [o]
-          + {! anySquare {em} {? legalB(o; x)} {! legalA(o; x)}})
+    ->po (anySquare {em} {! legalA(o; x)} {? legalB(o; x)} [o]
+          + {! anySquare {em} {! legalA(o; x)} {? legalB(o; x)}})
   )*
 ";
 
@@ -75,13 +76,16 @@ fn the_game_reaches_every_word_form() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let code = std::fs::read_to_string(dir.join("src/lib.rs")).expect("generated source");
     for form in [
-        "fn board_memo_",       // a memoised set
-        "let mut bits: u64 = ", // a fan visiting the cells of a set
-        "& !board_memo_",       // ... of a complemented one
-        "for _ in 0..7usize",   // a ray along a row of 7 cells
-        "x &= !sub",            // a nested pattern, complemented
-        "break 'cmp false",     // a comparison
-        "} else { 0 }",         // a fan over every cell inside a pattern
+        "fn board_memo_",            // a memoised set
+        "let mut bits: BoardSet = ", // a fan visiting the cells of a set
+        "& !board_memo_",            // ... of a complemented one
+        "for _ in 0..7usize",        // a ray along a row of 7 cells
+        "x &= !sub",                 // a nested pattern, complemented
+        "break 'cmp false",          // a comparison
+        "} else { 0 }",              // a fan over every cell inside a pattern
+        // A fan along a row (`w w*`), one masked shift per distance: six steps west are
+        // possible only from the last cell of the middle row of 7 (vertex 4 + 5 + 6 + 6 = 21).
+        "((x << 6) & 2097152)",
     ] {
         assert!(code.contains(form), "{form}");
     }

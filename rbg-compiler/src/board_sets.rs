@@ -5,37 +5,47 @@
 //! cell sets, comparisons) and evaluates such patterns reads the semi-state and nothing else, so
 //! the set of start cells from which it has a complete word is a least fixpoint over its
 //! automaton: an accepting node holds at every cell; a node holds at a cell if some edge's ops,
-//! read backwards, lead from the cell into the set of the edge's target. On a board of at most 64
-//! vertices a set is one `u64` and each op is a few word operations:
+//! read backwards, lead from the cell into the set of the edge's target. On a board of at most
+//! 128 vertices a set is one integer (`BoardSet`: `u64`, or `u128` past 64 vertices) and each op
+//! is a few word operations:
 //!
 //! * an on-test intersects with the cells holding one of its pieces,
 //! * a shift, whose targets are `cell + delta` for a handful of deltas (a rectangle's labels have
 //!   one each), becomes one masked bit shift per delta,
-//! * a fan keeps the cells whose row meets the target set,
-//! * a nested pattern intersects with its own set (or its complement).
+//! * a fan whose row is the same for every cell (the "any square" idiom) gives every cell or
+//!   none, as its row meets the target set or not; a fan whose rows are a few deltas from their
+//!   cell (`(left + right)`, a short star) is one masked shift per delta, like a shift,
+//! * a nested pattern intersects with its own set (or its complement),
+//! * a comparison keeps the set or empties it.
 //!
-//! A cycle of the automaton (a star) is iterated until its sets stop growing; sets are only ever
-//! unions of finitely many cells, so this ends after at most 64 rounds per node.
+//! The only cycles taken are rays (`({x} up)*`: one edge back to the node, shifting by one
+//! delta), run for a fixed number of rounds that the longest ray on the board bounds. Patterns
+//! with other cycles or fans keep the scalar search: their word forms need loops that measured
+//! slower than it.
 //!
 //! This pays where one semi-state asks the same pattern at many cells: reversi's move test at
 //! every empty cell, any "any square {P} {? pattern}" idiom. Such *hot* uses (a pattern op on an
-//! edge of a fan's continuation) read a memo in `Scratch`, valid while its
-//! epoch equals the search's; every search start and every modifier (and its undo) starts a new
-//! epoch. Other uses keep the scalar search, which stops at the first word it finds.
+//! edge of the continuation of a fan that asks at least 16 cells, see [`hot_nodes`]) read a memo in `Scratch`, valid while
+//! its epoch equals the search's; every search start and every modifier (and its undo) starts a
+//! new epoch. The fan then visits only the cells where its continuation's leading tests hold.
+//! Other uses keep the scalar search, which stops at the first word it finds.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, ToTokens};
-use rbg_automaton::{Analysis, AutomatonId, NodeId, NodeKind, Op, Program, NONE};
+use rbg_automaton::{Analysis, AutomatonId, FanTableId, NodeId, NodeKind, Op, Program, NONE};
 
 use crate::ctx::Ctx;
 use crate::tables::lit;
 
-/// A set is one word, so the board must fit in it.
-const MAX_VERTICES: u32 = 64;
+/// A set is one `u64`, or one `u128` on boards of more than 64 vertices (the generated
+/// `BoardSet`), so the board must fit in 128 bits.
+const MAX_VERTICES: u32 = 128;
 /// Shifts with more distinct deltas are left to the scalar search.
 const MAX_DELTAS: usize = 8;
-/// Fans with shorter rows ask too few cells to repay a whole-board evaluation.
-const MIN_FAN_ROW: usize = 16;
+/// Patterns reading more piece sets keep the scalar search (see [`few_piece_sets`]).
+const MAX_PIECE_SETS: usize = 4;
+/// Fans that ask fewer cells do not repay a whole-board evaluation.
+const MIN_ASKED_CELLS: usize = 16;
 /// Rays longer than this keep the loop that stops when the set stops growing.
 const MAX_RAY_ROUNDS: usize = 16;
 /// Patterns with a memo in `Scratch` (arrays up to 32 entries derive `Default`).
@@ -121,7 +131,8 @@ fn evaluable_automata(p: &Program, a: &Analysis) -> Vec<bool> {
                 p.node_edges(NodeId::new(n))
                     .iter()
                     .all(|e| p.edge_ops(e).iter().all(|op| op_ok(op, &evaluable)))
-            }) && cheap_shape(p, &nodes_of[i]);
+            }) && cheap_shape(p, &nodes_of[i])
+                && few_piece_sets(p, &nodes_of[i]);
             if ok {
                 evaluable[i] = true;
                 changed = true;
@@ -133,33 +144,73 @@ fn evaluable_automata(p: &Program, a: &Analysis) -> Vec<bool> {
     }
 }
 
+/// Whether the pattern's on-tests and fan filters read at most [`MAX_PIECE_SETS`] piece sets:
+/// each costs a pass over the board to collect, where a search at one cell reads one piece
+/// (arimaa's repetition test compares all 15 pieces of two boards).
+fn few_piece_sets(p: &Program, nodes: &[u32]) -> bool {
+    let mut sets: Vec<Vec<bool>> = Vec::new();
+    let mut add = |accepts: Vec<bool>| {
+        if !sets.contains(&accepts) {
+            sets.push(accepts);
+        }
+    };
+    let mask_set = |mask: u64| (0..64).map(|piece| (mask >> piece) & 1 == 1).collect::<Vec<bool>>();
+    for &n in nodes {
+        if let NodeKind::Fan { filter: Some(mask), .. } = p.node(NodeId::new(n)).kind() {
+            add(mask_set(mask));
+        }
+        for e in p.node_edges(NodeId::new(n)) {
+            for op in p.edge_ops(e) {
+                match *op {
+                    Op::On(mask) => add(mask_set(mask)),
+                    Op::OnSet(set) => add(p.piece_set(set).to_vec()),
+                    _ => {}
+                }
+            }
+        }
+    }
+    sets.len() <= MAX_PIECE_SETS
+}
+
 /// Whether a pattern's automaton has a shape whose word form costs a few operations per node:
-/// fans only with one row for every cell (a test of the whole row), and cycles only as rays
-/// (a fixed number of shift rounds, see [`ray_rounds`]). Other fans need a loop over the cells
-/// and other cycles a loop to a fixpoint, which measured slower than the scalar search.
+/// fans only with one row for every cell (a test of the whole row) or with rows of a few deltas
+/// (a masked shift each), and cycles only as rays (a fixed number of shift rounds, see
+/// [`ray_rounds`]). Other fans need a loop over the cells and other cycles a loop to a fixpoint,
+/// which measured slower than the scalar search.
 fn cheap_shape(p: &Program, nodes: &[u32]) -> bool {
-    let uniform_fans = nodes.iter().all(|&n| match p.node(NodeId::new(n)).kind() {
-        NodeKind::Fan { table, .. } => p.fan_table(table).is_uniform(),
+    let cheap_fans = nodes.iter().all(|&n| match p.node(NodeId::new(n)).kind() {
+        NodeKind::Fan { table, .. } => p.fan_table(table).is_uniform() || fan_deltas(p, table).is_some(),
         NodeKind::Branch { .. } => true,
     });
-    uniform_fans
+    cheap_fans
         && components(p, nodes).iter().all(|scc| match scc[..] {
             [n] => !successors(p, n).contains(&n) || ray_rounds(p, n).is_some(),
             _ => false,
         })
 }
 
-/// The continuations of fans with long rows: a pattern op on their edges is asked at up to a
-/// row's worth of cells in one semi-state, enough to repay one whole-board evaluation. (Nodes
-/// further on are usually reached from few cells, after tests that filter; there, and after
-/// short fans, the scalar search, which stops at the first word, is cheaper.)
+/// The continuations of fans that ask many cells: a pattern op on their edges is asked at up to
+/// that many cells in one semi-state, enough to repay one whole-board evaluation. A fan asks the
+/// cells of its row that hold a piece of its filter; the initial board stands for a typical one
+/// (reversi's fan over empty cells asks 60 there, breakthrough's over its pawns 16, amazons'
+/// over its amazons 4). Nodes further on are usually reached from few cells, after tests that
+/// filter; there, and after fans that ask few cells, the scalar search, which stops at the first
+/// word, is cheaper.
 fn hot_nodes(p: &Program) -> Vec<bool> {
     let mut hot = vec![false; p.nodes().len()];
+    let initial = p.initial_pieces();
     for node in p.nodes() {
-        if let NodeKind::Fan { table, next, .. } = node.kind() {
+        if let NodeKind::Fan { table, next, filter } = node.kind() {
             let fan = p.fan_table(table);
-            let longest = (0..p.board().vertices()).map(|v| fan.row(v).len()).max().unwrap_or(0);
-            if longest >= MIN_FAN_ROW {
+            let asked = |v: u32| {
+                let holds = |t: &&u32| {
+                    filter.is_none_or(|mask| {
+                        initial.get(**t as usize).is_some_and(|&piece| (mask >> piece) & 1 == 1)
+                    })
+                };
+                fan.row(v).iter().filter(holds).count()
+            };
+            if (0..p.board().vertices()).map(asked).max().unwrap_or(0) >= MIN_ASKED_CELLS {
                 hot[next.index()] = true;
             }
         }
@@ -169,10 +220,21 @@ fn hot_nodes(p: &Program) -> Vec<bool> {
 
 /// A shift as masked bit shifts: `(delta, sources)` pairs, where every vertex in `sources` moves
 /// to `vertex + delta` and the others leave the board. `None` past [`MAX_DELTAS`].
-fn deltas(vertices: u32, target: impl Fn(u32) -> u32) -> Option<Vec<(i64, u64)>> {
-    let mut out: Vec<(i64, u64)> = Vec::new();
-    for v in 0..vertices {
-        let t = target(v);
+fn deltas(vertices: u32, target: impl Fn(u32) -> u32) -> Option<Vec<(i64, u128)>> {
+    delta_classes((0..vertices).map(|v| (v, target(v))))
+}
+
+/// A fan's rows the same way: vertex `v` is in the sources of `delta` when `v + delta` is in its
+/// row. `None` past [`MAX_DELTAS`].
+fn fan_deltas(p: &Program, table: FanTableId) -> Option<Vec<(i64, u128)>> {
+    let fan = p.fan_table(table);
+    delta_classes((0..p.board().vertices()).flat_map(|v| fan.row(v).iter().map(move |&t| (v, t))))
+}
+
+/// Groups `(vertex, target)` moves by `target - vertex`; [`NONE`] targets leave the board.
+fn delta_classes(moves: impl Iterator<Item = (u32, u32)>) -> Option<Vec<(i64, u128)>> {
+    let mut out: Vec<(i64, u128)> = Vec::new();
+    for (v, t) in moves {
         if t == NONE {
             continue;
         }
@@ -207,7 +269,7 @@ pub(crate) fn scratch_fields(c: &Ctx) -> TokenStream {
         return TokenStream::new();
     }
     let m = lit(m as u64);
-    quote!(board_epoch: u64, board_seen: [u64; #m], board_sets: [u64; #m],)
+    quote!(board_epoch: u64, board_seen: [u64; #m], board_sets: [BoardSet; #m],)
 }
 
 /// Starts a new memo epoch: the semi-state may differ from the one the memos were made in.
@@ -240,13 +302,17 @@ pub(crate) fn functions(c: &Ctx) -> TokenStream {
         }
     }
     let vertices = lit(c.l.vertices as u64);
+    let word = if c.l.vertices > 64 { quote!(u128) } else { quote!(u64) };
     let mut out = quote! {
+        /// A set of cells: bit `v` for vertex `v`.
+        type BoardSet = #word;
+
         /// The cells (bit `v` for vertex `v`) holding a piece that `holds` accepts.
         #[inline(always)]
-        fn board_bits(st: &State, holds: impl Fn(Piece) -> bool) -> u64 {
-            let mut bits = 0u64;
+        fn board_bits(st: &State, holds: impl Fn(Piece) -> bool) -> BoardSet {
+            let mut bits: BoardSet = 0;
             for v in 0..#vertices {
-                bits |= (holds(st.pieces[v]) as u64) << v;
+                bits |= (holds(st.pieces[v]) as BoardSet) << v;
             }
             bits
         }
@@ -265,7 +331,7 @@ pub(crate) fn functions(c: &Ctx) -> TokenStream {
         out.extend(quote! {
             #[doc = #doc]
             #[inline(always)]
-            fn #memo(st: &State, sc: &mut Scratch) -> u64 {
+            fn #memo(st: &State, sc: &mut Scratch) -> BoardSet {
                 if sc.board_seen[#slot] != sc.board_epoch {
                     sc.board_sets[#slot] = #set(st);
                     sc.board_seen[#slot] = sc.board_epoch;
@@ -299,7 +365,11 @@ pub(crate) fn fan_prefilter(c: &Ctx, n: u32) -> Option<TokenStream> {
                     // The fan's own set is exact wherever the fan runs (it iterates it).
                     Some((k, tracked_mask)) if tracked_mask == mask => {
                         let k = lit(k as u64);
-                        quote!(st.occ[#k][0])
+                        if c.l.vertices > 64 {
+                            quote!((st.occ[#k][0] as BoardSet | (st.occ[#k][1] as BoardSet) << 64))
+                        } else {
+                            quote!(st.occ[#k][0])
+                        }
                     }
                     _ => {
                         let pieces = c.piece_pattern_mask(mask);
@@ -308,8 +378,10 @@ pub(crate) fn fan_prefilter(c: &Ctx, n: u32) -> Option<TokenStream> {
                 },
                 Op::InSet(s) => {
                     let set = c.p.cell_set(s);
-                    lit((0..c.l.vertices as u32).filter(|&v| set.contains(v)).fold(0u64, |b, v| b | 1 << v))
-                        .into_token_stream()
+                    set_lit(
+                        (0..c.l.vertices as u32).filter(|&v| set.contains(v)).fold(0u128, |b, v| b | 1 << v),
+                    )
+                    .into_token_stream()
                 }
                 Op::Pattern { automaton, positive } if c.board.reads_memo(next.get(), automaton) => {
                     memoised = true;
@@ -331,7 +403,7 @@ pub(crate) fn fan_prefilter(c: &Ctx, n: u32) -> Option<TokenStream> {
     if edges.is_empty() {
         return None;
     }
-    let row = lit(row_bits(fan.row(0)));
+    let row = set_lit(row_bits(fan.row(0)));
     Some(quote!(((#(#edges)|*) & #row)))
 }
 
@@ -342,7 +414,7 @@ fn nodes_of(c: &Ctx, a: AutomatonId) -> Vec<u32> {
 /// `board_pattern_A(st)`: the cells where pattern automaton `A` has a complete word.
 fn set_fn(c: &Ctx, a: AutomatonId) -> TokenStream {
     let nodes = nodes_of(c, a);
-    let all = lit(all_cells(c.l.vertices as u32));
+    let all = set_lit(all_cells(c.l.vertices as u32));
     let mut gen = SetGen { c, all: quote!(#all), occ: Vec::new(), subs: Vec::new() };
     let mut body = TokenStream::new();
     // Sinks first; the shape check admits only single nodes, each acyclic or a ray.
@@ -352,10 +424,10 @@ fn set_fn(c: &Ctx, a: AutomatonId) -> TokenStream {
         match ray_rounds(c.p, n) {
             // A fixed number of rounds reaches the fixpoint, with no test to mispredict.
             Some(rounds) if successors(c.p, n).contains(&n) => body.extend(quote! {
-                let mut #var: u64 = 0;
+                let mut #var: BoardSet = 0;
                 for _ in 0..#rounds { #var = #expr; }
             }),
-            _ => body.extend(quote!(let #var: u64 = #expr;)),
+            _ => body.extend(quote!(let #var: BoardSet = #expr;)),
         }
     }
     let occ = gen.occ.iter().enumerate().map(|(k, pieces)| {
@@ -372,7 +444,7 @@ fn set_fn(c: &Ctx, a: AutomatonId) -> TokenStream {
     quote! {
         #[doc = #doc]
         #[inline]
-        fn #name(st: &State) -> u64 {
+        fn #name(st: &State) -> BoardSet {
             #(#occ)*
             #(#subs)*
             #body
@@ -417,11 +489,11 @@ fn set_var(n: u32) -> proc_macro2::Ident {
     format_ident!("s{}", n)
 }
 
-fn all_cells(vertices: u32) -> u64 {
-    if vertices >= 64 {
-        u64::MAX
+fn all_cells(vertices: u32) -> u128 {
+    if vertices >= 128 {
+        u128::MAX
     } else {
-        (1u64 << vertices) - 1
+        (1u128 << vertices) - 1
     }
 }
 
@@ -526,10 +598,15 @@ impl SetGen<'_> {
                     let occ = self.occ(c.piece_pattern_mask(mask));
                     target = quote!((#target & #occ));
                 }
-                // Uniform (the shape check): every cell has this row.
-                let row = lit(row_bits(c.p.fan_table(table).row(0)));
-                let all = &self.all;
-                quote!(if #target & #row != 0 { #all } else { 0 })
+                if c.p.fan_table(table).is_uniform() {
+                    // Every cell has this row: all cells or none.
+                    let row = set_lit(row_bits(c.p.fan_table(table).row(0)));
+                    let all = &self.all;
+                    return quote!(if #target & #row != 0 { #all } else { 0 });
+                }
+                // Rows of a few deltas (the shape check), one masked shift each.
+                let shifts = shift_back(fan_deltas(c.p, table));
+                quote!({ let mut x: BoardSet = #target; #shifts x })
             }
             NodeKind::Branch { .. } => {
                 let edges: Vec<TokenStream> =
@@ -538,7 +615,7 @@ impl SetGen<'_> {
                         .map(|e| self.edge_set(c.p.edge_ops(e), e.target().get()))
                         .collect();
                 if edges.is_empty() {
-                    quote!(0u64)
+                    quote!(0)
                 } else {
                     quote!(#(#edges)|*)
                 }
@@ -567,8 +644,9 @@ impl SetGen<'_> {
                 }
                 Op::InSet(s) => {
                     let set = c.p.cell_set(s);
-                    let bits =
-                        lit((0..c.l.vertices as u32).filter(|&v| set.contains(v)).fold(0, |b, v| b | 1 << v));
+                    let bits = set_lit(
+                        (0..c.l.vertices as u32).filter(|&v| set.contains(v)).fold(0, |b, v| b | 1 << v),
+                    );
                     quote!(x &= #bits;)
                 }
                 Op::Compare { lhs, rel, rhs } => {
@@ -599,17 +677,17 @@ impl SetGen<'_> {
                 }
             });
         }
-        quote!({ let mut x: u64 = #target; #steps x })
+        quote!({ let mut x: BoardSet = #target; #steps x })
     }
 }
 
 /// The cells whose shift lands in `x`: per delta, the sources whose target bit is set.
-fn shift_back(deltas: Option<Vec<(i64, u64)>>) -> TokenStream {
+fn shift_back(deltas: Option<Vec<(i64, u128)>>) -> TokenStream {
     let parts: Vec<TokenStream> = deltas
         .unwrap_or_default()
         .into_iter()
         .map(|(delta, sources)| {
-            let sources = lit(sources);
+            let sources = set_lit(sources);
             let amount = lit(delta.unsigned_abs());
             match delta {
                 0 => quote!((x & #sources)),
@@ -624,6 +702,11 @@ fn shift_back(deltas: Option<Vec<(i64, u64)>>) -> TokenStream {
     quote!(x = #(#parts)|*;)
 }
 
-fn row_bits(row: &[u32]) -> u64 {
+/// A cell set as a literal of the generated `BoardSet`.
+fn set_lit(bits: u128) -> proc_macro2::Literal {
+    proc_macro2::Literal::u128_unsuffixed(bits)
+}
+
+fn row_bits(row: &[u32]) -> u128 {
     row.iter().fold(0, |bits, &v| bits | 1 << v)
 }

@@ -117,7 +117,7 @@ rbg_automaton::option_switches! {
             pub visit_children: bool = true, "visit-children", Optimisation;
             /// Evaluate a pattern that a fan of at least 16 cells asks at each of its cells for the
             /// whole board at once with word operations, once per semi-state, on boards of at
-            /// most 64 vertices (design notes 6.3). Off: a search at each cell.
+            /// most 128 vertices (design notes 6.3). Off: a search at each cell.
             pub board_patterns: bool = true, "board-patterns", Optimisation;
         }
     }

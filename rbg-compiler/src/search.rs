@@ -222,7 +222,7 @@ impl SearchGen<'_> {
             // Design notes 6.3: the continuation's first tests, for the whole row at once; the
             // cells that pass are visited lowest first (the order of the row).
             return quote! {
-                let mut bits: u64 = #cells;
+                let mut bits: BoardSet = #cells;
                 while bits != 0 {
                     let w = bits.trailing_zeros() as Cell;
                     bits &= bits - 1;

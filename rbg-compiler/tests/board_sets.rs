@@ -30,9 +30,10 @@ const RAY_RULES: &str = "(->a anySquare {e} {? left {o} left ({o} left)* {x}} [x
 #[test]
 fn a_ray_asked_at_every_cell_is_one_word_fixpoint_with_fixed_rounds() {
     let code = source(8, 8, RAY_RULES, &CompileOptions::default());
+    assert!(code.contains("type BoardSet = u64;"), "{code}");
     assert!(code.contains("fn board_memo_"), "{code}");
     // The fan visits only the cells where the memoised set and the piece test both hold.
-    assert!(code.contains("let mut bits: u64 = "), "{code}");
+    assert!(code.contains("let mut bits: BoardSet = "), "{code}");
     // On rows of 8 cells a ray walks at most 7 steps to the left, so 8 rounds (0 to 7 steps)
     // reach the fixpoint.
     assert!(code.contains("for _ in 0..8usize"), "{code}");
@@ -49,9 +50,13 @@ fn the_switch_turns_it_off() {
 }
 
 #[test]
-fn boards_larger_than_a_word_keep_the_scalar_search() {
+fn boards_past_64_cells_use_128_bit_sets_and_past_128_none() {
     // 9 x 8 = 72 cells.
     let code = source(9, 8, RAY_RULES, &CompileOptions::default());
+    assert!(code.contains("type BoardSet = u128;"), "{code}");
+    assert!(code.contains("fn board_memo_"), "{code}");
+    // 12 x 11 = 132 cells.
+    let code = source(12, 11, RAY_RULES, &CompileOptions::default());
     assert!(!code.contains("board_memo_"), "{code}");
 }
 
