@@ -46,7 +46,7 @@ const MAX_DELTAS: usize = 8;
 const MAX_PIECE_SETS: usize = 4;
 /// Fans that ask fewer cells do not repay a whole-board evaluation.
 const MIN_ASKED_CELLS: usize = 16;
-/// Rays longer than this keep the loop that stops when the set stops growing.
+/// Patterns with longer rays keep the scalar search (the rounds are unrolled by the optimiser).
 const MAX_RAY_ROUNDS: usize = 16;
 /// Patterns with a memo in `Scratch` (arrays up to 32 entries derive `Default`).
 const MAX_MEMOS: usize = 32;
