@@ -32,7 +32,7 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, ToTokens};
-use rbg_automaton::{Analysis, AutomatonId, FanTableId, NodeId, NodeKind, Op, Program, NONE};
+use rbg_automaton::{Analysis, AutomatonId, CellSetId, FanTableId, NodeId, NodeKind, Op, Program, NONE};
 
 use crate::ctx::Ctx;
 use crate::tables::lit;
@@ -56,18 +56,27 @@ const MAX_MEMOS: usize = 32;
 pub(crate) struct BoardPlan {
     /// Per automaton: its memo slot, if some hot use reads it.
     memo: Vec<Option<usize>>,
-    /// Per node: its pattern ops read memos (it is reached from a fan without a modifier).
+    /// Per node: its pattern ops read memos (it continues a fan that asks many cells, see
+    /// [`hot_nodes`]).
     hot: Vec<bool>,
+    /// Per automaton: its nodes, ascending.
+    nodes: Vec<Vec<u32>>,
 }
 
 impl BoardPlan {
-    /// The plan for `p`; empty (every pattern scalar) when `enabled` is false or the board is
-    /// larger than a word.
+    /// The plan for `p`; empty (every pattern scalar) when `enabled` is false or the board has
+    /// more than [`MAX_VERTICES`] vertices.
     pub(crate) fn new(p: &Program, a: &Analysis, enabled: bool) -> BoardPlan {
         if !enabled || p.board().vertices() > MAX_VERTICES {
             return BoardPlan::default();
         }
-        let evaluable = evaluable_automata(p, a);
+        let mut nodes: Vec<Vec<u32>> = vec![Vec::new(); p.automata().len()];
+        for n in 0..p.nodes().len() as u32 {
+            if let Some(owner) = a.owner(NodeId::new(n)) {
+                nodes[owner.get() as usize].push(n);
+            }
+        }
+        let evaluable = evaluable_automata(p, &nodes);
         let hot = hot_nodes(p);
         let mut memo = vec![None; p.automata().len()];
         let mut slots = 0;
@@ -87,7 +96,7 @@ impl BoardPlan {
                 }
             }
         }
-        BoardPlan { memo, hot }
+        BoardPlan { memo, hot, nodes }
     }
 
     /// Number of memo slots `Scratch` holds.
@@ -104,14 +113,8 @@ impl BoardPlan {
 
 /// The patterns whose bodies use only ops with a word form. Nesting is acyclic, so a pass that
 /// only ever turns entries on reaches the answer within the nesting depth.
-fn evaluable_automata(p: &Program, a: &Analysis) -> Vec<bool> {
+fn evaluable_automata(p: &Program, nodes_of: &[Vec<u32>]) -> Vec<bool> {
     let vertices = p.board().vertices();
-    let mut nodes_of: Vec<Vec<u32>> = vec![Vec::new(); p.automata().len()];
-    for n in 0..p.nodes().len() as u32 {
-        if let Some(owner) = a.owner(NodeId::new(n)) {
-            nodes_of[owner.get() as usize].push(n);
-        }
-    }
     let op_ok = |op: &Op, evaluable: &[bool]| match *op {
         Op::Shift(l) => deltas(vertices, |v| p.board().neighbour(v, l)).is_some(),
         Op::Table(t) => deltas(vertices, |v| p.det_table(t)[v as usize]).is_some(),
@@ -291,7 +294,7 @@ pub(crate) fn functions(c: &Ctx) -> TokenStream {
         if std::mem::replace(&mut needed[i], true) {
             continue;
         }
-        for n in nodes_of(c, AutomatonId::new(i as u32)) {
+        for &n in &c.board.nodes[i] {
             for e in c.p.node_edges(NodeId::new(n)) {
                 for op in c.p.edge_ops(e) {
                     if let Op::Pattern { automaton, .. } = *op {
@@ -376,13 +379,7 @@ pub(crate) fn fan_prefilter(c: &Ctx, n: u32) -> Option<TokenStream> {
                         quote!(board_bits(st, |p| matches!(p, #pieces)))
                     }
                 },
-                Op::InSet(s) => {
-                    let set = c.p.cell_set(s);
-                    set_lit(
-                        (0..c.l.vertices as u32).filter(|&v| set.contains(v)).fold(0u128, |b, v| b | 1 << v),
-                    )
-                    .into_token_stream()
-                }
+                Op::InSet(s) => cell_set_bits(c, s).into_token_stream(),
                 Op::Pattern { automaton, positive } if c.board.reads_memo(next.get(), automaton) => {
                     memoised = true;
                     let name = memo_fn_ident(automaton);
@@ -407,18 +404,14 @@ pub(crate) fn fan_prefilter(c: &Ctx, n: u32) -> Option<TokenStream> {
     Some(quote!(((#(#edges)|*) & #row)))
 }
 
-fn nodes_of(c: &Ctx, a: AutomatonId) -> Vec<u32> {
-    (0..c.p.nodes().len() as u32).filter(|&n| c.a.owner(NodeId::new(n)) == Some(a)).collect()
-}
-
 /// `board_pattern_A(st)`: the cells where pattern automaton `A` has a complete word.
 fn set_fn(c: &Ctx, a: AutomatonId) -> TokenStream {
-    let nodes = nodes_of(c, a);
+    let nodes = &c.board.nodes[a.get() as usize];
     let all = set_lit(all_cells(c.l.vertices as u32));
     let mut gen = SetGen { c, all: quote!(#all), occ: Vec::new(), subs: Vec::new() };
     let mut body = TokenStream::new();
     // Sinks first; the shape check admits only single nodes, each acyclic or a ray.
-    for scc in components(c.p, &nodes) {
+    for scc in components(c.p, nodes) {
         let n = scc[0];
         let (var, expr) = (set_var(n), gen.node_set(n));
         match ray_rounds(c.p, n) {
@@ -638,15 +631,11 @@ impl SetGen<'_> {
                     quote!(x &= #occ;)
                 }
                 Op::OnSet(s) => {
-                    let flags = c.p.piece_set(s);
-                    let occ = self.occ(c.piece_pattern(|p| flags.get(p).copied().unwrap_or(false)));
+                    let occ = self.occ(c.piece_set_pattern(s));
                     quote!(x &= #occ;)
                 }
                 Op::InSet(s) => {
-                    let set = c.p.cell_set(s);
-                    let bits = set_lit(
-                        (0..c.l.vertices as u32).filter(|&v| set.contains(v)).fold(0, |b, v| b | 1 << v),
-                    );
+                    let bits = cell_set_bits(c, s);
                     quote!(x &= #bits;)
                 }
                 Op::Compare { lhs, rel, rhs } => {
@@ -700,6 +689,12 @@ fn shift_back(deltas: Option<Vec<(i64, u128)>>) -> TokenStream {
         return quote!(x = 0;);
     }
     quote!(x = #(#parts)|*;)
+}
+
+/// A precomputed cell set as a `BoardSet` literal.
+fn cell_set_bits(c: &Ctx, s: CellSetId) -> proc_macro2::Literal {
+    let set = c.p.cell_set(s);
+    set_lit((0..c.l.vertices as u32).filter(|&v| set.contains(v)).fold(0, |bits, v| bits | 1 << v))
 }
 
 /// A cell set as a literal of the generated `BoardSet`.

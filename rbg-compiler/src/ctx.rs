@@ -4,7 +4,7 @@
 
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
-use rbg_automaton::{Analysis, AutomatonId, NodeId, NodeKind, Op, Program};
+use rbg_automaton::{Analysis, AutomatonId, NodeId, NodeKind, Op, PieceSetId, Program};
 use rbg_parser::ir;
 
 use crate::exprs;
@@ -57,6 +57,12 @@ impl Ctx<'_> {
     /// A `matches!` pattern accepting the pieces whose bit is set in `mask`.
     pub(crate) fn piece_pattern_mask(&self, mask: u64) -> TokenStream {
         self.piece_pattern(|p| p < 64 && (mask >> p) & 1 == 1)
+    }
+
+    /// A `matches!` pattern accepting the pieces of the program's piece set `s`.
+    pub(crate) fn piece_set_pattern(&self, s: PieceSetId) -> TokenStream {
+        let flags = self.p.piece_set(s);
+        self.piece_pattern(|p| flags.get(p).copied().unwrap_or(false))
     }
 
     /// A `matches!` pattern accepting the pieces `accepts` selects (never the sentinel).

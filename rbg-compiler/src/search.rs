@@ -298,8 +298,7 @@ impl SearchGen<'_> {
                     pending = false;
                 }
                 Op::OnSet(s) => {
-                    let flags = c.p.piece_set(s);
-                    let pieces = c.piece_pattern(|p| flags.get(p).copied().unwrap_or(false));
+                    let pieces = c.piece_set_pattern(s);
                     code.extend(quote!(if !matches!(st.pieces[w as usize], #pieces) { #fail }));
                     pending = false;
                 }
