@@ -48,6 +48,7 @@ fn baseline_options() -> CompileOptions {
         count_replay: false,
         visit_children: false,
         board_patterns: false,
+        word_tests: false,
     }
 }
 

@@ -31,6 +31,9 @@ pub struct Analysis {
     needs_guard: bool,
     path_len: Vec<Option<u32>>,
     tracked: Vec<u64>,
+    /// How many of `tracked` (the first ones) are fan filters; the rest were added by
+    /// [`Analysis::track_words`].
+    fan_sets: usize,
     reads_derived: Vec<bool>,
     accept_distance: Vec<u32>,
 }
@@ -46,12 +49,26 @@ impl Analysis {
             owner,
             needs_guard: needs_guard(p),
             path_len,
+            fan_sets: tracked.len(),
             tracked,
             reads_derived: Vec::new(),
             accept_distance: accept_distances(p),
         };
-        a.reads_derived = reads_derived(p, &a);
+        a.reads_derived = reads_derived(p, &a, &[]);
         Ok(a)
+    }
+
+    /// Also maintains the cell sets of `masks` in the state, for generated code at `readers`
+    /// (nodes, or the start nodes of pattern automata) that reads them as words: those nodes,
+    /// and every node whose search can reach them before a switch, now read derived state. Fans
+    /// keep iterating only their own filters' sets ([`Analysis::tracked_set`]).
+    pub fn track_words(&mut self, p: &Program, masks: &[u64], readers: &[NodeId]) {
+        for &mask in masks {
+            if !self.tracked.contains(&mask) {
+                self.tracked.push(mask);
+            }
+        }
+        self.reads_derived = reads_derived(p, self, readers);
     }
 
     /// The automaton node `n` belongs to (`None` if no automaton reaches it).
@@ -79,7 +96,8 @@ impl Analysis {
     }
 
     /// Piece masks whose cell sets the state maintains (design notes 6.2): the distinct
-    /// filters of fans over every cell (empty when piece-location sets are off).
+    /// filters of fans over every cell (none when piece-location sets are off), then those
+    /// that [`Analysis::track_words`] added.
     pub fn tracked_masks(&self) -> &[u64] {
         &self.tracked
     }
@@ -91,7 +109,7 @@ impl Analysis {
         if !node.is_fan() || !p.fan_tables[node.fan as usize].covers_all_vertices() {
             return None;
         }
-        self.tracked.iter().position(|&m| m == node.filter)
+        self.tracked[..self.fan_sets].iter().position(|&m| m == node.filter)
     }
 
     /// Whether the search, from node `n` until it ends (a switch or a pattern's acceptance), may
@@ -223,9 +241,11 @@ fn ops_read(p: &Program, reads: &[bool], ops: &[Op]) -> bool {
 }
 
 /// Fixpoint of [`Analysis::reads_derived`]: a node reads if it is a fan over a piece-location
-/// set, or an edge reads in its ops or continues (no switch) to a node that reads.
-fn reads_derived(p: &Program, a: &Analysis) -> Vec<bool> {
+/// set, one of `readers`, or an edge reads in its ops or continues (no switch) to a node that
+/// reads.
+fn reads_derived(p: &Program, a: &Analysis, readers: &[NodeId]) -> Vec<bool> {
     let mut reads = vec![false; p.nodes.len()];
+    readers.iter().for_each(|n| reads[n.index()] = true);
     let mut changed = true;
     while changed {
         changed = false;

@@ -61,22 +61,28 @@ pub(crate) struct BoardPlan {
     hot: Vec<bool>,
     /// Per automaton: its nodes, ascending.
     nodes: Vec<Vec<u32>>,
+    /// Per automaton: its body has a word form ([`evaluable_automata`]).
+    evaluable: Vec<bool>,
 }
 
 impl BoardPlan {
     /// The plan for `p`; empty (every pattern scalar) when `enabled` is false or the board has
     /// more than [`MAX_VERTICES`] vertices.
     pub(crate) fn new(p: &Program, a: &Analysis, enabled: bool) -> BoardPlan {
-        if !enabled || p.board().vertices() > MAX_VERTICES {
-            return BoardPlan::default();
-        }
         let mut nodes: Vec<Vec<u32>> = vec![Vec::new(); p.automata().len()];
         for n in 0..p.nodes().len() as u32 {
             if let Some(owner) = a.owner(NodeId::new(n)) {
                 nodes[owner.get() as usize].push(n);
             }
         }
+        if p.board().vertices() > MAX_VERTICES {
+            return BoardPlan { nodes, ..BoardPlan::default() };
+        }
         let evaluable = evaluable_automata(p, &nodes);
+        if !enabled {
+            // The word forms stay known (word tests use them); no pattern is memoised.
+            return BoardPlan { memo: vec![None; p.automata().len()], hot: Vec::new(), nodes, evaluable };
+        }
         let hot = hot_nodes(p);
         let mut memo = vec![None; p.automata().len()];
         let mut slots = 0;
@@ -96,7 +102,17 @@ impl BoardPlan {
                 }
             }
         }
-        BoardPlan { memo, hot, nodes }
+        BoardPlan { memo, hot, nodes, evaluable }
+    }
+
+    /// The nodes of automaton `a`, ascending.
+    pub(crate) fn nodes_of(&self, a: AutomatonId) -> &[u32] {
+        self.nodes.get(a.get() as usize).map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether pattern automaton `a`'s body has a word form.
+    pub(crate) fn is_evaluable(&self, a: AutomatonId) -> bool {
+        self.evaluable.get(a.get() as usize).copied().unwrap_or(false)
     }
 
     /// Number of memo slots `Scratch` holds.
@@ -285,24 +301,8 @@ pub(crate) fn new_epoch(c: &Ctx) -> TokenStream {
 
 /// The set functions of every evaluable pattern that some memo needs, and the memo readers.
 pub(crate) fn functions(c: &Ctx) -> TokenStream {
-    if c.board.memos() == 0 {
+    if c.board.memos() == 0 && !c.words.is_used() {
         return TokenStream::new();
-    }
-    let mut needed = vec![false; c.p.automata().len()];
-    let mut stack: Vec<usize> = (0..needed.len()).filter(|&i| c.board.memo[i].is_some()).collect();
-    while let Some(i) = stack.pop() {
-        if std::mem::replace(&mut needed[i], true) {
-            continue;
-        }
-        for &n in &c.board.nodes[i] {
-            for e in c.p.node_edges(NodeId::new(n)) {
-                for op in c.p.edge_ops(e) {
-                    if let Op::Pattern { automaton, .. } = *op {
-                        stack.push(automaton.get() as usize);
-                    }
-                }
-            }
-        }
     }
     let vertices = lit(c.l.vertices as u64);
     let word = if c.l.vertices > 64 { quote!(u128) } else { quote!(u64) };
@@ -320,9 +320,28 @@ pub(crate) fn functions(c: &Ctx) -> TokenStream {
             bits
         }
     };
+    if c.board.memos() == 0 {
+        return out;
+    }
+    let mut needed = vec![false; c.p.automata().len()];
+    let mut stack: Vec<usize> = (0..needed.len()).filter(|&i| c.board.memo[i].is_some()).collect();
+    while let Some(i) = stack.pop() {
+        if std::mem::replace(&mut needed[i], true) {
+            continue;
+        }
+        for &n in &c.board.nodes[i] {
+            for e in c.p.node_edges(NodeId::new(n)) {
+                for op in c.p.edge_ops(e) {
+                    if let Op::Pattern { automaton, .. } = *op {
+                        stack.push(automaton.get() as usize);
+                    }
+                }
+            }
+        }
+    }
     for (i, &is_needed) in needed.iter().enumerate() {
         if is_needed {
-            out.extend(set_fn(c, AutomatonId::new(i as u32)));
+            out.extend(set_fn(c, AutomatonId::new(i as u32), false));
         }
     }
     for (i, slot) in c.board.memo.iter().enumerate() {
@@ -404,8 +423,20 @@ pub(crate) fn fan_prefilter(c: &Ctx, n: u32) -> Option<TokenStream> {
     Some(quote!(((#(#edges)|*) & #row)))
 }
 
-/// `board_pattern_A(st)`: the cells where pattern automaton `A` has a complete word.
-fn set_fn(c: &Ctx, a: AutomatonId) -> TokenStream {
+/// `word_pattern_A(st)`: like `board_pattern_A`, reading its pieces from the state's words
+/// (which word tests keep, see [`crate::word_tests`]).
+pub(crate) fn word_set_fn(c: &Ctx, a: AutomatonId) -> TokenStream {
+    set_fn(c, a, true)
+}
+
+pub(crate) fn word_fn_ident(a: AutomatonId) -> proc_macro2::Ident {
+    format_ident!("word_pattern_{}", a.get())
+}
+
+/// `board_pattern_A(st)`: the cells where pattern automaton `A` has a complete word, the pieces
+/// collected from the board, or read from the state's words (`word_pattern_A`) when
+/// `from_state`.
+fn set_fn(c: &Ctx, a: AutomatonId, from_state: bool) -> TokenStream {
     let nodes = &c.board.nodes[a.get() as usize];
     let all = set_lit(all_cells(c.l.vertices as u32));
     let mut gen = SetGen { c, all: quote!(#all), occ: Vec::new(), subs: Vec::new() };
@@ -423,16 +454,23 @@ fn set_fn(c: &Ctx, a: AutomatonId) -> TokenStream {
             _ => body.extend(quote!(let #var: BoardSet = #expr;)),
         }
     }
-    let occ = gen.occ.iter().enumerate().map(|(k, pieces)| {
+    let occ = gen.occ.iter().enumerate().map(|(k, (pieces, mask))| {
         let name = format_ident!("occ{}", k);
-        quote!(let #name = board_bits(st, |p| matches!(p, #pieces));)
+        match mask {
+            Some(mask) if from_state => {
+                let word = crate::word_tests::state_word(c, *mask);
+                quote!(let #name: BoardSet = #word;)
+            }
+            _ => quote!(let #name = board_bits(st, |p| matches!(p, #pieces));),
+        }
     });
+    let fn_ident = if from_state { word_fn_ident } else { board_fn_ident };
     let subs = gen.subs.iter().map(|&b| {
-        let (name, f) = (format_ident!("sub{}", b.get()), board_fn_ident(b));
+        let (name, f) = (format_ident!("sub{}", b.get()), fn_ident(b));
         quote!(let #name = #f(st);)
     });
     let start = set_var(c.p.automaton(a).start().get());
-    let name = board_fn_ident(a);
+    let name = fn_ident(a);
     let doc = format!("Pattern automaton {a} on the whole board: bit `v` is set when its body has a complete word from vertex `v`.");
     quote! {
         #[doc = #doc]
@@ -556,19 +594,20 @@ fn components(p: &Program, nodes: &[u32]) -> Vec<Vec<u32>> {
 struct SetGen<'a> {
     c: &'a Ctx<'a>,
     all: TokenStream,
-    /// `matches!` patterns of the piece sets read, in order of first use (`occ0`, `occ1`, …).
-    occ: Vec<TokenStream>,
+    /// `matches!` patterns of the piece sets read, in order of first use (`occ0`, `occ1`, …),
+    /// with their piece masks where they have one (not for `OnSet`).
+    occ: Vec<(TokenStream, Option<u64>)>,
     /// Nested patterns read (`sub{id}`).
     subs: Vec<AutomatonId>,
 }
 
 impl SetGen<'_> {
-    fn occ(&mut self, pieces: TokenStream) -> TokenStream {
+    fn occ(&mut self, pieces: TokenStream, mask: Option<u64>) -> TokenStream {
         let key = pieces.to_string();
-        let k = match self.occ.iter().position(|p| p.to_string() == key) {
+        let k = match self.occ.iter().position(|(p, _)| p.to_string() == key) {
             Some(k) => k,
             None => {
-                self.occ.push(pieces);
+                self.occ.push((pieces, mask));
                 self.occ.len() - 1
             }
         };
@@ -588,7 +627,7 @@ impl SetGen<'_> {
                 let next = set_var(next.get());
                 let mut target = quote!(#next);
                 if let Some(mask) = filter {
-                    let occ = self.occ(c.piece_pattern_mask(mask));
+                    let occ = self.occ(c.piece_pattern_mask(mask), Some(mask));
                     target = quote!((#target & #occ));
                 }
                 if c.p.fan_table(table).is_uniform() {
@@ -627,11 +666,11 @@ impl SetGen<'_> {
                 Op::Shift(l) => shift_back(deltas(c.l.vertices as u32, |v| c.p.board().neighbour(v, l))),
                 Op::Table(t) => shift_back(deltas(c.l.vertices as u32, |v| c.p.det_table(t)[v as usize])),
                 Op::On(mask) => {
-                    let occ = self.occ(c.piece_pattern_mask(mask));
+                    let occ = self.occ(c.piece_pattern_mask(mask), Some(mask));
                     quote!(x &= #occ;)
                 }
                 Op::OnSet(s) => {
-                    let occ = self.occ(c.piece_set_pattern(s));
+                    let occ = self.occ(c.piece_set_pattern(s), None);
                     quote!(x &= #occ;)
                 }
                 Op::InSet(s) => {
@@ -692,13 +731,13 @@ fn shift_back(deltas: Option<Vec<(i64, u128)>>) -> TokenStream {
 }
 
 /// A precomputed cell set as a `BoardSet` literal.
-fn cell_set_bits(c: &Ctx, s: CellSetId) -> proc_macro2::Literal {
+pub(crate) fn cell_set_bits(c: &Ctx, s: CellSetId) -> proc_macro2::Literal {
     let set = c.p.cell_set(s);
     set_lit((0..c.l.vertices as u32).filter(|&v| set.contains(v)).fold(0, |bits, v| bits | 1 << v))
 }
 
 /// A cell set as a literal of the generated `BoardSet`.
-fn set_lit(bits: u128) -> proc_macro2::Literal {
+pub(crate) fn set_lit(bits: u128) -> proc_macro2::Literal {
     proc_macro2::Literal::u128_unsuffixed(bits)
 }
 

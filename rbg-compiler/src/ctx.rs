@@ -30,6 +30,8 @@ pub(crate) struct Ctx<'a> {
     pub stack: StackPlan,
     /// Which patterns are evaluated as whole-board sets, and where (design notes 6.3).
     pub board: crate::board_sets::BoardPlan,
+    /// Which patterns are tested by terms and which fans prefiltered, on state words.
+    pub words: crate::word_tests::WordPlan,
 }
 
 impl Ctx<'_> {

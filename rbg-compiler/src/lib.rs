@@ -57,6 +57,7 @@ mod search;
 mod stack_plan;
 mod state;
 mod tables;
+mod word_tests;
 
 use proc_macro2::TokenStream;
 use rbg_automaton::{BuildError, Program, ProgramOptions, Switches};
@@ -66,7 +67,7 @@ pub use crate_files::{write_crate, CrateDeps, WrittenCrate, GENERATED_MARKER};
 
 /// The version of the generator, part of every cache key: bump it when the generated code
 /// changes in a way that cargo's own change detection would not notice.
-pub const GENERATOR_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "-g9");
+pub const GENERATOR_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "-g10");
 
 rbg_automaton::option_switches! {
     /// What to generate. Every switch defaults to on; turning one off keeps the moves identical
@@ -119,6 +120,12 @@ rbg_automaton::option_switches! {
             /// whole board at once with word operations, once per semi-state, on boards of at
             /// most 128 vertices (design notes 6.3). Off: a search at each cell.
             pub board_patterns: bool = true, "board-patterns", Optimisation;
+            /// Keep the cells holding each piece set that word tests read as words in the state
+            /// (boards of at most 128 vertices), evaluate an acyclic pattern asked at one cell as
+            /// an OR of masked word tests, and let a fan whose rows run in cell order visit only
+            /// the cells where its continuation's first tests hold (design notes 6.3). Off: a
+            /// search at each cell.
+            pub word_tests: bool = true, "word-tests", Optimisation;
         }
     }
 }
@@ -215,7 +222,7 @@ mod tests {
              +visited-elimination +constant-folding +fan-filters -always-count-pieces \
              +monotonic-classes +pattern-sharing +unchecked-modifiers +compact-state \
              +deferred-checks +pattern-order +piece-sets +monotonic-fill +lean-apply +count-replay \
-             +visit-children +board-patterns"
+             +visit-children +board-patterns +word-tests"
         );
     }
 

@@ -26,6 +26,7 @@ use crate::stack_plan::{self, StackPlan};
 use crate::tables::{self, lit};
 use crate::{
     apply, board_sets, children, count_replay, exprs, game_impl, names, packed, scratch, search, state,
+    word_tests,
 };
 use crate::{CompileError, CompileOptions, GENERATOR_VERSION};
 
@@ -55,8 +56,11 @@ pub(crate) fn module(
         has_layers: p.visited_slots() > 0,
         stack: StackPlan::default(),
         board: board_sets::BoardPlan::default(),
+        words: word_tests::WordPlan::default(),
     };
     c.board = board_sets::BoardPlan::new(p, &c.a, o.board_patterns);
+    c.words = word_tests::WordPlan::new(p, &c.board, o.word_tests);
+    c.words.track(p, &mut c.a);
     c.stack = stack_plan::plan(&c);
     let header = header(&c, name);
     let constants = constants(&c, name, &var_names);
@@ -69,6 +73,7 @@ pub(crate) fn module(
     let exprs = exprs::functions(&c)?;
     let search = search::functions(&c);
     let board = board_sets::functions(&c);
+    let words = word_tests::functions(&c);
     let apply = apply::apply(&c);
     let game = game_impl::game_impl(&c);
     Ok(quote! {
@@ -83,6 +88,7 @@ pub(crate) fn module(
         #exprs
         #search
         #board
+        #words
         #apply
         #game
     })

@@ -248,6 +248,19 @@ impl SearchGen<'_> {
                 false
             };
         }
+        if let Some(cells) = crate::word_tests::fan_prefilter(c, n) {
+            // Design notes 6.3: the row's cells where the filter and the continuation's first
+            // tests hold, from the state's words, lowest first (the order of the row).
+            return quote! {
+                let mut bits: BoardSet = #cells;
+                while bits != 0 {
+                    let w = bits.trailing_zeros() as Cell;
+                    bits &= bits - 1;
+                    if #call { return true; }
+                }
+                false
+            };
+        }
         let row = fan_row(c, table, &quote!(v));
         let test = if let Some(filter) = filter {
             let pieces = c.piece_pattern_mask(filter);
@@ -560,6 +573,16 @@ impl SearchGen<'_> {
         let doc = format!("Pattern automaton {a}: does its body have a complete word from cell `v`?");
         let dparam = self.depth_param();
         let begin = if c.has_layers { quote!(begin_layer(sc, d);) } else { TokenStream::new() };
+        if c.words.is_cell_pattern(a) {
+            let call = crate::word_tests::cell_call(a);
+            return quote! {
+                #[doc = #doc]
+                #[inline]
+                fn #name(st: &mut State, sc: &mut Scratch, v: Cell #dparam) -> bool {
+                    #call
+                }
+            };
+        }
         let call = self.call_node(start, &quote!(v), &quote!(d));
         quote! {
             #[doc = #doc]

@@ -109,8 +109,9 @@ pub(crate) fn flat_monte_carlo_threads<G: Game>(
         let mut state = root.clone();
         let mut stats = empty.clone();
         let mut reported = Duration::ZERO;
+        let mut clock = crate::playout::SparseClock::new(start);
         let result = loop {
-            let elapsed = start.elapsed();
+            let elapsed = clock.elapsed();
             let done = failed.load(Ordering::Relaxed)
                 || match opts.limit {
                     McLimit::Playouts(n) => claimed.fetch_add(1, Ordering::Relaxed) >= n,

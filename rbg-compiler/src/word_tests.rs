@@ -1,0 +1,567 @@
+//! Word tests at one cell (design notes 6.3): tests that read the board through the state's
+//! piece words, one `BoardSet` per piece set, kept in step by `set_piece` like the
+//! piece-location sets (they are the same sets, [`Analysis::track_words`]).
+//!
+//! Two uses, both on boards of at most 128 vertices:
+//!
+//! * **Cell patterns.** A pattern whose body only shifts, fans and tests pieces or fixed cell
+//!   sets, with no cycle, holds at a cell exactly when one of its accepting paths' tests all
+//!   pass, and from a fixed cell each path tests fixed cells. So the compiler enumerates the
+//!   paths from every cell and keeps, per cell, their *terms*: for each piece set read, the
+//!   cells that must hold one of its pieces. The generated test is `(word & cells) == cells`
+//!   for every term and set, ORed without branches: connect4's "four in a row through this
+//!   cell" is 13 such terms, where the search takes a branch per cell it looks at and
+//!   mispredicts on a random board. Patterns with one term keep the search (it is as short).
+//! * **Fan prefilters.** A fan visits its row in ascending cell order, and its continuation
+//!   often starts with tests that have a word form: on-tests (a state word), fixed cell sets
+//!   (a literal), and patterns cheap to evaluate for the whole board from the state words
+//!   (`down {e}` is one masked shift). The fan then visits only the bits of
+//!   `row & filter & (tests of edge 1 | tests of edge 2 | …)`, lowest first, which is the
+//!   same order: connect4's keeper finds the lowest empty cell of a column with one word
+//!   expression instead of a loop whose exit mispredicts.
+//!
+//! Both read state words, so their nodes are readers of derived state for
+//! [`Analysis::track_words`], and a search that modifies the board before reaching them keeps
+//! the words exact.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use rbg_automaton::{Analysis, AutomatonId, NodeId, NodeKind, Op, Program};
+
+use crate::board_sets::{set_lit, BoardPlan};
+use crate::ctx::Ctx;
+use crate::tables::lit;
+
+/// A state word is one `BoardSet` (`u64`, or `u128` past 64 vertices).
+const MAX_VERTICES: u32 = 128;
+/// Patterns with more terms at some cell keep the search.
+const MAX_TERMS: usize = 16;
+/// Patterns reading more piece sets keep the search.
+const MAX_SETS: usize = 4;
+/// Enumeration steps per start cell before the pattern is left to the search (bounds cycles,
+/// which a pattern with visited checks may have, and path explosions).
+const MAX_STEPS: usize = 4096;
+/// Table entries (cells × terms × sets) of one cell pattern, to stay within the caches.
+const MAX_ENTRIES: usize = 4096;
+/// Ops in a pattern cheap enough to evaluate for the whole board at every fan visit.
+const MAX_CHEAP_OPS: usize = 6;
+
+/// Which patterns are cell patterns, which fans are prefiltered, and the piece words they read.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct WordPlan {
+    /// Per automaton: its terms, if it is a cell pattern.
+    cell: Vec<Option<Terms>>,
+    /// Per automaton: its whole-board set from the state words is cheap (see [`cheap_automata`]).
+    cheap: Vec<bool>,
+    /// Per node: a fan that visits the bits of a prefilter.
+    fans: Vec<bool>,
+    /// The piece masks read as state words.
+    masks: Vec<u64>,
+}
+
+/// A cell pattern's terms.
+#[derive(Clone, Debug)]
+struct Terms {
+    /// The piece masks its tests read (a term's sets, in this order).
+    masks: Vec<u64>,
+    /// Per vertex: the terms, each the cells per mask that must hold a piece of it.
+    at: Vec<Vec<Vec<u128>>>,
+}
+
+impl WordPlan {
+    /// The plan for `p`: empty when `enabled` is false, the board has more than
+    /// [`MAX_VERTICES`] vertices or the game more than 64 pieces.
+    pub(crate) fn new(p: &Program, board: &BoardPlan, enabled: bool) -> WordPlan {
+        if !enabled || p.board().vertices() > MAX_VERTICES || p.num_pieces() > 64 {
+            return WordPlan::default();
+        }
+        let cell: Vec<Option<Terms>> = p
+            .automaton_ids()
+            .map(|a| {
+                let automaton = p.automaton(a);
+                if automaton.is_pattern() {
+                    cell_terms(p, automaton.start())
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let cheap = cheap_automata(p, board);
+        let mut plan = WordPlan { cell, cheap, fans: vec![false; p.nodes().len()], masks: Vec::new() };
+        for n in 0..p.nodes().len() as u32 {
+            if let Some(tests) = prefilter_tests(p, &plan, n) {
+                plan.fans[n as usize] = true;
+                for test in tests.iter().flatten() {
+                    match *test {
+                        WordTest::On(mask) => plan.add_mask(mask),
+                        WordTest::Pattern(a, _) => plan.add_pattern_masks(p, board, a),
+                        WordTest::InSet(_) => {}
+                    }
+                }
+                if let NodeKind::Fan { filter: Some(mask), .. } = p.node(NodeId::new(n)).kind() {
+                    plan.add_mask(mask);
+                }
+            }
+        }
+        for terms in plan.cell.clone().iter().flatten() {
+            terms.masks.iter().for_each(|&m| plan.add_mask(m));
+        }
+        plan
+    }
+
+    fn add_mask(&mut self, mask: u64) {
+        if !self.masks.contains(&mask) {
+            self.masks.push(mask);
+        }
+    }
+
+    /// The on-test masks of a cheap pattern and of the patterns it nests.
+    fn add_pattern_masks(&mut self, p: &Program, board: &BoardPlan, a: AutomatonId) {
+        for &n in board.nodes_of(a) {
+            for e in p.node_edges(NodeId::new(n)) {
+                for op in p.edge_ops(e) {
+                    match *op {
+                        Op::On(mask) => self.add_mask(mask),
+                        Op::Pattern { automaton, .. } => self.add_pattern_masks(p, board, automaton),
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether anything reads state words.
+    pub(crate) fn is_used(&self) -> bool {
+        !self.masks.is_empty()
+    }
+
+    /// Tells `a` to keep the words and which nodes read them (cell patterns' start nodes and
+    /// prefiltered fans).
+    pub(crate) fn track(&self, p: &Program, a: &mut Analysis) {
+        if !self.is_used() {
+            return;
+        }
+        let mut readers: Vec<NodeId> = p
+            .automaton_ids()
+            .filter(|id| self.cell[id.get() as usize].is_some())
+            .map(|id| p.automaton(id).start())
+            .collect();
+        readers.extend((0..self.fans.len() as u32).filter(|&n| self.fans[n as usize]).map(NodeId::new));
+        a.track_words(p, &self.masks, &readers);
+    }
+
+    /// Whether pattern automaton `a` is evaluated by its terms.
+    pub(crate) fn is_cell_pattern(&self, a: AutomatonId) -> bool {
+        self.cell.get(a.get() as usize).is_some_and(|t| t.is_some())
+    }
+}
+
+/// The terms of the pattern starting at `start` at every vertex, or `None` when it is not a
+/// cell pattern (an op without a word form, too many terms or sets, a cycle) or has at most
+/// one term everywhere.
+fn cell_terms(p: &Program, start: NodeId) -> Option<Terms> {
+    let all_pieces = if p.num_pieces() == 64 { u64::MAX } else { (1u64 << p.num_pieces()) - 1 };
+    let mut masks: Vec<u64> = Vec::new();
+    let mut at = Vec::new();
+    for v in 0..p.board().vertices() {
+        let paths = accepting_paths(p, start, v, all_pieces)?;
+        let mut terms: Vec<Vec<u128>> = Vec::new();
+        for path in paths {
+            let mut term = vec![0u128; masks.len()];
+            for (cell, mask) in path {
+                let k = match masks.iter().position(|&m| m == mask) {
+                    Some(k) => k,
+                    None if masks.len() < MAX_SETS => {
+                        masks.push(mask);
+                        terms.iter_mut().for_each(|t| t.push(0));
+                        term.push(0);
+                        masks.len() - 1
+                    }
+                    None => return None,
+                };
+                term[k] |= 1 << cell;
+            }
+            terms.push(term);
+        }
+        at.push(absorbed(terms));
+    }
+    // Terms made before a later mask appeared are shorter; pad them.
+    at.iter_mut().flatten().for_each(|t| t.resize(masks.len(), 0));
+    let most = at.iter().map(Vec::len).max().unwrap_or(0);
+    let entries = at.len() * most * masks.len().max(1);
+    ((2..=MAX_TERMS).contains(&most) && entries <= MAX_ENTRIES).then_some(Terms { masks, at })
+}
+
+/// Drops repeated terms and terms that another term's cells imply (their OR is the same).
+fn absorbed(terms: Vec<Vec<u128>>) -> Vec<Vec<u128>> {
+    let implies = |a: &Vec<u128>, b: &Vec<u128>| {
+        (0..a.len().max(b.len())).all(|k| {
+            let (x, y) = (a.get(k).copied().unwrap_or(0), b.get(k).copied().unwrap_or(0));
+            x & y == x
+        })
+    };
+    let mut kept: Vec<Vec<u128>> = Vec::new();
+    for (i, t) in terms.iter().enumerate() {
+        let redundant = terms.iter().enumerate().any(|(j, u)| {
+            // `u` implies `t`'s holding; keep the first of equal terms.
+            j != i && implies(u, t) && (!implies(t, u) || j < i)
+        });
+        if !redundant {
+            kept.push(t.clone());
+        }
+    }
+    kept
+}
+
+/// A path's tests: (cell, piece mask) pairs, one per cell.
+type Path = Vec<(u32, u64)>;
+
+/// Every accepting path of the pattern from `v`, as its tests; `None` if an op has no word form
+/// or the enumeration runs past [`MAX_STEPS`].
+fn accepting_paths(p: &Program, start: NodeId, v: u32, all_pieces: u64) -> Option<Vec<Path>> {
+    let mut stack: Vec<(NodeId, u32, Path)> = vec![(start, v, Vec::new())];
+    let mut out = Vec::new();
+    let mut steps = 0;
+    while let Some((n, cell, tests)) = stack.pop() {
+        steps += 1;
+        if steps > MAX_STEPS {
+            return None;
+        }
+        let node = p.node(n);
+        if node.is_accepting() {
+            out.push(tests);
+            continue;
+        }
+        match node.kind() {
+            NodeKind::Fan { table, next, filter } => {
+                for &t in p.fan_table(table).row(cell) {
+                    let mut tests = tests.clone();
+                    if filter.is_none_or(|m| require(&mut tests, t, m, all_pieces)) {
+                        stack.push((next, t, tests));
+                    }
+                }
+            }
+            NodeKind::Branch { .. } => {
+                for e in p.node_edges(n) {
+                    if let Some((cell, tests)) = run_edge(p, p.edge_ops(e), cell, tests.clone(), all_pieces)?
+                    {
+                        stack.push((e.target(), cell, tests));
+                    }
+                }
+            }
+        }
+    }
+    Some(out)
+}
+
+/// An edge's ops from `cell`: `Some(None)` where they fail, `None` where one has no word form.
+fn run_edge(
+    p: &Program,
+    ops: &[Op],
+    mut cell: u32,
+    mut tests: Path,
+    all_pieces: u64,
+) -> Option<Option<(u32, Path)>> {
+    for op in ops {
+        let holds = match *op {
+            Op::Shift(l) => {
+                cell = p.board().neighbour(cell, l);
+                cell < p.board().vertices()
+            }
+            Op::Table(t) => {
+                cell = p.det_table(t)[cell as usize];
+                cell < p.board().vertices()
+            }
+            Op::On(mask) => require(&mut tests, cell, mask, all_pieces),
+            Op::InSet(s) => p.cell_set(s).contains(cell),
+            Op::Fail => false,
+            // Switches inside patterns do nothing.
+            Op::Switch { .. } => true,
+            Op::OnSet(_)
+            | Op::Compare { .. }
+            | Op::Pattern { .. }
+            | Op::Off { .. }
+            | Op::Assign { .. }
+            | Op::AssignConst { .. } => return None,
+        };
+        if !holds {
+            return Some(None);
+        }
+    }
+    Some(Some((cell, tests)))
+}
+
+/// Adds "`cell` holds a piece of `mask`" to `tests`, meeting an earlier test of the same cell;
+/// `false` when no piece passes both.
+fn require(tests: &mut Path, cell: u32, mask: u64, all_pieces: u64) -> bool {
+    let mask = mask & all_pieces;
+    match tests.iter_mut().find(|(c, _)| *c == cell) {
+        Some((_, m)) => {
+            *m &= mask;
+            *m != 0
+        }
+        // Every cell holds some piece.
+        None if mask == all_pieces => true,
+        None => {
+            tests.push((cell, mask));
+            mask != 0
+        }
+    }
+}
+
+/// Patterns whose whole-board set, computed from the state words, costs at most
+/// [`MAX_CHEAP_OPS`] ops (nested patterns included): no fans, no rays, on-tests by mask only.
+fn cheap_automata(p: &Program, board: &BoardPlan) -> Vec<bool> {
+    let count = |a: AutomatonId| -> Option<usize> {
+        let mut ops = 0;
+        let mut stack = vec![a];
+        while let Some(a) = stack.pop() {
+            if !board.is_evaluable(a) {
+                return None;
+            }
+            for &n in board.nodes_of(a) {
+                let node = p.node(NodeId::new(n));
+                if node.is_fan() {
+                    return None;
+                }
+                for e in p.node_edges(NodeId::new(n)) {
+                    if e.target().get() == n {
+                        return None;
+                    }
+                    for op in p.edge_ops(e) {
+                        ops += 1;
+                        match *op {
+                            Op::OnSet(_) => return None,
+                            Op::Pattern { automaton, .. } => stack.push(automaton),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            if ops > MAX_CHEAP_OPS {
+                return None;
+            }
+        }
+        Some(ops)
+    };
+    p.automaton_ids().map(|a| p.automaton(a).is_pattern() && count(a).is_some()).collect()
+}
+
+/// A leading test of a fan continuation's edge, with a word form.
+#[derive(Clone, Copy, Debug)]
+enum WordTest {
+    On(u64),
+    InSet(rbg_automaton::CellSetId),
+    /// A cheap pattern, and whether it must hold (`false`: must not).
+    Pattern(AutomatonId, bool),
+}
+
+/// For a fan whose continuation's every edge starts with word tests: those tests per edge.
+/// `None` for other nodes.
+fn prefilter_tests(p: &Program, plan: &WordPlan, n: u32) -> Option<Vec<Vec<WordTest>>> {
+    let NodeKind::Fan { table, next, .. } = p.node(NodeId::new(n)).kind() else { return None };
+    let fan = p.fan_table(table);
+    let ascending = (0..p.board().vertices()).all(|v| fan.row(v).windows(2).all(|w| w[0] < w[1]));
+    let continuation = p.node(next);
+    if !ascending || continuation.is_fan() || continuation.is_accepting() {
+        return None;
+    }
+    let mut edges = Vec::new();
+    for e in p.node_edges(next) {
+        let tests: Vec<WordTest> = p
+            .edge_ops(e)
+            .iter()
+            .map_while(|op| match *op {
+                Op::On(mask) => Some(WordTest::On(mask)),
+                Op::InSet(s) => Some(WordTest::InSet(s)),
+                Op::Pattern { automaton, positive }
+                    if plan.cheap.get(automaton.get() as usize).copied().unwrap_or(false) =>
+                {
+                    Some(WordTest::Pattern(automaton, positive))
+                }
+                _ => None,
+            })
+            .collect();
+        if tests.is_empty() {
+            return None;
+        }
+        edges.push(tests);
+    }
+    (!edges.is_empty()).then_some(edges)
+}
+
+/// The state word of the cells holding a piece of `mask` (one the plan tracks).
+pub(crate) fn state_word(c: &Ctx, mask: u64) -> TokenStream {
+    let Some(k) = c.a.tracked_masks().iter().position(|&m| m == mask) else {
+        // Unreachable: every mask read is tracked. Reads as the empty set.
+        return quote!((0 as BoardSet));
+    };
+    let k = lit(k as u64);
+    if c.l.vertices > 64 {
+        quote!((st.occ[#k][0] as BoardSet | (st.occ[#k][1] as BoardSet) << 64))
+    } else {
+        quote!(st.occ[#k][0])
+    }
+}
+
+/// For a prefiltered fan: the cells it visits from cell `v`, as a `BoardSet` expression.
+pub(crate) fn fan_prefilter(c: &Ctx, n: u32) -> Option<TokenStream> {
+    if !c.words.fans.get(n as usize).copied().unwrap_or(false) {
+        return None;
+    }
+    let NodeKind::Fan { table, filter, .. } = c.p.node(NodeId::new(n)).kind() else { return None };
+    let edges = prefilter_tests(c.p, &c.words, n)?;
+    let edges = edges.iter().map(|tests| {
+        let tests = tests.iter().map(|test| match *test {
+            WordTest::On(mask) => state_word(c, mask),
+            WordTest::InSet(s) => {
+                let bits = crate::board_sets::cell_set_bits(c, s);
+                quote!(#bits)
+            }
+            WordTest::Pattern(a, positive) => {
+                let name = crate::board_sets::word_fn_ident(a);
+                if positive {
+                    quote!(#name(st))
+                } else {
+                    quote!(!#name(st))
+                }
+            }
+        });
+        quote!((#(#tests)&*))
+    });
+    let rows = fan_masks_ident(table.get());
+    let filter = filter.map(|m| {
+        let word = state_word(c, m);
+        quote!(& #word)
+    });
+    Some(quote!((#rows[v as usize] #filter & (#(#edges)|*))))
+}
+
+fn fan_masks_ident(table: u32) -> proc_macro2::Ident {
+    format_ident!("FAN_{}_MASKS", table)
+}
+
+fn cell_fn_ident(a: AutomatonId) -> proc_macro2::Ident {
+    format_ident!("cell_pattern_{}", a.get())
+}
+
+/// The body of `pattern_A` for a cell pattern.
+pub(crate) fn cell_call(a: AutomatonId) -> TokenStream {
+    let name = cell_fn_ident(a);
+    quote!(#name(st, v))
+}
+
+/// The tables and functions: cell patterns' terms and tests, prefiltered fans' row masks, and
+/// the cheap patterns' whole-board word functions they call.
+pub(crate) fn functions(c: &Ctx) -> TokenStream {
+    let mut out = TokenStream::new();
+    for a in c.p.automaton_ids() {
+        if let Some(Some(terms)) = c.words.cell.get(a.get() as usize) {
+            out.extend(cell_fn(c, a, terms));
+        }
+    }
+    let mut tables = Vec::new();
+    let mut words = Vec::new();
+    for n in 0..c.words.fans.len() as u32 {
+        if !c.words.fans[n as usize] {
+            continue;
+        }
+        let NodeKind::Fan { table, .. } = c.p.node(NodeId::new(n)).kind() else { continue };
+        if !tables.contains(&table) {
+            tables.push(table);
+        }
+        for tests in prefilter_tests(c.p, &c.words, n).unwrap_or_default() {
+            for test in tests {
+                if let WordTest::Pattern(a, _) = test {
+                    collect_nested(c, a, &mut words);
+                }
+            }
+        }
+    }
+    for t in tables {
+        let fan = c.p.fan_table(t);
+        let rows = (0..c.l.vertices as u32)
+            .map(|v| set_lit(fan.row(v).iter().fold(0u128, |bits, &w| bits | 1 << w)))
+            .chain(std::iter::once(set_lit(0)));
+        let name = fan_masks_ident(t.get());
+        out.extend(quote! {
+            /// The cells of each row of the fan table, as a word (the sentinel's row is empty).
+            static #name: [BoardSet; VERTICES + 1] = [#(#rows),*];
+        });
+    }
+    for a in words {
+        out.extend(crate::board_sets::word_set_fn(c, a));
+    }
+    out
+}
+
+/// `a` and the patterns it nests, each once.
+fn collect_nested(c: &Ctx, a: AutomatonId, out: &mut Vec<AutomatonId>) {
+    if out.contains(&a) {
+        return;
+    }
+    out.push(a);
+    for &n in c.board.nodes_of(a) {
+        for e in c.p.node_edges(NodeId::new(n)) {
+            for op in c.p.edge_ops(e) {
+                if let Op::Pattern { automaton, .. } = *op {
+                    collect_nested(c, automaton, out);
+                }
+            }
+        }
+    }
+}
+
+/// `cell_pattern_A(st, v)` and its tables: whether some term of cell `v` has all its cells.
+fn cell_fn(c: &Ctx, a: AutomatonId, terms: &Terms) -> TokenStream {
+    let most = terms.at.iter().map(Vec::len).max().unwrap_or(0);
+    let sets = terms.masks.len();
+    let table = format_ident!("CELL_TERMS_{}", a.get());
+    let any = format_ident!("CELL_ANY_{}", a.get());
+    let name = cell_fn_ident(a);
+    let rows = terms.at.iter().map(|cell_terms| {
+        // Repeating a term leaves the OR unchanged; a cell without terms is empty (see `any`).
+        let padded = (0..most).map(|i| {
+            let term = cell_terms.get(i).or(cell_terms.first());
+            let words = (0..sets).map(|k| set_lit(term.map_or(0, |t| t[k])));
+            quote!([#(#words),*])
+        });
+        quote!([#(#padded),*])
+    });
+    let empty_row = (0..most).map(|_| {
+        let zeros = (0..sets).map(|_| set_lit(0));
+        quote!([#(#zeros),*])
+    });
+    let anys = terms.at.iter().map(|t| !t.is_empty()).chain(std::iter::once(false));
+    let words = terms.masks.iter().enumerate().map(|(k, &mask)| {
+        let name = format_ident!("w{}", k);
+        let word = state_word(c, mask);
+        quote!(let #name: BoardSet = #word;)
+    });
+    let tests = (0..sets).map(|k| {
+        let (w, k) = (format_ident!("w{}", k), lit(k as u64));
+        quote!(((#w & term[#k]) == term[#k]))
+    });
+    let (most, sets) = (lit(most as u64), lit(sets as u64));
+    let doc = format!(
+        "Pattern automaton {a} at cell `v` by its terms (design notes 6.3): it holds when, for \
+         some term, every piece word covers the term's cells."
+    );
+    quote! {
+        static #table: [[[BoardSet; #sets]; #most]; VERTICES + 1] = [#(#rows,)* [#(#empty_row),*]];
+        static #any: [bool; VERTICES + 1] = [#(#anys),*];
+        #[doc = #doc]
+        #[inline(always)]
+        fn #name(st: &State, v: Cell) -> bool {
+            let (Some(terms), Some(&any)) = (#table.get(v as usize), #any.get(v as usize)) else {
+                return false;
+            };
+            #(#words)*
+            let mut hit = false;
+            for term in terms {
+                hit |= #(#tests)&*;
+            }
+            hit & any
+        }
+    }
+}
