@@ -31,9 +31,6 @@ pub struct Analysis {
     needs_guard: bool,
     path_len: Vec<Option<u32>>,
     tracked: Vec<u64>,
-    /// How many of `tracked` (the first ones) are fan filters; the rest were added by
-    /// [`Analysis::track_words`].
-    fan_sets: usize,
     reads_derived: Vec<bool>,
     accept_distance: Vec<u32>,
 }
@@ -49,7 +46,6 @@ impl Analysis {
             owner,
             needs_guard: needs_guard(p),
             path_len,
-            fan_sets: tracked.len(),
             tracked,
             reads_derived: Vec::new(),
             accept_distance: accept_distances(p),
@@ -58,16 +54,11 @@ impl Analysis {
         Ok(a)
     }
 
-    /// Also maintains the cell sets of `masks` in the state, for generated code at `readers`
-    /// (nodes, or the start nodes of pattern automata) that reads them as words: those nodes,
-    /// and every node whose search can reach them before a switch, now read derived state. Fans
-    /// keep iterating only their own filters' sets ([`Analysis::tracked_set`]).
-    pub fn track_words(&mut self, p: &Program, masks: &[u64], readers: &[NodeId]) {
-        for &mask in masks {
-            if !self.tracked.contains(&mask) {
-                self.tracked.push(mask);
-            }
-        }
+    /// Marks `readers` (nodes, or the start nodes of pattern automata) as reading state that
+    /// the generated code derives from the board beyond this analysis's own (the compiler's
+    /// piece words): they, and every node whose search can reach them before a switch, now
+    /// [read derived state](Analysis::reads_derived).
+    pub fn add_derived_readers(&mut self, p: &Program, readers: &[NodeId]) {
         self.reads_derived = reads_derived(p, self, readers);
     }
 
@@ -96,8 +87,7 @@ impl Analysis {
     }
 
     /// Piece masks whose cell sets the state maintains (design notes 6.2): the distinct
-    /// filters of fans over every cell (none when piece-location sets are off), then those
-    /// that [`Analysis::track_words`] added.
+    /// filters of fans over every cell (empty when piece-location sets are off).
     pub fn tracked_masks(&self) -> &[u64] {
         &self.tracked
     }
@@ -109,7 +99,7 @@ impl Analysis {
         if !node.is_fan() || !p.fan_tables[node.fan as usize].covers_all_vertices() {
             return None;
         }
-        self.tracked[..self.fan_sets].iter().position(|&m| m == node.filter)
+        self.tracked.iter().position(|&m| m == node.filter)
     }
 
     /// Whether the search, from node `n` until it ends (a switch or a pattern's acceptance), may

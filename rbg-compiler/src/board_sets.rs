@@ -105,6 +105,13 @@ impl BoardPlan {
         BoardPlan { memo, hot, nodes, evaluable }
     }
 
+    /// Whether fan node `n` may visit the cells of a memoised set ([`fan_prefilter`]): a fan
+    /// whose row is the same everywhere, continued by a node whose patterns read memos.
+    pub(crate) fn prefilters(&self, p: &Program, n: u32) -> bool {
+        let NodeKind::Fan { table, next, .. } = p.node(NodeId::new(n)).kind() else { return false };
+        p.fan_table(table).is_uniform() && self.hot.get(next.index()).copied().unwrap_or(false)
+    }
+
     /// The nodes of automaton `a`, ascending.
     pub(crate) fn nodes_of(&self, a: AutomatonId) -> &[u32] {
         self.nodes.get(a.get() as usize).map_or(&[], Vec::as_slice)
@@ -373,7 +380,7 @@ pub(crate) fn functions(c: &Ctx) -> TokenStream {
 pub(crate) fn fan_prefilter(c: &Ctx, n: u32) -> Option<TokenStream> {
     let NodeKind::Fan { table, next, .. } = c.p.node(NodeId::new(n)).kind() else { return None };
     let fan = c.p.fan_table(table);
-    if !fan.is_uniform() || !c.board.hot.get(next.index()).copied().unwrap_or(false) {
+    if !c.board.prefilters(c.p, n) {
         return None;
     }
     let tracked = c.tracked_set(n).map(|k| (k, c.a.tracked_masks()[k]));
@@ -520,7 +527,7 @@ fn set_var(n: u32) -> proc_macro2::Ident {
     format_ident!("s{}", n)
 }
 
-fn all_cells(vertices: u32) -> u128 {
+pub(crate) fn all_cells(vertices: u32) -> u128 {
     if vertices >= 128 {
         u128::MAX
     } else {

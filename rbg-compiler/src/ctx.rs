@@ -42,9 +42,9 @@ impl Ctx<'_> {
     }
 
     /// Whether the state keeps anything derived from the board (piece counts, piece-location
-    /// sets) that `set_piece` must update.
+    /// sets, piece words) that `set_piece` must update.
     pub(crate) fn has_derived_state(&self) -> bool {
-        self.p.counts_pieces() || !self.a.tracked_masks().is_empty()
+        self.p.counts_pieces() || !self.a.tracked_masks().is_empty() || self.words.is_used()
     }
 
     /// The piece-location set a fan node iterates instead of its row, if any.

@@ -218,9 +218,13 @@ impl SearchGen<'_> {
             return quote!(false);
         };
         let call = self.call_node(next.get(), &quote!(w), &quote!(d));
-        if let Some(cells) = crate::board_sets::fan_prefilter(c, n) {
-            // Design notes 6.3: the continuation's first tests, for the whole row at once; the
-            // cells that pass are visited lowest first (the order of the row).
+        // Design notes 6.3: the continuation's first tests, for the whole row at once (from a
+        // memoised whole-board set, or from the state's piece words; never both, and never for a
+        // fan over a piece-location set); the cells that pass are visited lowest first (the
+        // order of the row).
+        let prefilter =
+            crate::board_sets::fan_prefilter(c, n).or_else(|| crate::word_tests::fan_prefilter(c, n));
+        if let Some(cells) = prefilter {
             return quote! {
                 let mut bits: BoardSet = #cells;
                 while bits != 0 {
@@ -244,19 +248,6 @@ impl SearchGen<'_> {
                         bits &= bits - 1;
                         if #call { return true; }
                     }
-                }
-                false
-            };
-        }
-        if let Some(cells) = crate::word_tests::fan_prefilter(c, n) {
-            // Design notes 6.3: the row's cells where the filter and the continuation's first
-            // tests hold, from the state's words, lowest first (the order of the row).
-            return quote! {
-                let mut bits: BoardSet = #cells;
-                while bits != 0 {
-                    let w = bits.trailing_zeros() as Cell;
-                    bits &= bits - 1;
-                    if #call { return true; }
                 }
                 false
             };

@@ -34,7 +34,10 @@ pub(crate) fn state(c: &Ctx) -> TokenStream {
     let PieceSets { field: occ_field, init: occ_init, update: occ_update, consts: occ_consts, packed_init } =
         piece_sets(c);
     // The initial state's fields after `pieces`, written once for both forms.
-    let rest = quote!(vars: [0; VARIABLES], #counts_init #occ_init vertex: 0, player: 0, node: #start,);
+    let words = crate::word_tests::state_words(c);
+    let (words_field, words_init, words_update, words_consts) = (&words.field, &words.init, &words.update, &words.consts);
+    let rest =
+        quote!(vars: [0; VARIABLES], #counts_init #occ_init #words_init vertex: 0, player: 0, node: #start,);
     let initial = if l.packed {
         // Decoded on first use: as a literal, a large board's state is a token per cell.
         let pieces = packed::pack(c.p.initial_pieces().iter().map(|&x| x as u64), 1);
@@ -57,6 +60,7 @@ pub(crate) fn state(c: &Ctx) -> TokenStream {
     };
     quote! {
         #occ_consts
+        #words_consts
 
         /// A game state: board, variables, current cell, player and rules position.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -66,6 +70,7 @@ pub(crate) fn state(c: &Ctx) -> TokenStream {
             vars: [Var; VARIABLES],
             #counts_field
             #occ_field
+            #words_field
             vertex: Cell,
             player: PlayerId,
             node: NodeId,
@@ -79,6 +84,7 @@ pub(crate) fn state(c: &Ctx) -> TokenStream {
         fn set_piece(st: &mut State, at: Cell, piece: Piece) {
             #counts_update
             #occ_update
+            #words_update
             st.pieces[at as usize] = piece;
         }
     }

@@ -1,6 +1,6 @@
 //! Word tests at one cell (design notes 6.3): tests that read the board through the state's
-//! piece words, one `BoardSet` per piece set, kept in step by `set_piece` like the
-//! piece-location sets (they are the same sets, [`Analysis::track_words`]).
+//! piece words (`State::words`, see [`state_words`]: one `BoardSet` per piece read, kept in
+//! step by `set_piece` like the piece-location sets).
 //!
 //! Two uses, both on boards of at most 128 vertices:
 //!
@@ -20,9 +20,9 @@
 //!   same order: connect4's keeper finds the lowest empty cell of a column with one word
 //!   expression instead of a loop whose exit mispredicts.
 //!
-//! Both read state words, so their nodes are readers of derived state for
-//! [`Analysis::track_words`], and a search that modifies the board before reaching them keeps
-//! the words exact.
+//! Both read state words, so their nodes are readers of derived state
+//! ([`Analysis::add_derived_readers`]), and a search that modifies the board before reaching
+//! them keeps the words exact.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -71,14 +71,14 @@ struct Terms {
 impl WordPlan {
     /// The plan for `p`: empty when `enabled` is false, the board has more than
     /// [`MAX_VERTICES`] vertices or the game more than 64 pieces.
-    pub(crate) fn new(p: &Program, board: &BoardPlan, enabled: bool) -> WordPlan {
+    pub(crate) fn new(p: &Program, a: &Analysis, board: &BoardPlan, enabled: bool) -> WordPlan {
         if !enabled || p.board().vertices() > MAX_VERTICES || p.num_pieces() > 64 {
             return WordPlan::default();
         }
         let cell: Vec<Option<Terms>> = p
             .automaton_ids()
-            .map(|a| {
-                let automaton = p.automaton(a);
+            .map(|id| {
+                let automaton = p.automaton(id);
                 if automaton.is_pattern() {
                     cell_terms(p, automaton.start())
                 } else {
@@ -89,6 +89,11 @@ impl WordPlan {
         let cheap = cheap_automata(p, board);
         let mut plan = WordPlan { cell, cheap, fans: vec![false; p.nodes().len()], masks: Vec::new() };
         for n in 0..p.nodes().len() as u32 {
+            // Fans that iterate a piece-location set, or a memoised whole-board set, keep that.
+            let other_way = a.tracked_set(p, NodeId::new(n)).is_some() || board.prefilters(p, n);
+            if other_way {
+                continue;
+            }
             if let Some(tests) = prefilter_tests(p, &plan, n) {
                 plan.fans[n as usize] = true;
                 for test in tests.iter().flatten() {
@@ -135,8 +140,8 @@ impl WordPlan {
         !self.masks.is_empty()
     }
 
-    /// Tells `a` to keep the words and which nodes read them (cell patterns' start nodes and
-    /// prefiltered fans).
+    /// Tells `a` which nodes read the piece words (cell patterns' start nodes and prefiltered
+    /// fans), so that searches that reach them keep the words exact.
     pub(crate) fn track(&self, p: &Program, a: &mut Analysis) {
         if !self.is_used() {
             return;
@@ -147,7 +152,15 @@ impl WordPlan {
             .map(|id| p.automaton(id).start())
             .collect();
         readers.extend((0..self.fans.len() as u32).filter(|&n| self.fans[n as usize]).map(NodeId::new));
-        a.track_words(p, &self.masks, &readers);
+        a.add_derived_readers(p, &readers);
+    }
+
+    /// The pieces with a word of their own, ascending: those of the masks read (every mask's
+    /// pieces, so a mask's word is an OR of these). The state keeps one more word, for the cells
+    /// holding any other piece.
+    fn pieces(&self) -> Vec<u32> {
+        let union = self.masks.iter().fold(0u64, |u, m| u | m);
+        (0..64).filter(|&piece| (union >> piece) & 1 == 1).collect()
     }
 
     /// Whether pattern automaton `a` is evaluated by its terms.
@@ -387,20 +400,88 @@ fn prefilter_tests(p: &Program, plan: &WordPlan, n: u32) -> Option<Vec<Vec<WordT
         }
         edges.push(tests);
     }
-    (!edges.is_empty()).then_some(edges)
+    // On-tests alone cost the loop over the row a load and a compare per cell, about what the
+    // words cost (measured: 15puzzle's and canadianDraughts' short fans ran slower with them);
+    // a pattern per cell is what the words save.
+    let saves_a_pattern = edges.iter().flatten().any(|t| matches!(t, WordTest::Pattern(..)));
+    (saves_a_pattern && !edges.is_empty()).then_some(edges)
 }
 
-/// The state word of the cells holding a piece of `mask` (one the plan tracks).
+/// The state's piece words, as tokens: its field, its initial value, its update in `set_piece`
+/// and its constants (all empty without word tests).
+pub(crate) struct StateWords {
+    pub field: TokenStream,
+    pub init: TokenStream,
+    pub update: TokenStream,
+    pub consts: TokenStream,
+}
+
+/// One word per piece some word test reads, and one for all other pieces: `set_piece` moves the
+/// cell's bit from the old piece's word to the new one's (two updates, however many piece sets
+/// are read), and the word of a piece set is an OR of its pieces' words.
+pub(crate) fn state_words(c: &Ctx) -> StateWords {
+    if !c.words.is_used() {
+        let none = TokenStream::new;
+        return StateWords { field: none(), init: none(), update: none(), consts: none() };
+    }
+    let pieces = c.words.pieces();
+    let slots = pieces.len() + 1;
+    let slot_of = |piece: u32| pieces.iter().position(|&q| q == piece).unwrap_or(pieces.len());
+    let mut init = vec![0u128; slots];
+    for (v, &piece) in c.p.initial_pieces().iter().enumerate() {
+        init[slot_of(piece as u32)] |= 1 << v;
+    }
+    let init = init.into_iter().map(set_lit);
+    let slot_table = (0..c.p.num_pieces()).map(|piece| lit(slot_of(piece) as u64));
+    let described: Vec<String> =
+        pieces.iter().map(|&piece| c.describe_op(&Op::On(1 << piece))).collect();
+    let doc = format!(
+        "The word of each piece's slot in `State::words`: {}, then every other piece.",
+        described.join(", ")
+    );
+    let slots = lit(slots as u64);
+    StateWords {
+        field: quote! {
+            /// Bit `v` of `words[WORD_SLOT[p]]` is set when cell `v` holds piece `p` (word tests).
+            words: [BoardSet; WORD_SLOTS],
+        },
+        init: quote!(words: [#(#init),*],),
+        update: quote! {
+            let bit: BoardSet = 1 << at;
+            let old = st.pieces[at as usize];
+            st.words[WORD_SLOT[old as usize] as usize] &= !bit;
+            st.words[WORD_SLOT[piece as usize] as usize] |= bit;
+        },
+        consts: quote! {
+            /// Piece words in the state.
+            const WORD_SLOTS: usize = #slots;
+            #[doc = #doc]
+            const WORD_SLOT: [u8; PIECES] = [#(#slot_table),*];
+        },
+    }
+}
+
+/// The word of the cells holding a piece of `mask`: an OR of its pieces' words, or the
+/// complement of the others' when that is shorter.
 pub(crate) fn state_word(c: &Ctx, mask: u64) -> TokenStream {
-    let Some(k) = c.a.tracked_masks().iter().position(|&m| m == mask) else {
-        // Unreachable: every mask read is tracked. Reads as the empty set.
-        return quote!((0 as BoardSet));
+    let pieces = c.words.pieces();
+    let slot = |i: usize| {
+        let i = lit(i as u64);
+        quote!(st.words[#i])
     };
-    let k = lit(k as u64);
-    if c.l.vertices > 64 {
-        quote!((st.occ[#k][0] as BoardSet | (st.occ[#k][1] as BoardSet) << 64))
+    let (inside, outside): (Vec<usize>, Vec<usize>) =
+        (0..pieces.len()).partition(|&i| (mask >> pieces[i]) & 1 == 1);
+    if inside.is_empty() {
+        return quote!((0 as BoardSet));
+    }
+    if inside.len() <= outside.len() + 1 {
+        let words = inside.into_iter().map(slot);
+        quote!((#(#words)|*))
     } else {
-        quote!(st.occ[#k][0])
+        // Every cell holds one piece: those of the other words, or one of these.
+        let all = set_lit(crate::board_sets::all_cells(c.l.vertices as u32));
+        let words = outside.into_iter().chain(std::iter::once(pieces.len())).map(slot);
+        quote!((#all & !(#(#words)|*)))
     }
 }
 
