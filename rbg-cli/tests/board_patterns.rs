@@ -7,7 +7,7 @@
 //! Patterns without a word form (a cycle that is not a ray) stay searches beside them.
 
 mod common;
-use common::{rbg, stderr, stdout, temp_file};
+use common::{perft_counts as perft, rbg, stderr, temp_file};
 
 const GAME: &str = "\
 #players = px(100), po(100)
@@ -38,33 +38,16 @@ const GAME: &str = "\
   )*
 ";
 
-/// `(leaves, nodes)` per depth of `rbg perft`, which must succeed.
-fn perft(path: &str, extra: &[&str]) -> Vec<(u64, u64)> {
-    let mut args = vec!["perft", path, "--depth", "6"];
-    args.extend_from_slice(extra);
-    let out = rbg(&args);
-    assert_eq!(out.status.code(), Some(0), "{extra:?}: {}", stderr(&out));
-    stdout(&out)
-        .lines()
-        .skip(1)
-        .map(|line| {
-            let cols: Vec<u64> =
-                line.split_whitespace().take(3).map(|c| c.parse().expect("a count")).collect();
-            (cols[1], cols[2])
-        })
-        .collect()
-}
-
 #[test]
 fn whole_board_patterns_count_what_the_interpreter_counts() {
     let path = temp_file("boardPatterns.rbg", GAME);
     let path = path.to_str().unwrap();
-    let expected = perft(path, &[]);
+    let expected = perft(path, 6, &[]);
     assert_eq!(expected.len(), 6);
     // Not a trivial game: the patterns leave some moves and forbid others.
     assert!(expected[5].0 > 10_000, "{expected:?}");
-    assert_eq!(perft(path, &["--engine", "compiled"]), expected, "board patterns on");
-    assert_eq!(perft(path, &["--engine", "compiled", "--no-board-patterns"]), expected, "off");
+    assert_eq!(perft(path, 6, &["--engine", "compiled"]), expected, "board patterns on");
+    assert_eq!(perft(path, 6, &["--engine", "compiled", "--no-board-patterns"]), expected, "off");
 }
 
 /// The count above means something only if the generated code takes the word forms.
@@ -112,14 +95,12 @@ fn the_longest_ray_is_found() {
 ";
     let path = temp_file("longRay.rbg", LONG_RAY);
     let path = path.to_str().unwrap();
-    for engine in ["interp", "compiled"] {
-        let out = rbg(&["perft", path, "--depth", "3", "--engine", engine]);
-        assert_eq!(out.status.code(), Some(0), "{engine}: {}", stderr(&out));
-        let leaves: Vec<u64> = stdout(&out)
-            .lines()
-            .skip(1)
-            .map(|line| line.split_whitespace().nth(1).and_then(|c| c.parse().ok()).expect("a count"))
-            .collect();
-        assert_eq!(leaves, [8, 56, 336], "{engine}");
+    // The compiled engine with and without word tests (which take this pattern as up to 8 terms
+    // at one cell).
+    for args in
+        [&["--engine", "interp"][..], &["--engine", "compiled"], &["--engine", "compiled", "--no-word-tests"]]
+    {
+        let leaves: Vec<u64> = perft(path, 3, args).iter().map(|c| c.0).collect();
+        assert_eq!(leaves, [8, 56, 336], "{args:?}");
     }
 }

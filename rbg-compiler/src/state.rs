@@ -35,7 +35,8 @@ pub(crate) fn state(c: &Ctx) -> TokenStream {
         piece_sets(c);
     // The initial state's fields after `pieces`, written once for both forms.
     let words = crate::word_tests::state_words(c);
-    let (words_field, words_init, words_update, words_consts) = (&words.field, &words.init, &words.update, &words.consts);
+    let (words_field, words_init, words_update, words_consts) =
+        (&words.field, &words.init, &words.update, &words.consts);
     let rest =
         quote!(vars: [0; VARIABLES], #counts_init #occ_init #words_init vertex: 0, player: 0, node: #start,);
     let initial = if l.packed {

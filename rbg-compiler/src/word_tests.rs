@@ -11,7 +11,8 @@
 //!   cells that must hold one of its pieces. The generated test is `(word & cells) == cells`
 //!   for every term and set, ORed without branches: connect4's "four in a row through this
 //!   cell" is 13 such terms, where the search takes a branch per cell it looks at and
-//!   mispredicts on a random board. Patterns with one term keep the search (it is as short).
+//!   mispredicts on a random board. Patterns with few terms, or reading more than one piece
+//!   set, keep the search (see [`MIN_TERMS`]: the words cost every move).
 //! * **Fan prefilters.** A fan visits its row in ascending cell order, and its continuation
 //!   often starts with tests that have a word form: on-tests (a state word), fixed cell sets
 //!   (a literal), and patterns cheap to evaluate for the whole board from the state words
@@ -36,8 +37,18 @@ use crate::tables::lit;
 const MAX_VERTICES: u32 = 128;
 /// Patterns with more terms at some cell keep the search.
 const MAX_TERMS: usize = 16;
-/// Patterns reading more piece sets keep the search.
-const MAX_SETS: usize = 4;
+/// Patterns with fewer terms everywhere keep the search. The words cost every move that changes
+/// the board (`set_piece` keeps them, and states are larger); only a pattern of many terms,
+/// where the search takes many unpredictable branches, repays that. Measured, switch on against
+/// off: connect4 (11 terms) perft 1.81x and flat Monte Carlo 2.27x, yavalath (12 to 15) 1.11x
+/// and 1.37x; with fewer terms, the split games' perft lost 9 to 20% (knightthrough_split and
+/// amazons_split3, 4 terms; breakthrough_split, 3) and ticTacToe's gained 20% (4 terms). See
+/// also [`asked_often`].
+const MIN_TERMS: usize = 5;
+/// Patterns reading more piece sets keep the search: English draughts' capture tests (2 sets,
+/// 2 to 4 terms) lost 12% perft and 10% Monte Carlo, reversi's flips (2 sets, 6 terms) about
+/// 5%.
+const MAX_SETS: usize = 1;
 /// Enumeration steps per start cell before the pattern is left to the search (bounds cycles,
 /// which a pattern with visited checks may have, and path explosions).
 const MAX_STEPS: usize = 4096;
@@ -86,6 +97,7 @@ impl WordPlan {
                 }
             })
             .collect();
+        let cell = if asked_often(p, &cell) { cell } else { vec![None; cell.len()] };
         let cheap = cheap_automata(p, board);
         let mut plan = WordPlan { cell, cheap, fans: vec![false; p.nodes().len()], masks: Vec::new() };
         for n in 0..p.nodes().len() as u32 {
@@ -170,8 +182,8 @@ impl WordPlan {
 }
 
 /// The terms of the pattern starting at `start` at every vertex, or `None` when it is not a
-/// cell pattern (an op without a word form, too many terms or sets, a cycle) or has at most
-/// one term everywhere.
+/// cell pattern (an op without a word form, too many terms or sets, a cycle) or has fewer than
+/// [`MIN_TERMS`] terms everywhere.
 fn cell_terms(p: &Program, start: NodeId) -> Option<Terms> {
     let all_pieces = if p.num_pieces() == 64 { u64::MAX } else { (1u64 << p.num_pieces()) - 1 };
     let mut masks: Vec<u64> = Vec::new();
@@ -202,7 +214,35 @@ fn cell_terms(p: &Program, start: NodeId) -> Option<Terms> {
     at.iter_mut().flatten().for_each(|t| t.resize(masks.len(), 0));
     let most = at.iter().map(Vec::len).max().unwrap_or(0);
     let entries = at.len() * most * masks.len().max(1);
-    ((2..=MAX_TERMS).contains(&most) && entries <= MAX_ENTRIES).then_some(Terms { masks, at })
+    ((MIN_TERMS..=MAX_TERMS).contains(&most) && entries <= MAX_ENTRIES).then_some(Terms { masks, at })
+}
+
+/// Whether the cell patterns are asked often enough, against the board changes that the words
+/// cost, to repay them: the pattern ops that ask them against the offs, over the whole program.
+/// A placement game (connect4, yavalath) asks its win test at every move and puts one piece;
+/// arimaa's goal test (8 terms) is asked once a turn of up to four steps and many offs (its
+/// perft ran 13% slower with the words), pentago's after a rotation that moves eight pieces
+/// (perft 0.66x, though flat Monte Carlo 1.71x).
+fn asked_often(p: &Program, cell: &[Option<Terms>]) -> bool {
+    let (asks, offs) = asks_and_offs(p, cell);
+    asks > 0 && 2 * asks >= offs
+}
+
+/// The pattern ops that ask a cell pattern, and the offs, over the whole program.
+fn asks_and_offs(p: &Program, cell: &[Option<Terms>]) -> (usize, usize) {
+    let (mut asks, mut offs) = (0, 0);
+    for n in 0..p.nodes().len() as u32 {
+        for e in p.node_edges(NodeId::new(n)) {
+            for op in p.edge_ops(e) {
+                match *op {
+                    Op::Pattern { automaton, .. } if cell[automaton.get() as usize].is_some() => asks += 1,
+                    Op::Off { .. } => offs += 1,
+                    _ => {}
+                }
+            }
+        }
+    }
+    (asks, offs)
 }
 
 /// Drops repeated terms and terms that another term's cells imply (their OR is the same).
@@ -433,8 +473,7 @@ pub(crate) fn state_words(c: &Ctx) -> StateWords {
     }
     let init = init.into_iter().map(set_lit);
     let slot_table = (0..c.p.num_pieces()).map(|piece| lit(slot_of(piece) as u64));
-    let described: Vec<String> =
-        pieces.iter().map(|&piece| c.describe_op(&Op::On(1 << piece))).collect();
+    let described: Vec<String> = pieces.iter().map(|&piece| c.describe_op(&Op::On(1 << piece))).collect();
     let doc = format!(
         "The word of each piece's slot in `State::words`: {}, then every other piece.",
         described.join(", ")

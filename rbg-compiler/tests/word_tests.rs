@@ -19,16 +19,17 @@ fn source(width: usize, height: usize, rules: &str, options: &CompileOptions) ->
 }
 
 /// Connect-four's shape: a drop down the column the player picked, then a test of three in a
-/// row through the cell (two terms: left-left and right-right).
+/// row from the cell (five terms away from the edges).
 const DROP_RULES: &str = "(->a (left* + right*) {e} ->> down* {e} {! down {e}} \
-                          {! left {x} left {x} + right {x} right {x}} [x] ->b)*";
+                          {! left {x} left {x} + right {x} right {x} + down {x} down {x} \
+                          + up left {x} up left {x} + up right {x} up right {x}} [x] ->b)*";
 
 #[test]
 fn a_pattern_of_several_terms_is_tested_by_words() {
     let code = source(7, 6, DROP_RULES, &CompileOptions::default());
     assert!(code.contains("fn cell_pattern_"), "{code}");
-    // Two terms at a middle cell; one at a cell two from an edge.
-    assert!(code.contains("; 2]; VERTICES + 1]"), "{code}");
+    // Five terms at a middle cell, over one piece word.
+    assert!(code.contains("; 1]; 5]; VERTICES + 1]"), "{code}");
     // The drop visits the bits of one word: the column's empty cells above a non-empty one.
     assert!(code.contains("static FAN_"), "{code}");
     assert!(code.contains("& !word_pattern_"), "{code}");
@@ -54,17 +55,18 @@ fn boards_past_64_cells_use_128_bit_words_and_past_128_none() {
     assert!(!code.contains("cell_pattern_") && !code.contains("BoardSet"), "{code}");
 }
 
+const FIVE_TERMS: &str = "up {x} + down {x} + left {x} + right {x} + up up {x}";
+
 #[test]
-fn a_pattern_of_one_term_and_a_pattern_that_compares_stay_searches() {
-    // `{? up {x}}` has one term at each cell: the search is as short.
-    let code = source(5, 5, "(->a (left* + right*) {e} {? up {x}} [x] ->b)*", &CompileOptions::default());
-    assert!(!code.contains("cell_pattern_"), "{code}");
+fn patterns_of_few_terms_or_that_compare_stay_searches() {
+    let rules = |pattern: &str| format!("(->a (left* + right*) {{e}} {{? {pattern}}} [x] ->b)*");
+    let generated = |pattern: &str| source(5, 5, &rules(pattern), &CompileOptions::default());
+    assert!(generated(FIVE_TERMS).contains("fn cell_pattern_"));
+    // Four terms: the search is about as fast, and the words would cost every move.
+    assert!(!generated("up {x} + down {x} + left {x} + right {x}").contains("cell_pattern_"));
+    // Two piece sets.
+    assert!(!generated("up {x} + down {o} + left {x} + right {x} + up up {x}").contains("cell_pattern_"));
     // A comparison reads variables, which no word holds.
-    let rules = "(->a (left* + right*) {e} {? up {x} {$ a > 0} + down {x}} [x] ->b)*";
-    let code = source(5, 5, rules, &CompileOptions::default());
-    assert!(!code.contains("cell_pattern_"), "{code}");
-    // The same pattern without the comparison has two terms.
-    let code =
-        source(5, 5, "(->a (left* + right*) {e} {? up {x} + down {x}} [x] ->b)*", &CompileOptions::default());
-    assert!(code.contains("cell_pattern_"), "{code}");
+    let compares = format!("{FIVE_TERMS} + down down {{x}} {{$ a > 0}}");
+    assert!(!generated(&compares).contains("cell_pattern_"));
 }

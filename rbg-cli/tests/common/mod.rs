@@ -22,6 +22,24 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// `(leaves, nodes)` per depth of `rbg perft FILE --depth DEPTH EXTRA...`, which must succeed.
+pub fn perft_counts(path: &str, depth: u32, extra: &[&str]) -> Vec<(u64, u64)> {
+    let depth = depth.to_string();
+    let mut args = vec!["perft", path, "--depth", &depth];
+    args.extend_from_slice(extra);
+    let out = rbg(&args);
+    assert_eq!(out.status.code(), Some(0), "{extra:?}: {}", stderr(&out));
+    stdout(&out)
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let cols: Vec<u64> =
+                line.split_whitespace().take(3).map(|c| c.parse().expect("a count")).collect();
+            (cols[1], cols[2])
+        })
+        .collect()
+}
+
 /// Writes `text` to a file called `name` in a directory of its own: tests run in parallel and
 /// must not see each other's files, and the file name (a game's name) is kept.
 pub fn temp_file(name: &str, text: &str) -> PathBuf {
