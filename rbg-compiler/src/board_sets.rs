@@ -66,8 +66,9 @@ pub(crate) struct BoardPlan {
 }
 
 impl BoardPlan {
-    /// The plan for `p`; empty (every pattern scalar) when `enabled` is false or the board has
-    /// more than [`MAX_VERTICES`] vertices.
+    /// The plan for `p`: no memo (every pattern scalar) when `enabled` is false or the board has
+    /// more than [`MAX_VERTICES`] vertices. The automata's nodes, and their word forms on boards
+    /// that fit, are known either way (word tests use them).
     pub(crate) fn new(p: &Program, a: &Analysis, enabled: bool) -> BoardPlan {
         let mut nodes: Vec<Vec<u32>> = vec![Vec::new(); p.automata().len()];
         for n in 0..p.nodes().len() as u32 {

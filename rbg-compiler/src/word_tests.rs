@@ -10,16 +10,16 @@
 //!   paths from every cell and keeps, per cell, their *terms*: for each piece set read, the
 //!   cells that must hold one of its pieces. The generated test is `(word & cells) == cells`
 //!   for every term and set, ORed without branches: connect4's "four in a row through this
-//!   cell" is 13 such terms, where the search takes a branch per cell it looks at and
+//!   cell" is 11 such terms, where the search takes a branch per cell it looks at and
 //!   mispredicts on a random board. Patterns with few terms, or reading more than one piece
 //!   set, keep the search (see [`MIN_TERMS`]: the words cost every move).
 //! * **Fan prefilters.** A fan visits its row in ascending cell order, and its continuation
 //!   often starts with tests that have a word form: on-tests (a state word), fixed cell sets
 //!   (a literal), and patterns cheap to evaluate for the whole board from the state words
-//!   (`down {e}` is one masked shift). The fan then visits only the bits of
-//!   `row & filter & (tests of edge 1 | tests of edge 2 | …)`, lowest first, which is the
-//!   same order: connect4's keeper finds the lowest empty cell of a column with one word
-//!   expression instead of a loop whose exit mispredicts.
+//!   (`down {e}` is one masked shift). Where some of them is such a pattern, the fan visits
+//!   only the bits of `row & filter & (tests of edge 1 | tests of edge 2 | …)`, lowest first,
+//!   which is the same order: connect4's keeper finds the lowest empty cell of a column with
+//!   one word expression instead of a loop whose exit mispredicts.
 //!
 //! Both read state words, so their nodes are readers of derived state
 //! ([`Analysis::add_derived_readers`]), and a search that modifies the board before reaching
@@ -120,9 +120,8 @@ impl WordPlan {
                 }
             }
         }
-        for terms in plan.cell.clone().iter().flatten() {
-            terms.masks.iter().for_each(|&m| plan.add_mask(m));
-        }
+        let cell_masks: Vec<u64> = plan.cell.iter().flatten().flat_map(|t| t.masks.iter().copied()).collect();
+        cell_masks.into_iter().for_each(|m| plan.add_mask(m));
         plan
     }
 
