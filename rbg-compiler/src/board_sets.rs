@@ -113,6 +113,33 @@ impl BoardPlan {
         p.fan_table(table).is_uniform() && self.hot.get(next.index()).copied().unwrap_or(false)
     }
 
+    /// `roots` and the patterns they nest, each once (in the order first met).
+    pub(crate) fn with_nested(
+        &self,
+        p: &Program,
+        roots: impl IntoIterator<Item = AutomatonId>,
+    ) -> Vec<AutomatonId> {
+        let mut out: Vec<AutomatonId> = Vec::new();
+        let mut stack: Vec<AutomatonId> = roots.into_iter().collect();
+        stack.reverse();
+        while let Some(a) = stack.pop() {
+            if out.contains(&a) {
+                continue;
+            }
+            out.push(a);
+            for &n in self.nodes_of(a) {
+                for e in p.node_edges(NodeId::new(n)) {
+                    for op in p.edge_ops(e) {
+                        if let Op::Pattern { automaton, .. } = *op {
+                            stack.push(automaton);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// The nodes of automaton `a`, ascending.
     pub(crate) fn nodes_of(&self, a: AutomatonId) -> &[u32] {
         self.nodes.get(a.get() as usize).map_or(&[], Vec::as_slice)
@@ -331,26 +358,11 @@ pub(crate) fn functions(c: &Ctx) -> TokenStream {
     if c.board.memos() == 0 {
         return out;
     }
-    let mut needed = vec![false; c.p.automata().len()];
-    let mut stack: Vec<usize> = (0..needed.len()).filter(|&i| c.board.memo[i].is_some()).collect();
-    while let Some(i) = stack.pop() {
-        if std::mem::replace(&mut needed[i], true) {
-            continue;
-        }
-        for &n in &c.board.nodes[i] {
-            for e in c.p.node_edges(NodeId::new(n)) {
-                for op in c.p.edge_ops(e) {
-                    if let Op::Pattern { automaton, .. } = *op {
-                        stack.push(automaton.get() as usize);
-                    }
-                }
-            }
-        }
-    }
-    for (i, &is_needed) in needed.iter().enumerate() {
-        if is_needed {
-            out.extend(set_fn(c, AutomatonId::new(i as u32), false));
-        }
+    let memoised = c.p.automaton_ids().filter(|a| c.board.memo[a.get() as usize].is_some());
+    let mut needed = c.board.with_nested(c.p, memoised);
+    needed.sort();
+    for a in needed {
+        out.extend(set_fn(c, a, false));
     }
     for (i, slot) in c.board.memo.iter().enumerate() {
         let Some(slot) = slot else { continue };

@@ -64,8 +64,9 @@ pub(crate) struct WordPlan {
     cell: Vec<Option<Terms>>,
     /// Per automaton: its whole-board set from the state words is cheap (see [`cheap_automata`]).
     cheap: Vec<bool>,
-    /// Per node: a fan that visits the bits of a prefilter.
-    fans: Vec<bool>,
+    /// Per node: for a fan that visits the bits of a prefilter, its continuation's leading word
+    /// tests, per edge.
+    fans: Vec<Option<Vec<Vec<WordTest>>>>,
     /// The piece masks read as state words.
     masks: Vec<u64>,
 }
@@ -99,26 +100,37 @@ impl WordPlan {
             .collect();
         let cell = if asked_often(p, &cell) { cell } else { vec![None; cell.len()] };
         let cheap = cheap_automata(p, board);
-        let mut plan = WordPlan { cell, cheap, fans: vec![false; p.nodes().len()], masks: Vec::new() };
+        let mut plan = WordPlan { cell, cheap, fans: vec![None; p.nodes().len()], masks: Vec::new() };
         for n in 0..p.nodes().len() as u32 {
             // Fans that iterate a piece-location set, or a memoised whole-board set, keep that.
             let other_way = a.tracked_set(p, NodeId::new(n)).is_some() || board.prefilters(p, n);
             if other_way {
                 continue;
             }
-            if let Some(tests) = prefilter_tests(p, &plan, n) {
-                plan.fans[n as usize] = true;
-                for test in tests.iter().flatten() {
-                    match *test {
-                        WordTest::On(mask) => plan.add_mask(mask),
-                        WordTest::Pattern(a, _) => plan.add_pattern_masks(p, board, a),
-                        WordTest::InSet(_) => {}
-                    }
-                }
-                if let NodeKind::Fan { filter: Some(mask), .. } = p.node(NodeId::new(n)).kind() {
-                    plan.add_mask(mask);
+            let Some(tests) = prefilter_tests(p, &plan, n) else { continue };
+            let mut patterns = Vec::new();
+            for test in tests.iter().flatten() {
+                match *test {
+                    WordTest::On(mask) => plan.add_mask(mask),
+                    WordTest::Pattern(a, _) => patterns.push(a),
+                    WordTest::InSet(_) => {}
                 }
             }
+            for a in board.with_nested(p, patterns) {
+                for &node in board.nodes_of(a) {
+                    for e in p.node_edges(NodeId::new(node)) {
+                        for op in p.edge_ops(e) {
+                            if let Op::On(mask) = *op {
+                                plan.add_mask(mask);
+                            }
+                        }
+                    }
+                }
+            }
+            if let NodeKind::Fan { filter: Some(mask), .. } = p.node(NodeId::new(n)).kind() {
+                plan.add_mask(mask);
+            }
+            plan.fans[n as usize] = Some(tests);
         }
         let cell_masks: Vec<u64> = plan.cell.iter().flatten().flat_map(|t| t.masks.iter().copied()).collect();
         cell_masks.into_iter().for_each(|m| plan.add_mask(m));
@@ -128,21 +140,6 @@ impl WordPlan {
     fn add_mask(&mut self, mask: u64) {
         if !self.masks.contains(&mask) {
             self.masks.push(mask);
-        }
-    }
-
-    /// The on-test masks of a cheap pattern and of the patterns it nests.
-    fn add_pattern_masks(&mut self, p: &Program, board: &BoardPlan, a: AutomatonId) {
-        for &n in board.nodes_of(a) {
-            for e in p.node_edges(NodeId::new(n)) {
-                for op in p.edge_ops(e) {
-                    match *op {
-                        Op::On(mask) => self.add_mask(mask),
-                        Op::Pattern { automaton, .. } => self.add_pattern_masks(p, board, automaton),
-                        _ => {}
-                    }
-                }
-            }
         }
     }
 
@@ -162,7 +159,9 @@ impl WordPlan {
             .filter(|id| self.cell[id.get() as usize].is_some())
             .map(|id| p.automaton(id).start())
             .collect();
-        readers.extend((0..self.fans.len() as u32).filter(|&n| self.fans[n as usize]).map(NodeId::new));
+        readers.extend(
+            (0..self.fans.len() as u32).filter(|&n| self.fans[n as usize].is_some()).map(NodeId::new),
+        );
         a.add_derived_readers(p, &readers);
     }
 
@@ -197,7 +196,6 @@ fn cell_terms(p: &Program, start: NodeId) -> Option<Terms> {
                     Some(k) => k,
                     None if masks.len() < MAX_SETS => {
                         masks.push(mask);
-                        terms.iter_mut().for_each(|t| t.push(0));
                         term.push(0);
                         masks.len() - 1
                     }
@@ -209,7 +207,8 @@ fn cell_terms(p: &Program, start: NodeId) -> Option<Terms> {
         }
         at.push(absorbed(terms));
     }
-    // Terms made before a later mask appeared are shorter; pad them.
+    // Terms made before a later mask appeared are shorter (`absorbed` reads missing sets as
+    // empty); pad them.
     at.iter_mut().flatten().for_each(|t| t.resize(masks.len(), 0));
     let most = at.iter().map(Vec::len).max().unwrap_or(0);
     let entries = at.len() * most * masks.len().max(1);
@@ -443,7 +442,7 @@ fn prefilter_tests(p: &Program, plan: &WordPlan, n: u32) -> Option<Vec<Vec<WordT
     // words cost (measured: 15puzzle's and canadianDraughts' short fans ran slower with them);
     // a pattern per cell is what the words save.
     let saves_a_pattern = edges.iter().flatten().any(|t| matches!(t, WordTest::Pattern(..)));
-    (saves_a_pattern && !edges.is_empty()).then_some(edges)
+    saves_a_pattern.then_some(edges)
 }
 
 /// The state's piece words, as tokens: its field, its initial value, its update in `set_piece`
@@ -525,11 +524,8 @@ pub(crate) fn state_word(c: &Ctx, mask: u64) -> TokenStream {
 
 /// For a prefiltered fan: the cells it visits from cell `v`, as a `BoardSet` expression.
 pub(crate) fn fan_prefilter(c: &Ctx, n: u32) -> Option<TokenStream> {
-    if !c.words.fans.get(n as usize).copied().unwrap_or(false) {
-        return None;
-    }
+    let edges = c.words.fans.get(n as usize)?.as_ref()?;
     let NodeKind::Fan { table, filter, .. } = c.p.node(NodeId::new(n)).kind() else { return None };
-    let edges = prefilter_tests(c.p, &c.words, n)?;
     let edges = edges.iter().map(|tests| {
         let tests = tests.iter().map(|test| match *test {
             WordTest::On(mask) => state_word(c, mask),
@@ -580,22 +576,17 @@ pub(crate) fn functions(c: &Ctx) -> TokenStream {
         }
     }
     let mut tables = Vec::new();
-    let mut words = Vec::new();
-    for n in 0..c.words.fans.len() as u32 {
-        if !c.words.fans[n as usize] {
-            continue;
-        }
-        let NodeKind::Fan { table, .. } = c.p.node(NodeId::new(n)).kind() else { continue };
+    let mut patterns = Vec::new();
+    for (n, tests) in c.words.fans.iter().enumerate() {
+        let Some(tests) = tests else { continue };
+        let NodeKind::Fan { table, .. } = c.p.node(NodeId::new(n as u32)).kind() else { continue };
         if !tables.contains(&table) {
             tables.push(table);
         }
-        for tests in prefilter_tests(c.p, &c.words, n).unwrap_or_default() {
-            for test in tests {
-                if let WordTest::Pattern(a, _) = test {
-                    collect_nested(c, a, &mut words);
-                }
-            }
-        }
+        patterns.extend(tests.iter().flatten().filter_map(|t| match *t {
+            WordTest::Pattern(a, _) => Some(a),
+            _ => None,
+        }));
     }
     for t in tables {
         let fan = c.p.fan_table(t);
@@ -608,27 +599,10 @@ pub(crate) fn functions(c: &Ctx) -> TokenStream {
             static #name: [BoardSet; VERTICES + 1] = [#(#rows),*];
         });
     }
-    for a in words {
+    for a in c.board.with_nested(c.p, patterns) {
         out.extend(crate::board_sets::word_set_fn(c, a));
     }
     out
-}
-
-/// `a` and the patterns it nests, each once.
-fn collect_nested(c: &Ctx, a: AutomatonId, out: &mut Vec<AutomatonId>) {
-    if out.contains(&a) {
-        return;
-    }
-    out.push(a);
-    for &n in c.board.nodes_of(a) {
-        for e in c.p.node_edges(NodeId::new(n)) {
-            for op in c.p.edge_ops(e) {
-                if let Op::Pattern { automaton, .. } = *op {
-                    collect_nested(c, automaton, out);
-                }
-            }
-        }
-    }
 }
 
 /// `cell_pattern_A(st, v)` and its tables: whether some term of cell `v` has all its cells.
