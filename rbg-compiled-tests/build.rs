@@ -49,6 +49,7 @@ fn baseline_options() -> CompileOptions {
         visit_children: false,
         board_patterns: false,
         word_tests: false,
+        fused_class_moves: false,
     }
 }
 

@@ -51,8 +51,8 @@ fn perft(game: &str, depth: usize, extra: &[&str]) -> Vec<(u64, u64)> {
 #[test]
 fn help_lists_every_switch_with_its_documentation() {
     let flags = switch_flags();
-    // 10 of the shared program, 11 of the compiler, 9 of the interpreter.
-    assert_eq!(flags.len(), 30, "{flags:?}");
+    // 10 of the shared program, 12 of the compiler, 9 of the interpreter.
+    assert_eq!(flags.len(), 31, "{flags:?}");
     for flag in [
         "--no-fuse-ops",
         "--no-pure-patterns",
@@ -136,6 +136,7 @@ fn switch_combinations_keep_the_compiled_engines_perft() {
         "--no-visit-children",
         "--no-board-patterns",
         "--no-word-tests",
+        "--no-fused-class-moves",
     ];
     let (game, expected) = GAMES[2];
     for combination in [program.to_vec(), compiler.to_vec(), [program, compiler].concat()] {

@@ -14,7 +14,7 @@ use rand_core::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 use rbg_compiled_tests::{visit_baseline_game, visit_game, GameVisitor, BASELINE_GAMES, GAMES};
-use rbg_core::{Game, MoveList};
+use rbg_core::{Action, Game, MoveList};
 use rbg_interp::{InterpOptions, Interpreter};
 
 use rbg_testdata::{available, corpus_game};
@@ -98,6 +98,7 @@ impl GameVisitor for Lockstep<'_> {
                         let listed: Vec<Vec<(u32, u32)>> =
                             class_moves.iter().map(|a| vec![(a.index, a.vertex)]).collect();
                         assert_eq!(listed, moves_of(&list_c), "{at}: class {class}'s moves differ");
+                        class_moves_play_as_applied(compiled, &c, &mut sc_c, class, &class_moves, &at);
                         class_states += 1;
                     }
                 }
@@ -114,6 +115,32 @@ impl GameVisitor for Lockstep<'_> {
             }
         }
         (compared, class_states)
+    }
+}
+
+/// Playing each of a class's moves with `play_class_move` (the compiled reasoners go from the
+/// switch straight into the keeper's search) leaves the state, and gives the result, that
+/// `apply_move` and `complete_keeper` give, under keeper limits that stop it early too.
+fn class_moves_play_as_applied<G: Game>(
+    g: &G,
+    s: &G::State,
+    sc: &mut G::Scratch,
+    class: u32,
+    moves: &[Action],
+    at: &str,
+) {
+    for &a in moves {
+        for limit in [0, 1, KEEPER_LIMIT] {
+            let (mut played, mut applied) = (s.clone(), s.clone());
+            let ongoing = g.play_class_move(&mut played, sc, class, a, limit);
+            g.apply_move(&mut applied, &[a]);
+            let expected = g.complete_keeper(&mut applied, sc, limit);
+            let (ongoing, expected) = (format!("{ongoing:?}"), format!("{expected:?}"));
+            assert_eq!(ongoing, expected, "{at}: playing {a:?} (keeper limit {limit}) ends otherwise");
+            if limit == KEEPER_LIMIT {
+                assert!(played == applied, "{at}: playing {a:?} leaves another state than applying it");
+            }
+        }
     }
 }
 

@@ -118,11 +118,23 @@ pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
         /// Runs the main search; `Ok(true)` if the sink stopped it.
         #[inline]
         fn run<K: Sink>(st: &mut State, sc: &mut Scratch, k: &mut K) -> Result<bool, SearchError> {
+            run_from(st, sc, k, dispatch)
+        }
+
+        /// Runs the main search by `search`: the dispatch on the rules position, or the node
+        /// function of a rules position the caller knows.
+        #[inline(always)]
+        fn run_from<K: Sink>(
+            st: &mut State,
+            sc: &mut Scratch,
+            k: &mut K,
+            search: impl FnOnce(&mut State, &mut Scratch, &mut K) -> bool,
+        ) -> Result<bool, SearchError> {
             sc.path.clear();
             #new_epoch
             #reset_guard
             #stack_prologue
-            let stop = dispatch(st, sc, k);
+            let stop = search(st, sc, k);
             #check_guard
             Ok(stop)
         }

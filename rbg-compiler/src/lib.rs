@@ -67,7 +67,7 @@ pub use crate_files::{write_crate, CrateDeps, WrittenCrate, GENERATED_MARKER};
 
 /// The version of the generator, part of every cache key: bump it when the generated code
 /// changes in a way that cargo's own change detection would not notice.
-pub const GENERATOR_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "-g10");
+pub const GENERATOR_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "-g11");
 
 rbg_automaton::option_switches! {
     /// What to generate. Every switch defaults to on; turning one off keeps the moves identical
@@ -126,6 +126,11 @@ rbg_automaton::option_switches! {
             /// the cells where its continuation's first tests hold (design notes 6.3). Off: a
             /// search at each cell.
             pub word_tests: bool = true, "word-tests", Optimisation;
+            /// A playout's move from a monotonic class's cached list goes from its switch straight
+            /// into the keeper's search at the switch's target (`Game::play_class_move`). Off:
+            /// the move is applied through `apply_move`, then the keeper's steps through the
+            /// dispatch on the rules position.
+            pub fused_class_moves: bool = true, "fused-class-moves", Optimisation;
         }
     }
 }
@@ -222,7 +227,7 @@ mod tests {
              +visited-elimination +constant-folding +fan-filters -always-count-pieces \
              +monotonic-classes +pattern-sharing +unchecked-modifiers +compact-state \
              +deferred-checks +pattern-order +piece-sets +monotonic-fill +lean-apply +count-replay \
-             +visit-children +board-patterns +word-tests"
+             +visit-children +board-patterns +word-tests +fused-class-moves"
         );
     }
 

@@ -1,9 +1,11 @@
 //! The generated cache of monotonic classes (design notes 2.15): at a class's rules position a
-//! later visit filters the cached move list instead of searching again.
+//! later visit filters the cached move list instead of searching again. The cache is filled by a
+//! scan of the class's cells ([`fill`]), and a move drawn from it is played straight into the
+//! keeper's search that follows ([`play`]).
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use rbg_automaton::MonotonicClass;
+use rbg_automaton::{Modifier, MonotonicClass};
 
 use crate::ctx::Ctx;
 use crate::tables::lit;
@@ -23,6 +25,7 @@ pub(crate) fn monotonic(c: &Ctx) -> TokenStream {
     });
     let count = c.p.monotonic().len() as u32;
     let fill = if c.o.monotonic_fill { fill(c) } else { TokenStream::new() };
+    let play = if c.o.fused_class_moves && c.o.unchecked_modifiers { play(c) } else { TokenStream::new() };
     quote! {
         fn monotonic_class(&self, s: &State) -> Option<u32> {
             if s.player == 0 {
@@ -51,6 +54,65 @@ pub(crate) fn monotonic(c: &Ctx) -> TokenStream {
         }
 
         #fill
+
+        #play
+    }
+}
+
+/// `Game::play_class_move`: a class's switch sets the player, rules position and cell, and when
+/// it hands over to the keeper, the keeper's first step searches from the switch's target
+/// directly; the driver's default would look the action up in `apply_move`'s `match`, then the
+/// rules position up in the dispatch.
+fn play(c: &Ctx) -> TokenStream {
+    let rules_positions = c.rules_positions();
+    let arms = c.p.monotonic().iter().flat_map(|class| class.switches().iter()).filter_map(|&(index, _)| {
+        let Some(&Modifier::Switch { player, target: Some(target) }) = c.p.modifiers().get(index as usize)
+        else {
+            return None;
+        };
+        let target = target.get();
+        if !rules_positions.contains(&target) {
+            return None;
+        }
+        let (player_value, node) = (c.l.player.lit(u64::from(player)), c.node_value(target));
+        let switch = quote!(st.vertex = a.vertex as Cell; st.player = #player_value; st.node = #node;);
+        Some(if player == 0 {
+            let search = crate::search::search_from(c, target);
+            quote!(#index => {
+                #switch
+                // The first of at most `keeper_limit` keeper steps.
+                if keeper_limit == 0 {
+                    return Err(SearchError::KeeperLoop { limit: 0 });
+                }
+                if !run_from(st, sc, &mut FirstSink, |st, sc, k| #search)? {
+                    return Ok(false);
+                }
+                return ::rbg_core::playout::complete_keeper_after(self, st, sc, 1, keeper_limit);
+            })
+        } else {
+            quote!(#index => { #switch return Ok(true); })
+        })
+    });
+    quote! {
+        // Inlined into the playout loop, with the keeper's search it enters.
+        #[inline]
+        fn play_class_move(
+            &self,
+            st: &mut State,
+            sc: &mut Scratch,
+            _class: u32,
+            a: Action,
+            keeper_limit: u64,
+        ) -> Result<bool, SearchError> {
+            if (a.vertex as usize) < VERTICES {
+                match a.index {
+                    #(#arms)*
+                    _ => {}
+                }
+            }
+            apply_move(st, ::core::slice::from_ref(&a));
+            self.complete_keeper(st, sc, keeper_limit)
+        }
     }
 }
 

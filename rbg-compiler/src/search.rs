@@ -169,21 +169,8 @@ impl SearchGen<'_> {
             let edges = ordered_edges(c, n);
             let looping = loops_to_itself(c, n);
             for (i, e) in edges.iter().enumerate() {
-                let label = Lifetime::new(&format!("'edge{i}"), Span::call_site());
-                let modifiers = c.p.edge_ops(e).iter().filter(|op| op.is_modifier()).count() as u32;
-                let move_len = c.a.path_len(NodeId::new(n)).map(|base| base + modifiers);
-                let ends_in_switch = c.p.ends_move(e);
                 let tail_loop = looping && i + 1 == edges.len();
-                let cx = EdgeCx {
-                    pattern,
-                    node: n,
-                    target: e.target().get(),
-                    move_len,
-                    ends_in_switch,
-                    tail_loop,
-                };
-                let ops = self.ops(c.p.edge_ops(e), &cx, &label, false, false);
-                let block = quote!(#label: { let mut w = v; #ops });
+                let block = self.edge_block(n, i, e, 0, tail_loop);
                 if i + 1 == edges.len() {
                     body.extend(block);
                 } else {
@@ -211,6 +198,41 @@ impl SearchGen<'_> {
         }
     }
 
+    /// Edge `e`, the `i`-th of node `n`, as a labelled block over `w` starting at cell `v`,
+    /// without its first `passed` ops (tests the caller knows to hold).
+    fn edge_block(&mut self, n: u32, i: usize, e: &Edge, passed: usize, tail_loop: bool) -> TokenStream {
+        let c = self.c;
+        let label = Lifetime::new(&format!("'edge{i}"), Span::call_site());
+        let ops = c.p.edge_ops(e);
+        let modifiers = ops.iter().filter(|op| op.is_modifier()).count() as u32;
+        let cx = EdgeCx {
+            pattern: c.is_pattern(n),
+            node: n,
+            target: e.target().get(),
+            move_len: c.a.path_len(NodeId::new(n)).map(|base| base + modifiers),
+            ends_in_switch: c.p.ends_move(e),
+            tail_loop,
+        };
+        let ops = self.ops(&ops[passed.min(ops.len())..], &cx, &label, false, false);
+        quote!(#label: { let mut w = v; #ops })
+    }
+
+    /// The visit of a prefiltered fan's continuation `next` at cell `w`, whose prefilter has
+    /// tested the first `passed` ops of its only edge: that edge inline, without them, where
+    /// `next`'s function does nothing else (no visited check, stack check or loop).
+    fn prefiltered_visit(&mut self, next: u32, passed: usize) -> Option<TokenStream> {
+        let c = self.c;
+        let node = c.p.node(NodeId::new(next));
+        let plain = node.slot().is_none() && !c.stack.checked[next as usize] && !loops_to_itself(c, next);
+        let edges = ordered_edges(c, next);
+        let [e] = edges.as_slice() else { return None };
+        if !plain || node.is_fan() || node.is_accepting() {
+            return None;
+        }
+        let block = self.edge_block(next, 0, e, passed, false);
+        Some(quote!({ let v = w; #block }))
+    }
+
     fn fan_body(&mut self, n: u32) -> TokenStream {
         let c = self.c;
         // Only called for fan nodes.
@@ -222,15 +244,22 @@ impl SearchGen<'_> {
         // memoised whole-board set, or from the state's piece words; never both, and never for a
         // fan over a piece-location set); the cells that pass are visited lowest first (the
         // order of the row).
-        let prefilter =
-            crate::board_sets::fan_prefilter(c, n).or_else(|| crate::word_tests::fan_prefilter(c, n));
-        if let Some(cells) = prefilter {
+        let prefilter = match crate::board_sets::fan_prefilter(c, n) {
+            Some(cells) => Some((cells, call.clone())),
+            None => crate::word_tests::fan_prefilter(c, n).map(|cells| {
+                // The cells it visits pass the tests it read; an only edge need not repeat them.
+                let passed = c.words.passed_tests(n);
+                let inline = passed.and_then(|passed| self.prefiltered_visit(next.get(), passed));
+                (cells, inline.unwrap_or_else(|| call.clone()))
+            }),
+        };
+        if let Some((cells, visit)) = prefilter {
             return quote! {
                 let mut bits: BoardSet = #cells;
                 while bits != 0 {
                     let w = bits.trailing_zeros() as Cell;
                     bits &= bits - 1;
-                    if #call { return true; }
+                    if #visit { return true; }
                 }
                 false
             };
@@ -593,7 +622,7 @@ impl SearchGen<'_> {
             let call = self.call_node(n, &quote!(v), &quote!(0));
             quote!(#value => #call,)
         });
-        let begin = if c.has_layers { quote!(begin_layer(sc, 0);) } else { TokenStream::new() };
+        let begin = begin_main_search(c);
         quote! {
             /// The main search from the state's rules position and cell.
             fn dispatch<K: Sink>(st: &mut State, sc: &mut Scratch, k: &mut K) -> bool {
@@ -606,6 +635,27 @@ impl SearchGen<'_> {
             }
         }
     }
+}
+
+/// What the main search does before entering its first node.
+fn begin_main_search(c: &Ctx) -> TokenStream {
+    if c.has_layers {
+        quote!(begin_layer(sc, 0);)
+    } else {
+        TokenStream::new()
+    }
+}
+
+/// The main search from rules position `n` (a block over `st`, `sc` and `k`, at the state's
+/// cell), which the dispatch would choose for a state at `n`.
+pub(crate) fn search_from(c: &Ctx, n: u32) -> TokenStream {
+    let call = SearchGen { c, next_id: 0 }.call_node(n, &quote!(v), &quote!(0));
+    let begin = begin_main_search(c);
+    quote!({
+        let v = st.vertex;
+        #begin
+        #call
+    })
 }
 
 /// The code of a comparison inside the block `label`: breaks out of it with `false` when the

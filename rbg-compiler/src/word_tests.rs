@@ -19,7 +19,9 @@
 //!   (`down {e}` is one masked shift). Where some of them is such a pattern, the fan visits
 //!   only the bits of `row & filter & (tests of edge 1 | tests of edge 2 | …)`, lowest first,
 //!   which is the same order: connect4's keeper finds the lowest empty cell of a column with
-//!   one word expression instead of a loop whose exit mispredicts.
+//!   one word expression instead of a loop whose exit mispredicts. Where the continuation has
+//!   one edge, the cells visited have passed its leading tests, and the edge runs inline
+//!   without them ([`WordPlan::passed_tests`]).
 //!
 //! Both read state words, so their nodes are readers of derived state
 //! ([`Analysis::add_derived_readers`]), and a search that modifies the board before reaching
@@ -140,6 +142,16 @@ impl WordPlan {
     fn add_mask(&mut self, mask: u64) {
         if !self.masks.contains(&mask) {
             self.masks.push(mask);
+        }
+    }
+
+    /// For a prefiltered fan whose continuation has one edge: the number of that edge's leading
+    /// ops its prefilter tests, which therefore hold at every cell the fan visits (the state is
+    /// the same at each visit: the search undoes what a visit changes).
+    pub(crate) fn passed_tests(&self, n: u32) -> Option<usize> {
+        match self.fans.get(n as usize)?.as_deref()? {
+            [tests] => Some(tests.len()),
+            _ => None,
         }
     }
 

@@ -3,26 +3,12 @@
 //! interpreter, with the switch on and off, and a count by hand) and by the corpus conformance
 //! tests.
 
-use rbg_compiler::{generate_source, CompileOptions};
+mod common;
 
-/// The generated source of a game on a `width`×`height` rectangle of empty cells.
-fn source(width: usize, height: usize, rules: &str, options: &CompileOptions) -> String {
-    let rows: String = (0..height).map(|_| format!("[{}]", vec!["e"; width].join(","))).collect();
-    let text = format!(
-        "#players = a(1), b(1)\n#pieces = e, x, o\n#variables =\n\
-         #board = rectangle(up, down, left, right, {rows})\n\
-         #rules = {rules}\n"
-    );
-    let out = rbg_parser::parse("test.rbg", text.as_bytes());
-    let game = out.game.unwrap_or_else(|| panic!("{:?}", out.diagnostics));
-    generate_source(&game, "test", options).expect("generates")
-}
+use common::source;
+use rbg_compiler::CompileOptions;
 
-/// Connect-four's shape: a drop down the column the player picked, then a test of three in a
-/// row from the cell (five terms away from the edges).
-const DROP_RULES: &str = "(->a (left* + right*) {e} ->> down* {e} {! down {e}} \
-                          {! left {x} left {x} + right {x} right {x} + down {x} down {x} \
-                          + up left {x} up left {x} + up right {x} up right {x}} [x] ->b)*";
+use common::DROP_RULES;
 
 #[test]
 fn a_pattern_of_several_terms_is_tested_by_words() {
@@ -33,6 +19,19 @@ fn a_pattern_of_several_terms_is_tested_by_words() {
     // The drop visits the bits of one word: the column's empty cells above a non-empty one.
     assert!(code.contains("static FAN_"), "{code}");
     assert!(code.contains("& !word_pattern_"), "{code}");
+    // Its continuation has one edge, run inline at the bits without the tests they passed.
+    assert!(code.contains("let v = w;"), "{code}");
+}
+
+#[test]
+fn a_continuation_of_two_edges_is_called() {
+    // The same drop, then one of two pieces: either edge's tests may be the ones a bit passed.
+    let rules = DROP_RULES
+        .replace("[x] ->b)*", "([x] + [o]) ->b)*")
+        .replace("{e} {! down {e}}", "({e} {! down {e}} [x] + {e} {! down {e}} [o])");
+    let code = source(7, 6, &rules, &CompileOptions::default());
+    assert!(code.contains("& !word_pattern_"), "{code}");
+    assert!(!code.contains("let v = w;"), "{code}");
 }
 
 #[test]

@@ -346,6 +346,23 @@ pub trait Game: Sync {
         Ok(self.visit_moves(s, sc, |_| ControlFlow::Break(()))?.is_break())
     }
 
+    /// Plays `a`, a move from a monotonic class's cached list (a single action) that is legal in
+    /// `s` ([`Game::is_still_legal`]), then completes the keeper's moves after it: the same as
+    /// [`Game::apply_move`] followed by [`Game::complete_keeper`], with the same result. A
+    /// reasoner may override it to go from the switch straight into the keeper's search, without
+    /// looking the action up and the rules position up again.
+    fn play_class_move(
+        &self,
+        s: &mut Self::State,
+        sc: &mut Self::Scratch,
+        _class: u32,
+        a: Action,
+        keeper_limit: u64,
+    ) -> Result<bool, SearchError> {
+        self.apply_move(s, core::slice::from_ref(&a));
+        self.complete_keeper(s, sc, keeper_limit)
+    }
+
     /// Keeper completion: while the keeper is to move and can move, apply its first move.
     /// Returns `true` if a real player is to move afterwards, `false` if the game is over (the
     /// keeper is stuck). At most `limit` keeper moves are made.
@@ -355,17 +372,7 @@ pub trait Game: Sync {
         sc: &mut Self::Scratch,
         limit: u64,
     ) -> Result<bool, SearchError> {
-        let mut steps = 0u64;
-        while self.current_player(s) == KEEPER {
-            if steps == limit {
-                return Err(SearchError::KeeperLoop { limit });
-            }
-            if !self.keeper_step(s, sc)? {
-                return Ok(false);
-            }
-            steps += 1;
-        }
-        Ok(true)
+        crate::playout::complete_keeper_after(self, s, sc, 0, limit)
     }
 
     /// Plays one uniformly random game from `s` (keeper-completed) to its end, drawing from

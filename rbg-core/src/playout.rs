@@ -343,6 +343,30 @@ impl PlayoutBuffers {
     }
 }
 
+/// The rest of [`Game::complete_keeper`] after `made` keeper steps (counted against `limit`),
+/// by [`Game::keeper_step`]: a reasoner that made the first step its own way
+/// ([`Game::play_class_move`]) completes the others, and fails at the same step, with the same
+/// error.
+pub fn complete_keeper_after<G: Game + ?Sized>(
+    game: &G,
+    s: &mut G::State,
+    sc: &mut G::Scratch,
+    made: u64,
+    limit: u64,
+) -> Result<bool, SearchError> {
+    let mut steps = made;
+    while game.current_player(s) == crate::KEEPER {
+        if steps >= limit {
+            return Err(SearchError::KeeperLoop { limit });
+        }
+        if !game.keeper_step(s, sc)? {
+            return Ok(false);
+        }
+        steps += 1;
+    }
+    Ok(true)
+}
+
 /// Plays one uniformly random game from `s` (keeper-completed) to its end, drawing from `rng`:
 /// the body of [`Game::random_playout`]'s default. `s` ends in the final state.
 pub fn random_playout<G: Game + ?Sized, R: RngCore + ?Sized>(
@@ -370,16 +394,17 @@ pub fn random_playout<G: Game + ?Sized, R: RngCore + ?Sized>(
             return Err(SearchError::PlayoutTooLong { limit: limits.max_plies });
         }
         out.plies += 1;
-        match chosen {
-            Chosen::Listed(i) => game.apply_move(s, b.moves.get(i)),
-            Chosen::Cached(c, i) => game.apply_move(s, core::slice::from_ref(&b.class_moves[c][i])),
-            Chosen::Streamed => game.apply_move(s, &b.streamed),
-            Chosen::Nth(i) => {
-                // Counted a moment ago in the same state, so the move exists.
-                game.apply_nth_move(s, sc, i)?;
+        let keeper_limit = limits.keeper_limit;
+        let ongoing = match chosen {
+            Chosen::Cached(c, i) => {
+                game.play_class_move(s, sc, c as u32, b.class_moves[c][i], keeper_limit)?
             }
-        }
-        if !game.complete_keeper(s, sc, limits.keeper_limit)? {
+            chosen => {
+                b.apply(game, s, sc, chosen)?;
+                game.complete_keeper(s, sc, keeper_limit)?
+            }
+        };
+        if !ongoing {
             return Ok(out);
         }
     }
@@ -403,6 +428,26 @@ enum Chosen {
 pub const COUNT_REPLAY_MIN_MOVES: u64 = 256;
 
 impl PlayoutBuffers {
+    /// Applies a move drawn from the listed moves, the streamed one or by its number.
+    fn apply<G: Game + ?Sized>(
+        &self,
+        game: &G,
+        s: &mut G::State,
+        sc: &mut G::Scratch,
+        chosen: Chosen,
+    ) -> Result<(), SearchError> {
+        match chosen {
+            Chosen::Listed(i) => game.apply_move(s, self.moves.get(i)),
+            Chosen::Cached(c, i) => game.apply_move(s, core::slice::from_ref(&self.class_moves[c][i])),
+            Chosen::Streamed => game.apply_move(s, &self.streamed),
+            Chosen::Nth(i) => {
+                // Counted a moment ago in the same state, so the move exists.
+                game.apply_nth_move(s, sc, i)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Draws a uniformly random legal move of a state without a monotonic class: by count and
     /// replay where the previous state had many moves and the reasoner can count, else from the
     /// listed moves (or by reservoir sampling when they do not fit). Every way draws the same
