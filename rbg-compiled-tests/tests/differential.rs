@@ -138,7 +138,7 @@ fn class_moves_play_as_applied<G: Game>(
             let (ongoing, expected) = (format!("{ongoing:?}"), format!("{expected:?}"));
             assert_eq!(ongoing, expected, "{at}: playing {a:?} (keeper limit {limit}) ends otherwise");
             if limit == KEEPER_LIMIT {
-                assert!(played == applied, "{at}: playing {a:?} leaves another state than applying it");
+                assert_eq!(played, applied, "{at}: playing {a:?} leaves another state than applying it");
             }
         }
     }

@@ -65,7 +65,11 @@ pub(crate) fn monotonic(c: &Ctx) -> TokenStream {
 /// rules position up in the dispatch.
 fn play(c: &Ctx) -> TokenStream {
     let rules_positions = c.rules_positions();
-    let arms = c.p.monotonic().iter().flat_map(|class| class.switches().iter()).filter_map(|&(index, _)| {
+    let mut switches: Vec<u32> =
+        c.p.monotonic().iter().flat_map(|class| class.switches().iter().map(|&(index, _)| index)).collect();
+    switches.sort_unstable();
+    switches.dedup();
+    let arms = switches.into_iter().filter_map(|index| {
         let Some(&Modifier::Switch { player, target: Some(target) }) = c.p.modifiers().get(index as usize)
         else {
             return None;
