@@ -83,8 +83,9 @@ fn main() {
     let switch_arms: String = switch_flags
         .iter()
         .enumerate()
-        .map(|(i, _)| format!("{i} => Some(v.visit(&switch_variant_{i}::Reasoner)),"))
+        .map(|(i, (_, module))| format!("{i} => Some(v.visit(&{module}::Reasoner)),"))
         .collect();
+    let switch_flags: Vec<&String> = switch_flags.iter().map(|(flag, _)| flag).collect();
     let sbg_names = compile_sbg_games(&mut modules);
     let geometry_names = compile_geometry_games(&mut modules);
     let geometry_arms: String = geometry_names
@@ -137,21 +138,35 @@ fn main() {
 }
 
 /// Compiles `SWITCH_GAME` once per switch of the compiler's options, that switch alone flipped;
-/// returns the flags in module order (`switch_variant_{i}`).
-fn compile_switch_variants(games: &[(String, PathBuf)], modules: &mut String) -> Vec<String> {
+/// returns each switch's flag and the module of its variant (`switch_variant_{i}`, or the
+/// default's module where the switch does not change the game's code: the same code needs no
+/// second build).
+fn compile_switch_variants(games: &[(String, PathBuf)], modules: &mut String) -> Vec<(String, String)> {
     let Some((name, path)) = games.iter().find(|(n, _)| n == SWITCH_GAME) else { return Vec::new() };
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let game = rbg_parser::parse(name, &bytes).game.unwrap_or_else(|| panic!("{name} does not parse"));
-    let mut flags = Vec::new();
-    for switch in CompileOptions::all_switches() {
+    // The code without the header naming the options.
+    let code = |options: &CompileOptions| {
+        let module = generate_module(&game, name, options)
+            .unwrap_or_else(|e| panic!("{name} does not compile with {}: {e}", options.fingerprint()));
+        let text = module.to_string();
+        (text.replace(&options.fingerprint(), ""), text)
+    };
+    let (default_code, _) = code(&CompileOptions::default());
+    let mut variants = Vec::new();
+    for (i, switch) in CompileOptions::all_switches().iter().enumerate() {
         let mut options = CompileOptions::default();
         assert!(options.set_switch(switch.name, !switch.default), "switch {} cannot be set", switch.name);
-        let module = generate_module(&game, name, &options)
-            .unwrap_or_else(|e| panic!("{name} does not compile with --{}: {e}", switch.flag));
-        let _ = writeln!(modules, "pub mod switch_variant_{} {{ {module} }}", flags.len());
-        flags.push(switch.flag.to_string());
+        let (variant_code, module) = code(&options);
+        let ident = if variant_code == default_code {
+            names::snake(name)
+        } else {
+            let _ = writeln!(modules, "pub mod switch_variant_{i} {{ {module} }}");
+            format!("switch_variant_{i}")
+        };
+        variants.push((switch.flag.to_string(), ident));
     }
-    flags
+    variants
 }
 
 /// The files of `games/{dir}` with extension `ext`, sorted, as (file stem, path); each is a
