@@ -127,17 +127,20 @@ impl BoardPlan {
                 continue;
             }
             out.push(a);
-            for &n in self.nodes_of(a) {
-                for e in p.node_edges(NodeId::new(n)) {
-                    for op in p.edge_ops(e) {
-                        if let Op::Pattern { automaton, .. } = *op {
-                            stack.push(automaton);
-                        }
-                    }
+            for op in self.ops_of(p, a) {
+                if let Op::Pattern { automaton, .. } = *op {
+                    stack.push(automaton);
                 }
             }
         }
         out
+    }
+
+    /// The ops of the edges of automaton `a`'s nodes.
+    pub(crate) fn ops_of<'a>(&'a self, p: &'a Program, a: AutomatonId) -> impl Iterator<Item = &'a Op> + 'a {
+        self.nodes_of(a)
+            .iter()
+            .flat_map(move |&n| p.node_edges(NodeId::new(n)).iter().flat_map(|e| p.edge_ops(e)))
     }
 
     /// The nodes of automaton `a`, ascending.

@@ -217,18 +217,17 @@ impl SearchGen<'_> {
         quote!(#label: { let mut w = v; #ops })
     }
 
-    /// The visit of a prefiltered fan's continuation `next` at cell `w`, whose prefilter has
-    /// tested the first `passed` ops of its only edge: that edge inline, without them, where
-    /// `next`'s function does nothing else (no visited check, stack check or loop).
+    /// The visit of a prefiltered fan's continuation `next` (neither a fan nor accepting) at
+    /// cell `w`, whose prefilter has tested the first `passed` ops of its only edge: that edge
+    /// inline, without them, where `next`'s function does nothing else (no visited check, stack
+    /// check or loop).
     fn prefiltered_visit(&mut self, next: u32, passed: usize) -> Option<TokenStream> {
         let c = self.c;
-        let node = c.p.node(NodeId::new(next));
-        let plain = node.slot().is_none() && !c.stack.checked[next as usize] && !loops_to_itself(c, next);
+        let plain = c.p.node(NodeId::new(next)).slot().is_none()
+            && !c.stack.checked[next as usize]
+            && !loops_to_itself(c, next);
         let edges = ordered_edges(c, next);
-        let [e] = edges.as_slice() else { return None };
-        if !plain || node.is_fan() || node.is_accepting() {
-            return None;
-        }
+        let ([e], true) = (edges.as_slice(), plain) else { return None };
         let block = self.edge_block(next, 0, e, passed, false);
         Some(quote!({ let v = w; #block }))
     }

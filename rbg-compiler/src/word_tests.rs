@@ -119,13 +119,9 @@ impl WordPlan {
                 }
             }
             for a in board.with_nested(p, patterns) {
-                for &node in board.nodes_of(a) {
-                    for e in p.node_edges(NodeId::new(node)) {
-                        for op in p.edge_ops(e) {
-                            if let Op::On(mask) = *op {
-                                plan.add_mask(mask);
-                            }
-                        }
+                for op in board.ops_of(p, a) {
+                    if let Op::On(mask) = *op {
+                        plan.add_mask(mask);
                     }
                 }
             }
@@ -241,15 +237,11 @@ fn asked_often(p: &Program, cell: &[Option<Terms>]) -> bool {
 /// The pattern ops that ask a cell pattern, and the offs, over the whole program.
 fn asks_and_offs(p: &Program, cell: &[Option<Terms>]) -> (usize, usize) {
     let (mut asks, mut offs) = (0, 0);
-    for n in 0..p.nodes().len() as u32 {
-        for e in p.node_edges(NodeId::new(n)) {
-            for op in p.edge_ops(e) {
-                match *op {
-                    Op::Pattern { automaton, .. } if cell[automaton.get() as usize].is_some() => asks += 1,
-                    Op::Off { .. } => offs += 1,
-                    _ => {}
-                }
-            }
+    for op in p.edges().iter().flat_map(|e| p.edge_ops(e)) {
+        match *op {
+            Op::Pattern { automaton, .. } if cell[automaton.get() as usize].is_some() => asks += 1,
+            Op::Off { .. } => offs += 1,
+            _ => {}
         }
     }
     (asks, offs)
