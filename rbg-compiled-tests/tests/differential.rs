@@ -120,7 +120,8 @@ impl GameVisitor for Lockstep<'_> {
 
 /// Playing each of a class's moves with `play_class_move` (the compiled reasoners go from the
 /// switch straight into the keeper's search) leaves the state, and gives the result, that
-/// `apply_move` and `complete_keeper` give, under keeper limits that stop it early too.
+/// `apply_move` and `complete_keeper` give, under keeper limits that stop it early too; so does
+/// an action that is no move at all.
 fn class_moves_play_as_applied<G: Game>(
     g: &G,
     s: &G::State,
@@ -129,7 +130,9 @@ fn class_moves_play_as_applied<G: Game>(
     moves: &[Action],
     at: &str,
 ) {
-    for &a in moves {
+    // Garbage too: a vertex off the board, an action index no game has.
+    let garbage = moves.first().map(|a| [Action::new(a.index, u32::MAX), Action::new(u32::MAX, a.vertex)]);
+    for &a in moves.iter().chain(garbage.iter().flatten()) {
         for limit in [0, 1, KEEPER_LIMIT] {
             let (mut played, mut applied) = (s.clone(), s.clone());
             let ongoing = g.play_class_move(&mut played, sc, class, a, limit);
