@@ -3,20 +3,19 @@
 
 use std::sync::{Mutex, PoisonError};
 
+use crate::errors::{search_error, value_error};
+use crate::game::PyGame;
+use crate::interrupt::Stoppable;
+use crate::moves::PyMove;
+use crate::state::PyState;
 use pyo3::prelude::*;
 use rbg_agents::{
     Agent, AgentKind, AgentSpec, AlphaBeta, BuildError, FlatMonteCarlo, Mcts, RandomAgent, SplitMcts,
 };
-use rbg_core::dynamic::AnyGame;
-
-use crate::errors::{search_error, value_error};
-use crate::game::PyGame;
-use crate::moves::PyMove;
-use crate::state::PyState;
 
 /// An agent that may move to another thread: `select_move` searches with the GIL released,
 /// and a pyclass must be `Send` (and `Sync`, which the mutex adds) to be used from any thread.
-type SendAgent = Box<dyn Agent<AnyGame> + Send>;
+type SendAgent = Box<dyn Agent<Stoppable> + Send>;
 
 /// A game-playing agent for one game, e.g. `rbg.Agent(game, "mcts:iterations=200", seed=1)`.
 ///
@@ -24,19 +23,21 @@ type SendAgent = Box<dyn Agent<AnyGame> + Send>;
 /// then `:key=value,...` options. `seed`, when given, replaces the specification's seed.
 /// An agent keeps search memory between calls. It searches without the GIL, so other Python
 /// threads run meanwhile; one agent makes one search at a time (a second call on it from
-/// another thread during a search raises RuntimeError).
+/// another thread during a search raises RuntimeError). Ctrl-C stops a search
+/// (KeyboardInterrupt).
 #[pyclass(module = "rbg._rbg", name = "Agent")]
 pub struct PyAgent {
-    any: AnyGame,
+    /// The game, whose flag stops a search on Ctrl-C.
+    game: Stoppable,
     /// Reached only through `&mut self` (`Mutex::get_mut`, no locking): the mutex is there
     /// to make the agent `Sync`, which pyo3 requires of a class.
     agent: Mutex<SendAgent>,
 }
 
 /// The agent of `spec`, as `AgentSpec::build` makes it but boxed as `Send`. `build`'s box
-/// is not `Send`, because it serves every `Game`; for `AnyGame` every agent is (a
+/// is not `Send`, because it serves every `Game`; for `Stoppable` every agent is (a
 /// compile-time check: this fails to build if an agent ever holds something that is not).
-fn build_send(spec: &AgentSpec, any: &AnyGame) -> Result<SendAgent, BuildError> {
+fn build_send(spec: &AgentSpec, any: &Stoppable) -> Result<SendAgent, BuildError> {
     Ok(match &spec.kind {
         AgentKind::Random => Box::new(RandomAgent::new(any, spec.seed)),
         AgentKind::FlatMc(c) => Box::new(FlatMonteCarlo::new(any, c.clone(), spec.seed)),
@@ -56,10 +57,10 @@ impl PyAgent {
         if let Some(seed) = seed {
             parsed.seed = seed;
         }
-        let any = game.get().any.clone();
-        let agent = build_send(&parsed, &any)
+        let game = Stoppable::new(&game.get().any);
+        let agent = build_send(&parsed, &game)
             .map_err(|e| value_error(format!("cannot build agent {spec:?}: {e}")))?;
-        Ok(PyAgent { any, agent: Mutex::new(agent) })
+        Ok(PyAgent { game, agent: Mutex::new(agent) })
     }
 
     /// The agent's description, e.g. `mcts:iterations=200`.
@@ -75,18 +76,18 @@ impl PyAgent {
         // Borrowed only for the copy: a borrow held through the search would make the state's
         // methods raise "already borrowed" in the threads that run meanwhile.
         let position = state.try_borrow()?.inner().clone();
-        if !self.any.owns(&position) {
+        if !self.game.any().owns(&position) {
             return Err(value_error("the state belongs to another game than the agent's"));
         }
-        let any = &self.any;
+        let game = &self.game;
         let agent = self.agent.get_mut().unwrap_or_else(PoisonError::into_inner);
         let budget = agent.budget();
         let decision =
-            py.allow_threads(|| agent.select_move(any, &position, &budget)).map_err(|e| match e {
+            game.run(py, || agent.select_move(game, &position, &budget))?.map_err(|e| match e {
                 rbg_agents::AgentError::Search(e) => search_error(e),
                 other => value_error(other.to_string()),
             })?;
-        Ok(PyMove::new(&self.any, decision.mv))
+        Ok(PyMove::new(game.any(), decision.mv))
     }
 
     /// `Agent("spec")`.

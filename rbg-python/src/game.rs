@@ -12,6 +12,7 @@ use rbg_core::playout::{flat_monte_carlo, McLimit, McOptions, McStats};
 use rbg_core::Game;
 
 use crate::errors::{search_error, value_error};
+use crate::interrupt::Stoppable;
 use crate::load::{self, LoadError};
 use crate::state::PyState;
 
@@ -70,15 +71,28 @@ impl PyGame {
         Ok(PyGame { any, engine: "compiled", origin: Origin::Library(path.to_path_buf()) })
     }
 
-    /// Worker threads for `threads` (0: one per core).
-    fn worker_threads(threads: usize) -> usize {
-        if threads == 0 {
-            std::thread::available_parallelism().map_or(1, usize::from)
-        } else {
-            threads.min(rbg_core::perft::MAX_THREADS)
-        }
+    /// The worker threads for a request of `threads` (None: one per core) on `work_items`
+    /// independent pieces of work: never more than the pieces, nor than [`THREADS_PER_CORE`]
+    /// per core (more only cost memory and start-up). 0 threads is a ValueError.
+    fn worker_threads(threads: Option<usize>, work_items: u64) -> PyResult<usize> {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let wanted = match threads {
+            None => cores,
+            Some(0) => return Err(value_error("threads must be at least 1 (or None: one per core)")),
+            Some(n) => n.min(cores.saturating_mul(THREADS_PER_CORE)),
+        };
+        let items = usize::try_from(work_items.max(1)).unwrap_or(usize::MAX);
+        Ok(wanted.min(items).min(rbg_core::perft::MAX_THREADS))
     }
 }
+
+/// The most worker threads per core a driver starts, whatever is asked for.
+const THREADS_PER_CORE: usize = 4;
+
+/// The deepest perft `Game.perft` runs: far beyond any count that finishes (a corpus game's
+/// deepest reference count is under 20 plies), and small enough that the per-ply buffers of
+/// every thread stay small (perft keeps one per remaining ply).
+pub const MAX_PERFT_DEPTH: u32 = 1000;
 
 /// What a batch of random playouts did (`Game.random_playouts`).
 #[pyclass(module = "rbg._rbg", name = "PlayoutStats", frozen, get_all)]
@@ -223,36 +237,43 @@ impl PyGame {
 
     /// Counts the move tree from the initial state `depth` plies deep; returns
     /// `(leaves, nodes)`: the states at exactly that depth and all states counted (the root
-    /// included, keeper states not). Runs on `threads` threads (0: one per core) without the
-    /// GIL.
-    #[pyo3(signature = (depth, threads = 0))]
-    fn perft(&self, py: Python<'_>, depth: u32, threads: usize) -> PyResult<(u64, u64)> {
-        let options = PerftOptions { threads: Self::worker_threads(threads), ..PerftOptions::default() };
-        let any = &self.any;
-        let counts = py.allow_threads(|| perft(any, depth, &options)).map_err(search_error)?;
+    /// included, keeper states not). Runs on `threads` threads (None: one per core; at most 4
+    /// per core) without the GIL. `depth` is at most 1000 (ValueError beyond). Ctrl-C stops
+    /// it (KeyboardInterrupt).
+    #[pyo3(signature = (depth, threads = None))]
+    fn perft(&self, py: Python<'_>, depth: u32, threads: Option<usize>) -> PyResult<(u64, u64)> {
+        if depth > MAX_PERFT_DEPTH {
+            return Err(value_error(format!("depth must be at most {MAX_PERFT_DEPTH}, not {depth}")));
+        }
+        let threads = Self::worker_threads(threads, u64::MAX)?;
+        let options = PerftOptions { threads, ..PerftOptions::default() };
+        let game = Stoppable::new(&self.any);
+        let counts = game.run(py, || perft(&game, depth, &options))?.map_err(search_error)?;
         Ok((counts.leaves, counts.nodes))
     }
 
     /// Plays uniformly random games from the initial state to their ends, in Rust on
-    /// `threads` threads (0: one per core) without the GIL: `n` playouts in all, or as many as
-    /// fit in `seconds`. Thread t draws from the seed `seed + t * 0x9E3779B97F4A7C15`, so one
-    /// thread plays the games `rbg mc --seed SEED` plays. Returns a `PlayoutStats`.
-    #[pyo3(signature = (n = None, threads = 0, seed = 0, seconds = None))]
+    /// `threads` threads (None: one per core; never more than `n`, nor than 4 per core)
+    /// without the GIL: `n` playouts in all, or as many as fit in `seconds`. Thread t draws
+    /// from the seed `seed + t * 0x9E3779B97F4A7C15`, so one thread plays the games
+    /// `rbg mc --seed SEED` plays. Returns a `PlayoutStats`. Ctrl-C stops it
+    /// (KeyboardInterrupt).
+    #[pyo3(signature = (n = None, threads = None, seed = 0, seconds = None))]
     fn random_playouts(
         &self,
         py: Python<'_>,
         n: Option<u64>,
-        threads: usize,
+        threads: Option<usize>,
         seed: u64,
         seconds: Option<f64>,
     ) -> PyResult<PlayoutStats> {
-        let threads = Self::worker_threads(threads);
+        let threads = Self::worker_threads(threads, n.unwrap_or(u64::MAX))?;
         let limits = playout_limits(n, seconds, threads)?;
-        let any = &self.any;
+        let game = Stoppable::new(&self.any);
         let start = Instant::now();
-        let per_thread = py.allow_threads(|| run_playouts(any, &limits, seed))?;
+        let per_thread = game.run(py, || run_playouts(&game, &limits, seed))??;
         let seconds = start.elapsed().as_secs_f64();
-        let players = any.info().num_players();
+        let players = self.any.info().num_players();
         let mut stats =
             PlayoutStats { playouts: 0, plies: 0, score_sums: vec![0; players], seconds, threads };
         for s in per_thread {
@@ -298,7 +319,7 @@ fn playout_limits(n: Option<u64>, seconds: Option<f64>, threads: usize) -> PyRes
 }
 
 /// Runs one flat Monte Carlo driver per limit, each on its own thread.
-fn run_playouts(any: &AnyGame, limits: &[McLimit], seed: u64) -> PyResult<Vec<McStats>> {
+fn run_playouts(game: &Stoppable, limits: &[McLimit], seed: u64) -> PyResult<Vec<McStats>> {
     std::thread::scope(|scope| {
         let mut handles = Vec::new();
         for (t, &limit) in limits.iter().enumerate() {
@@ -308,7 +329,7 @@ fn run_playouts(any: &AnyGame, limits: &[McLimit], seed: u64) -> PyResult<Vec<Mc
                 ..McOptions::default()
             };
             let handle = std::thread::Builder::new()
-                .spawn_scoped(scope, move || flat_monte_carlo(any, &options, |_| {}))
+                .spawn_scoped(scope, move || flat_monte_carlo(game, &options, |_| {}))
                 .map_err(|e| search_error(format!("cannot start a worker thread: {e}")))?;
             handles.push(handle);
         }

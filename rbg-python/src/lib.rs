@@ -15,6 +15,7 @@ mod agent;
 mod board;
 mod errors;
 mod game;
+mod interrupt;
 mod load;
 mod moves;
 mod state;

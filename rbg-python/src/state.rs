@@ -236,6 +236,27 @@ impl PyState {
         planes
     }
 
+    /// The value of every variable, in `Game.variables` order (each player's score first).
+    /// With the board, `rules_position()` and `current_vertex()` it is the whole state: two
+    /// states that agree on all four have the same legal moves.
+    fn variable_values(&self) -> Vec<i64> {
+        (0..self.any.info().variables.len()).map(|v| self.any.variable(&self.state, v)).collect()
+    }
+
+    /// The position in the rules where the player to move continues: a number of the engine's
+    /// own (the same game in another engine may number positions differently). States with the
+    /// same board and variables but different positions may have different legal moves (a
+    /// game's phase can be a place in the rules rather than a variable).
+    fn rules_position(&self) -> u32 {
+        self.any.rules_state(&self.state)
+    }
+
+    /// The current vertex (where the next move's search starts), an index into
+    /// `Game.vertices`.
+    fn current_vertex(&self) -> u32 {
+        self.any.current_vertex(&self.state)
+    }
+
     /// An independent copy of this state.
     #[pyo3(name = "clone")]
     fn copy(&self, py: Python<'_>) -> Self {

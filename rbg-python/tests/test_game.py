@@ -35,7 +35,7 @@ def test_tictactoe_perft(tictactoe):
 def test_breakthrough_perft_matches_the_reference(breakthrough):
     reference = reference_perft("breakthrough")
     for depth in (1, 2, 3, 4):
-        assert breakthrough.perft(depth, threads=0) == reference[depth], depth
+        assert breakthrough.perft(depth) == reference[depth], depth
 
 
 def test_connect4_perft_matches_the_reference():

@@ -53,9 +53,11 @@ def test_breakthrough_steps_give_the_reference_move_tree():
 
 
 def test_registered_by_name():
-    openspiel.load_game(GAMES / "ticTacToe.rbg")
-    game = pyspiel.load_game("rbg_ticTacToe")
-    assert game.get_type().short_name == "rbg_ticTacToe"
+    loaded = openspiel.load_game(GAMES / "ticTacToe.rbg")
+    name = loaded.get_type().short_name
+    assert name.startswith("rbg_ticTacToe_")
+    game = pyspiel.load_game(name)
+    assert game.get_type().short_name == name
     assert game.new_initial_state().current_player() == 0
 
 
@@ -95,9 +97,12 @@ def test_observation_tensor():
     state = game.new_initial_state()
     state.apply_action(state.legal_actions()[4])  # the first step of marking the centre
     observation.set_from(state, 0)
-    # 3 pieces x 9 cells, 2 players, 9 cells of the move so far.
-    assert observation.tensor.shape == (3 * 9 + 2 + 9,)
+    # 3 pieces x 9 cells, 2 players, 2 variables (the scores), the rules position, 9 cells
+    # of the current vertex and 9 of the move so far.
+    assert observation.tensor.shape == (3 * 9 + 2 + 2 + 1 + 9 + 9,)
     assert observation.dict["player"].tolist() == [1, 0]
+    # Both start at 50 of 100.
+    assert observation.dict["variables"].tolist() == [0.5, 0.5]
     assert observation.dict["move_so_far"].tolist() == [0, 0, 0, 0, 1, 0, 0, 0, 0]
     assert "move so far: 4@rx1y1" in observation.string_from(state, 0)
 
@@ -208,7 +213,8 @@ def test_pickle_and_serialize_round_trips():
         after.apply_action(action)
         restored_after.apply_action(action)
         assert str(after) == str(restored_after)
-    assert str(pickle.loads(pickle.dumps(game))) == str(game) == "rbg_amazons()"
+    assert str(pickle.loads(pickle.dumps(game))) == str(game) == f"{game.get_type().short_name}()"
+    assert str(game).startswith("rbg_amazons_")
 
 
 def test_unpickling_in_a_fresh_process_registers_the_game(tmp_path):
@@ -222,7 +228,7 @@ def test_unpickling_in_a_fresh_process_registers_the_game(tmp_path):
         "print(state.get_game(), state.history(), state.legal_actions())\n"
     )
     done = subprocess.run([sys.executable, "-c", script, str(data)], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == f"rbg_ticTacToe() {state.history()} {state.legal_actions()}"
+    assert done.stdout.strip() == f"{game} {state.history()} {state.legal_actions()}"
 
 
 def test_corrupted_serialisations_raise():

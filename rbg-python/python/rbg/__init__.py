@@ -12,10 +12,14 @@ Example::
 ``rbg.load`` reads ``.rbg`` files and Simplified Boardgames (``.sbg``, translated to RBG).
 States are always keeper-completed: a real player is to move, or the game is over.
 ``Game.perft`` and ``Game.random_playouts`` run in Rust on all cores without the GIL;
-``Agent.select_move`` searches without the GIL too.
+``Agent.select_move`` searches without the GIL too. Ctrl-C stops all three
+(KeyboardInterrupt).
 ``rbg.openspiel`` adapts a game to OpenSpiel (``pyspiel``), one action per move step.
 Games and states pickle (a game as its engine, path and text; a state as its game and
-``serialize()`` bytes).
+``serialize()`` bytes). Unpickling runs whatever code the data names: never unpickle data
+from a source you do not trust (nor pass it to OpenSpiel's ``deserialize_state``, which
+unpickles); ``State.serialize()`` bytes, read back by ``Game.deserialize_state`` without
+pickle and checked, are the form to exchange.
 """
 
 import os as _os

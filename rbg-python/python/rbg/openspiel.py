@@ -11,23 +11,39 @@ Example::
 
     import pyspiel
     from rbg import openspiel
-    game = openspiel.load_game("games/ticTacToe.rbg")   # registered as "rbg_ticTacToe"
+    game = openspiel.load_game("games/ticTacToe.rbg", utility="zero_sum")
     state = game.new_initial_state()
     state.apply_action(state.legal_actions()[0])
 
+Each load is registered with ``pyspiel.register_game`` under a short name of its own,
+``rbg_<file stem>_<key>``, where the key is a hash of the engine, the game text (a compiled
+game: its library, whose path holds a hash of the text) and the arguments of ``load_game``;
+the same text loaded with the same arguments gets the same name (``game.get_type().short_name``),
+which ``pyspiel.load_game`` then accepts.
+
 Games and states pickle, and OpenSpiel's ``serialize``/``deserialize_state`` and
 ``serialize_game_and_state`` work (``random_sim_test(..., serialize=True)`` passes): a state's
-serialisation holds its pickled ``rbg.State`` and steps so far; a game's pickle holds the RBG
-game, and unpickling it in another process registers it.
+serialisation holds its pickled ``rbg.State`` (which holds the game's text) and steps so far;
+a game's pickle holds the RBG game, and unpickling it in another process registers it.
+
+Security: OpenSpiel's ``deserialize_state`` and ``deserialize_game_and_state`` of a Python
+game unpickle the text they are given (that is how OpenSpiel stores a Python state's
+attributes), and unpickling runs whatever code the data names. Never deserialize or unpickle
+states or games from a source you do not trust; exchange a state's ``history()`` instead
+(``state_from_history`` replays it, checking every action) or ``rbg.State.serialize()`` bytes
+(a checked format that ``rbg.Game.deserialize_state`` reads without pickle).
 
 Requires the ``open_spiel`` package (and numpy, which it depends on).
 """
 
 from __future__ import annotations
 
+import hashlib
+import math
 import os
+import re
 import weakref
-from typing import Dict, List, Optional, Tuple, Union
+from typing import Dict, Iterable, List, Optional, Tuple, Union
 
 import numpy as np
 import pyspiel
@@ -38,6 +54,14 @@ import rbg
 #: with the ``max_game_length`` argument of ``load_game``.
 DEFAULT_MAX_GAME_LENGTH = 10_000
 
+#: The utilities ``load_game`` accepts, as OpenSpiel names them.
+UTILITIES = {
+    "zero_sum": pyspiel.GameType.Utility.ZERO_SUM,
+    "constant_sum": pyspiel.GameType.Utility.CONSTANT_SUM,
+    "general_sum": pyspiel.GameType.Utility.GENERAL_SUM,
+}
+
+#: The registered games by short name: the RBG game and the pyspiel class made for it.
 _registered: Dict[str, Tuple[rbg.Game, type]] = {}
 
 #: Each game's vertex names, read once: ``rbg.Game.vertices`` makes a new list of them per
@@ -57,38 +81,82 @@ def load_game(
     path: Union[str, os.PathLike],
     engine: str = "interpreter",
     max_game_length: int = DEFAULT_MAX_GAME_LENGTH,
+    utility: Optional[str] = None,
 ) -> pyspiel.Game:
     """Loads an RBG (or SBG) file and returns it as a pyspiel game.
 
-    The game is registered with ``pyspiel.register_game`` under the short name
-    ``rbg_<file stem>``; loading a file of the same stem again reuses that registration.
+    ``utility`` declares how the players' returns relate: ``"zero_sum"`` (they sum to 0 in
+    every terminal state; OpenSpiel's alpha-beta and minimax need this), ``"constant_sum"``
+    (OpenSpiel's ``utility_sum`` is then left at its default, as the constant is not known
+    before a game ends) or ``"general_sum"``. RBG states no such property and rbg-rs does not
+    prove it from the rules, so the default is ``"general_sum"``: declare more only for a game
+    whose scores you know to sum to a constant (a game of winner 100, loser 0, draw 50/50 for two players, such
+    as ``games/ticTacToe.rbg``, is zero-sum in returns: see ``rbg.State.returns``). A
+    declaration is checked at every terminal state whose returns are read: returns that break
+    it raise ValueError.
+
+    The game is registered with ``pyspiel.register_game`` under ``rbg_<file stem>_<key>``
+    (see the module documentation): another text, engine or argument gives another game.
     """
-    return _spiel_game(rbg.load(path, engine=engine), max_game_length)
+    utility = "general_sum" if utility is None else utility
+    if utility not in UTILITIES:
+        raise ValueError(f"utility must be one of {sorted(UTILITIES)}, not {utility!r}")
+    if not isinstance(max_game_length, int) or max_game_length < 1:
+        raise ValueError(f"max_game_length must be a positive integer, not {max_game_length!r}")
+    return _spiel_game(rbg.load(path, engine=engine), max_game_length, utility)
 
 
-def _spiel_game(game: rbg.Game, max_game_length: int) -> pyspiel.Game:
-    """The pyspiel game of `game`, registered under ``rbg_<name>`` unless that name is taken."""
-    short_name = f"rbg_{game.name}"
+def registration_name(game: rbg.Game, max_game_length: int, utility: str) -> str:
+    """The short name `game` is registered under with these arguments of ``load_game``: the
+    file stem (as a name pyspiel parses) and a hash of everything that makes the game what it
+    is (its engine, file name and text, or its library; the arguments)."""
+    engine, path, text = game.__reduce__()[1]
+    key = hashlib.sha256()
+    # A loaded text is named by its file name (which tells RBG from SBG) and the text; a
+    # compiled game by its library's whole path, which holds a hash of the game text.
+    library = os.fsdecode(path) if not text else ""
+    for part in (engine, os.path.basename(os.fsdecode(path)), library, text, str(max_game_length), utility):
+        data = part if isinstance(part, bytes) else part.encode()
+        key.update(len(data).to_bytes(8, "little") + data)
+    stem = re.sub(r"[^A-Za-z0-9_]", "_", game.name)
+    return f"rbg_{stem}_{key.hexdigest()[:16]}"
+
+
+def _spiel_game(game: rbg.Game, max_game_length: int, utility: str) -> pyspiel.Game:
+    """The pyspiel game of `game` with these arguments, registered on first use."""
+    short_name = registration_name(game, max_game_length, utility)
     if short_name not in _registered:
-        game_type, game_info = _describe(game, short_name, max_game_length)
-        game_class = _game_class(game, game_type, game_info)
+        game_type, game_info = _describe(game, short_name, max_game_length, utility)
+        game_class = _game_class(game, game_type, game_info, utility)
         pyspiel.register_game(game_type, game_class)
         _registered[short_name] = (game, game_class)
     return _registered[short_name][1]()
 
 
-def _restore_game(game: rbg.Game, max_game_length: int) -> pyspiel.Game:
-    """Unpickles a pyspiel game: registers `game` (itself unpickled) unless its name is taken
-    already, by this very game (rbg's unpickling gives back a live game of the same text)."""
-    registered = _registered.get(f"rbg_{game.name}")
-    if registered is not None and registered[0] is not game:
-        raise ValueError(f"cannot unpickle rbg_{game.name}: another game of that name is registered")
-    return _spiel_game(game, max_game_length)
+def _restore_game(game: rbg.Game, max_game_length: int, utility: str = "general_sum") -> pyspiel.Game:
+    """Unpickles a pyspiel game: registers `game` (itself unpickled) unless it is registered
+    already (rbg's unpickling gives back the live game of the same text if there is one)."""
+    if utility not in UTILITIES:
+        raise ValueError(f"not a pickled rbg pyspiel game: unknown utility {utility!r}")
+    return _spiel_game(game, max_game_length, utility)
 
 
 def _restore_state(spiel_game: pyspiel.Game, data: str):
     """Unpickles a pyspiel state: OpenSpiel's own ``deserialize_state`` of `spiel_game`."""
     return spiel_game.deserialize_state(data)
+
+
+def state_from_history(spiel_game: pyspiel.Game, actions: Iterable[int]):
+    """The state of `spiel_game` that the actions `actions` (a state's ``history()``) reach
+    from the initial state, each checked as it is played (an illegal one raises ValueError):
+    the way to store and exchange a state without pickle, which OpenSpiel's own
+    ``deserialize_state`` uses."""
+    state = spiel_game.new_initial_state()
+    for action in actions:
+        if action not in state.legal_actions():
+            raise ValueError(f"action {action} is not legal after {state.history()}")
+        state.apply_action(int(action))
+    return state
 
 
 def encode_step(game: rbg.Game, step: Tuple[int, int]) -> int:
@@ -103,7 +171,7 @@ def decode_step(game: rbg.Game, action: int) -> Tuple[int, int]:
     return index + 1, vertex
 
 
-def _describe(game: rbg.Game, short_name: str, max_game_length: int):
+def _describe(game: rbg.Game, short_name: str, max_game_length: int, utility: str):
     """The pyspiel GameType and GameInfo of `game`."""
     players = game.num_players()
     game_type = pyspiel.GameType(
@@ -112,8 +180,8 @@ def _describe(game: rbg.Game, short_name: str, max_game_length: int):
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
         information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-        # RBG scores need not sum to a constant.
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        # RBG scores need not sum to a constant: the caller says (load_game).
+        utility=UTILITIES[utility],
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=players,
         min_num_players=players,
@@ -135,7 +203,7 @@ def _describe(game: rbg.Game, short_name: str, max_game_length: int):
     return game_type, game_info
 
 
-def _game_class(game: rbg.Game, game_type, game_info) -> type:
+def _game_class(game: rbg.Game, game_type, game_info, utility: str) -> type:
     """A pyspiel.Game subclass for this one RBG game (pyspiel constructs it with params)."""
 
     class RbgSpielGame(pyspiel.Game):
@@ -149,16 +217,21 @@ def _game_class(game: rbg.Game, game_type, game_info) -> type:
             return RbgSpielState(self, game.new_initial_state())
 
         def make_py_observer(self, iig_obs_type=None, params=None):
-            """The board observer (see BoardObserver)."""
-            return BoardObserver(game)
+            """The observer (see BoardObserver): with perfect recall (the information state)
+            its string holds the history of actions too."""
+            perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+            return BoardObserver(game, perfect_recall)
 
         def __reduce__(self):
-            """Pickled as the RBG game (engine, path, text) and the length bound, so that
-            unpickling registers it in a process that has not loaded it (the class is made
-            per game, so pickle cannot find it by name)."""
-            return _restore_game, (game, game_info.max_game_length)
+            """Pickled as the RBG game (engine, path, text) and the arguments of load_game,
+            so that unpickling registers it in a process that has not loaded it (the class is
+            made per game, so pickle cannot find it by name)."""
+            return _restore_game, (game, game_info.max_game_length, utility)
 
     RbgSpielGame.__name__ = f"RbgSpielGame_{game.name}"
+    RbgSpielGame.utility = utility
+    # The returns of the first terminal state checked, which a constant sum must repeat.
+    RbgSpielGame.utility_sum = 0.0 if utility == "zero_sum" else None
     return RbgSpielGame
 
 
@@ -207,65 +280,134 @@ class RbgSpielState(pyspiel.State):
             self.rbg_state.apply(move)
 
     def _action_to_string(self, player, action) -> str:
-        """The step as index@vertex-name."""
-        index, vertex = decode_step(self.rbg_state.game, action)
-        vertices = _vertex_names(self.rbg_state.game)
-        return f"{index}@{vertices[vertex]}" if vertex < len(vertices) else f"{index}@{vertex}"
+        """The step as index@vertex-name. An action number outside the game's range raises
+        ValueError."""
+        game = self.rbg_state.game
+        vertices = _vertex_names(game)
+        if not 0 <= action < game.modifiers * len(vertices):
+            last = game.modifiers * len(vertices) - 1
+            raise ValueError(f"action {action} is out of range: this game's actions are 0..{last}")
+        index, vertex = decode_step(game, action)
+        return f"{index}@{vertices[vertex]}"
+
+    def chance_outcomes(self) -> List[Tuple[int, float]]:
+        """None: RBG games have no chance nodes (OpenSpiel's answer for a non-chance node)."""
+        return []
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
         return self.rbg_state.is_terminal()
 
     def returns(self) -> List[float]:
-        """Each player's score mapped from 0..bound to -1..1 at the end, else zeros."""
-        return self.rbg_state.returns()
+        """Each player's score mapped from 0..bound to -1..1 at the end, else zeros. At the end
+        of a game declared zero- or constant-sum, returns that break the declaration raise
+        ValueError."""
+        returns = self.rbg_state.returns()
+        if self.rbg_state.is_terminal():
+            _check_utility(type(self.get_game()), returns)
+        return returns
 
     def __reduce__(self):
         """Pickled as the game and OpenSpiel's serialisation of the state (history, move
         number, and the pickled ``rbg_state`` and ``prefix``): pybind11's own pickling of a
-        Python state cannot rebuild this subclass."""
+        Python state cannot rebuild this subclass. Unpickle only data you trust (see the
+        module documentation); ``state_from_history`` restores a state without pickle."""
         return _restore_state, (self.get_game(), self.serialize())
 
-    def clone(self):
-        """An independent copy, with the steps taken so far."""
-        copy = RbgSpielState(self.get_game(), self.rbg_state.clone(), self.prefix)
-        copy._steps = self._steps  # never changed in place, only replaced
-        return copy
+    # No `clone` here: OpenSpiel's own (a new initial state with this one's attributes
+    # deep-copied into it, `rbg.State.__deepcopy__` being a cheap copy) also copies the history
+    # and move number, which a Python override cannot reach.
 
     def __str__(self) -> str:
-        """The board picture, and the steps of the current move so far."""
-        text = str(self.rbg_state)
-        if self.prefix:
-            names = _vertex_names(self.rbg_state.game)
-            text += "move so far: " + " ".join(f"{i}@{names[v]}" for i, v in self.prefix) + "\n"
-        return text
+        """The board picture, the variables and the rules position, and the steps of the
+        current move so far: everything the legal actions depend on."""
+        return _state_text(self)
+
+
+def _check_utility(game_class: type, returns: List[float]) -> None:
+    """Raises ValueError if the terminal `returns` break the declared utility of the game."""
+    if game_class.utility == "general_sum":
+        return
+    total = math.fsum(returns)
+    if game_class.utility_sum is None:
+        game_class.utility_sum = total
+    if not math.isclose(total, game_class.utility_sum, abs_tol=1e-9):
+        raise ValueError(
+            f"the game was declared {game_class.utility} (returns summing to {game_class.utility_sum}) but "
+            f"these terminal returns {returns} sum to {total}: load it with another utility"
+        )
+
+
+def _state_text(state: RbgSpielState) -> str:
+    """`state`'s text: the rbg board picture, the variables, rules position and current
+    vertex, and the steps of the current move so far."""
+    rbg_state = state.rbg_state
+    game = rbg_state.game
+    names = _vertex_names(game)
+    text = str(rbg_state)
+    values = rbg_state.variable_values()
+    if values:
+        text += "variables: " + " ".join(f"{n}={v}" for n, v in zip(game.variables, values)) + "\n"
+    text += f"rules position: {rbg_state.rules_position()} at {names[rbg_state.current_vertex()]}\n"
+    if state.prefix:
+        text += "move so far: " + " ".join(f"{i}@{names[v]}" for i, v in state.prefix) + "\n"
+    return text
 
 
 class BoardObserver:
-    """Observation: one plane per piece over the vertices, the player to move (one-hot), and
-    a plane marking the vertices of the current move's steps so far. String: ``str(state)``."""
+    """Observation tensor, in named parts: ``board`` (one plane per piece over the vertices),
+    ``player`` (the player to move, one-hot), ``variables`` (each variable divided by its
+    bound, or as it is when the bound is 0), ``rules_position`` (the engine's number of the
+    rules position, one value), ``vertex`` (the current vertex, one-hot) and ``move_so_far``
+    (the vertices of the current move's steps so far). With the board, the variables and the
+    rules position the tensor holds the whole RBG state, so states with different legal
+    actions differ in it (the order of the current move's steps excepted).
 
-    def __init__(self, game: rbg.Game):
+    String: the state's text (``str(state)``); with ``perfect_recall`` (OpenSpiel's
+    information state) followed by the history of actions, as a perfect-information game's
+    information state is its history."""
+
+    def __init__(self, game: rbg.Game, perfect_recall: bool = False):
         """Buffers for `game`: `tensor` (flat) and `dict` (named views into it)."""
+        self.perfect_recall = perfect_recall
         pieces, vertices, players = len(game.pieces), len(game.vertices), game.num_players()
-        self.tensor = np.zeros(pieces * vertices + players + vertices, np.float32)
-        board = self.tensor[: pieces * vertices]
-        self.dict = {
-            "board": board.reshape(pieces, vertices),
-            "player": self.tensor[pieces * vertices : pieces * vertices + players],
-            "move_so_far": self.tensor[pieces * vertices + players :],
-        }
+        sizes = [
+            ("board", (pieces, vertices)),
+            ("player", (players,)),
+            ("variables", (len(game.variables),)),
+            ("rules_position", (1,)),
+            ("vertex", (vertices,)),
+            ("move_so_far", (vertices,)),
+        ]
+        self.tensor = np.zeros(sum(math.prod(shape) for _, shape in sizes), np.float32)
+        self.dict = {}
+        start = 0
+        for name, shape in sizes:
+            size = math.prod(shape)
+            self.dict[name] = self.tensor[start : start + size].reshape(shape)
+            start += size
+        # Divisors of the variables: each bound, or 1 for a bound of 0 (a variable that is
+        # always 0 then, or a score without a declared bound).
+        self._scales = np.array([bound if bound > 0 else 1 for bound in game.bounds], np.float32)
 
     def set_from(self, state: RbgSpielState, player: int) -> None:
         """Fills the tensor from `state` (the same for every player: perfect information)."""
+        rbg_state = state.rbg_state
         self.tensor.fill(0)
-        self.dict["board"][:] = np.asarray(state.rbg_state.board_tensor(), np.float32)
+        self.dict["board"][:] = np.asarray(rbg_state.board_tensor(), np.float32)
         mover = state.current_player()
         if mover >= 0:
             self.dict["player"][mover] = 1
+        if len(self._scales):
+            self.dict["variables"][:] = np.asarray(rbg_state.variable_values(), np.float32) / self._scales
+        self.dict["rules_position"][0] = rbg_state.rules_position()
+        self.dict["vertex"][rbg_state.current_vertex()] = 1
         for _, vertex in state.prefix:
             self.dict["move_so_far"][vertex] = 1
 
     def string_from(self, state: RbgSpielState, player: int) -> str:
-        """The state's text picture."""
-        return str(state)
+        """The state's text, and with perfect recall the history of actions."""
+        text = str(state)
+        if self.perfect_recall:
+            text += "history: " + " ".join(str(action) for action in state.history()) + "\n"
+        return text
