@@ -15,6 +15,7 @@ use crate::errors::{search_error, value_error};
 use crate::interrupt::Stoppable;
 use crate::load::{self, LoadError};
 use crate::state::PyState;
+use crate::utility::{self, score_return};
 
 /// A game loaded into an engine. Immutable; states made from it share it.
 ///
@@ -26,6 +27,9 @@ pub struct PyGame {
     pub(crate) any: AnyGame,
     engine: &'static str,
     origin: Origin,
+    /// The sum of the returns in every terminal state, when the rules prove it constant
+    /// (`utility`); only games loaded from their text are analysed.
+    returns_sum: Option<f64>,
 }
 
 /// What a game was loaded from: what its pickle holds to load it again.
@@ -59,7 +63,9 @@ impl PyGame {
     pub fn from_source(path: &Path, text: Vec<u8>) -> PyResult<Self> {
         let parsed = load::parse_source(path, text.clone())?;
         let any = load::interpreter(&parsed)?;
-        Ok(PyGame { any, engine: "interpreter", origin: Origin::Source { path: path.to_path_buf(), text } })
+        let returns_sum = proved_returns_sum(&parsed.game, &any);
+        let origin = Origin::Source { path: path.to_path_buf(), text };
+        Ok(PyGame { any, engine: "interpreter", origin, returns_sum })
     }
 
     /// Loads a compiled reasoner library.
@@ -68,7 +74,7 @@ impl PyGame {
             return Err(LoadError::Io(format!("cannot read {}: {e}", path.display())).into());
         }
         let any = rbg_dynlib::load(path).map_err(|e| value_error(format!("{}: {e}", path.display())))?;
-        Ok(PyGame { any, engine: "compiled", origin: Origin::Library(path.to_path_buf()) })
+        Ok(PyGame { any, engine: "compiled", origin: Origin::Library(path.to_path_buf()), returns_sum: None })
     }
 
     /// The worker threads for a request of `threads` (None: one per core) on `work_items`
@@ -84,6 +90,22 @@ impl PyGame {
         let items = usize::try_from(work_items.max(1)).unwrap_or(usize::MAX);
         Ok(wanted.min(items).min(rbg_core::perft::MAX_THREADS))
     }
+}
+
+/// The sum of the returns of `game` (loaded as `any`) in every terminal state, when its rules
+/// prove it constant ([`utility::returns_sum`] covers the states entered by a switch; the one
+/// other terminal state, an initial state whose keeper cannot move, is checked here).
+fn proved_returns_sum(game: &rbg_parser::ir::Game, any: &AnyGame) -> Option<f64> {
+    let sum = utility::returns_sum(game)?;
+    let mut initial = any.initial_state();
+    if !any.has_legal_move(&mut initial, &mut any.new_scratch()).ok()? {
+        let at_start: f64 =
+            any.info().bounds.iter().take(any.info().num_players()).map(|&b| score_return(0, b)).sum();
+        if !utility::same_sum(at_start, sum) {
+            return None;
+        }
+    }
+    Some(sum)
 }
 
 /// The most worker threads per core a driver starts, whatever is asked for.
@@ -138,6 +160,26 @@ impl PyGame {
     #[getter]
     fn name(&self) -> String {
         self.any.info().name.clone()
+    }
+
+    /// How the players' returns (`State.returns`) relate in the terminal states, as far as
+    /// the rules prove: "zero_sum" (they sum to 0), "constant_sum" (to one other number,
+    /// `returns_sum`) or "general_sum" (no proof: scores assigned other than constants, or
+    /// assigned so that some switch sees another sum; or a compiled game, whose rules are not
+    /// analysed). The proof is conservative: a game may be zero-sum without being proved so.
+    #[getter]
+    fn utility(&self) -> &'static str {
+        match self.returns_sum {
+            Some(sum) if utility::same_sum(sum, 0.0) => "zero_sum",
+            Some(_) => "constant_sum",
+            None => "general_sum",
+        }
+    }
+
+    /// The proved sum of the returns in every terminal state (see `utility`), or None.
+    #[getter]
+    fn returns_sum(&self) -> Option<f64> {
+        self.returns_sum
     }
 
     /// The engine: "interpreter" or "compiled".

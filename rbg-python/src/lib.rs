@@ -19,6 +19,7 @@ mod interrupt;
 mod load;
 mod moves;
 mod state;
+mod utility;
 
 /// Loads the game described by the file at `path` (`.rbg`, or `.sbg` translated to RBG) into
 /// the interpreter. The package's `rbg.load` wraps this and adds `engine="compiled"`, which

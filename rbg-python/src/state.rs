@@ -13,6 +13,7 @@ use crate::board;
 use crate::errors::{search_error, value_error};
 use crate::game::PyGame;
 use crate::moves::{actions_of, PyMove};
+use crate::utility::score_return;
 
 /// `current_player()` of a finished game (OpenSpiel's `pyspiel.PlayerId.TERMINAL`).
 pub const TERMINAL: i64 = -4;
@@ -196,15 +197,7 @@ impl PyState {
             .scores()
             .iter()
             .zip(bounds)
-            .map(
-                |(&score, &bound)| {
-                    if terminal && bound > 0 {
-                        2.0 * score as f64 / bound as f64 - 1.0
-                    } else {
-                        0.0
-                    }
-                },
-            )
+            .map(|(&score, &bound)| if terminal { score_return(score, bound) } else { 0.0 })
             .collect())
     }
 

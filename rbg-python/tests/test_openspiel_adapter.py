@@ -149,12 +149,15 @@ def test_an_edited_file_is_loaded_again(tmp_path):
 def test_other_arguments_are_another_game():
     default = openspiel.load_game(GAMES / "ticTacToe.rbg")
     short = openspiel.load_game(GAMES / "ticTacToe.rbg", max_game_length=40)
+    general = openspiel.load_game(GAMES / "ticTacToe.rbg", utility="general_sum")
     zero_sum = openspiel.load_game(GAMES / "ticTacToe.rbg", utility="zero_sum")
     assert default.max_game_length() == openspiel.DEFAULT_MAX_GAME_LENGTH
     assert short.max_game_length() == 40
-    assert default.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
-    assert zero_sum.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
-    names = {g.get_type().short_name for g in (default, short, zero_sum)}
+    assert general.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+    # Tic-tac-toe is proved zero-sum (tests/test_utility.py): the default is that.
+    assert default.get_type().utility == zero_sum.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert default.get_type().short_name == zero_sum.get_type().short_name
+    names = {g.get_type().short_name for g in (default, short, general)}
     assert len(names) == 3
     assert all(name.startswith("rbg_ticTacToe_") for name in names)
     # Pickles keep the arguments.
@@ -209,11 +212,14 @@ def tictactoe_after(game, cells):
 def test_alpha_beta_runs_on_a_game_declared_zero_sum():
     from open_spiel.python.algorithms import minimax
 
-    general = openspiel.load_game(GAMES / "ticTacToe.rbg")
+    general = openspiel.load_game(GAMES / "ticTacToe.rbg", utility="general_sum")
     zero_sum = openspiel.load_game(GAMES / "ticTacToe.rbg", utility="zero_sum")
     # Cross holds cells 0 and 1 (the top row's left), nought 3 and 4: cross to move wins by
     # marking cell 2, so the value for cross is 1.
-    with pytest.raises(ValueError, match="0-sum"):
+    # OpenSpiel refuses a general-sum game: ValueError("The game must be 0-sum, ..."), or in
+    # open_spiel 2.0.2 an AttributeError from formatting that message (it reads
+    # `game.utility`, which pyspiel games do not have).
+    with pytest.raises((ValueError, AttributeError), match="0-sum|utility"):
         minimax.alpha_beta_search(general, tictactoe_after(general, [0, 3, 1, 4]), maximizing_player_id=0)
     state = tictactoe_after(zero_sum, [0, 3, 1, 4])
     value, action = minimax.alpha_beta_search(zero_sum, state, maximizing_player_id=0)
@@ -226,6 +232,10 @@ def test_alpha_beta_runs_on_a_game_declared_zero_sum():
     # nought), and cross cannot be stopped at 5 otherwise.
     state = tictactoe_after(zero_sum, [3, 0, 4, 1, 8])
     value, _ = minimax.alpha_beta_search(zero_sum, state, maximizing_player_id=1)
+    assert value == 1.0
+    # Proved, not declared: the default load of tic-tac-toe is zero-sum too.
+    proved = openspiel.load_game(GAMES / "ticTacToe.rbg")
+    value, _ = minimax.alpha_beta_search(proved, tictactoe_after(proved, [0, 3, 1, 4]), maximizing_player_id=0)
     assert value == 1.0
 
 
@@ -245,6 +255,28 @@ def test_a_wrong_declaration_is_caught_at_the_end(tmp_path):
     with pytest.raises(ValueError, match="declared zero_sum"):
         state.returns()
     assert spiel_game(tmp_path, "bothWin", text, utility="constant_sum").new_initial_state().returns() == [0.0, 0.0]
+    # Not proved, so general-sum by default, and then nothing is checked.
+    general = spiel_game(tmp_path, "bothWin", text)
+    assert general.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+    state = general.new_initial_state()
+    play_whole_moves(state, 1)
+    assert state.returns() == [1.0, 1.0]
+
+
+def test_a_proved_constant_sum_reaches_openspiel(tmp_path):
+    text = """
+#players = a(2), b(2)
+#pieces = e
+#variables =
+#board = rectangle(up, down, left, right, [e])
+#rules = [$ a = 2, b = 2] ->a [$ b = 2] ->b
+"""
+    game = spiel_game(tmp_path, "bothFull", text)
+    assert game.get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM
+    assert game.utility_sum() == 2.0
+    state = game.new_initial_state()
+    play_whole_moves(state, 1)
+    assert state.is_terminal() and state.returns() == [1.0, 1.0]
 
 
 def test_action_to_string_rejects_out_of_range_actions():

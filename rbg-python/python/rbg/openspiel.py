@@ -86,24 +86,26 @@ def load_game(
     """Loads an RBG (or SBG) file and returns it as a pyspiel game.
 
     ``utility`` declares how the players' returns relate: ``"zero_sum"`` (they sum to 0 in
-    every terminal state; OpenSpiel's alpha-beta and minimax need this), ``"constant_sum"``
-    (OpenSpiel's ``utility_sum`` is then left at its default, as the constant is not known
-    before a game ends) or ``"general_sum"``. RBG states no such property and rbg-rs does not
-    prove it from the rules, so the default is ``"general_sum"``: declare more only for a game
-    whose scores you know to sum to a constant (a game of winner 100, loser 0, draw 50/50 for two players, such
-    as ``games/ticTacToe.rbg``, is zero-sum in returns: see ``rbg.State.returns``). A
-    declaration is checked at every terminal state whose returns are read: returns that break
-    it raise ValueError.
+    every terminal state; OpenSpiel's alpha-beta and minimax need this), ``"constant_sum"`` or
+    ``"general_sum"``. By default (None) it is what the rules prove, ``rbg.Game.utility``: a
+    game whose scores are only ever assigned constants, summing to one value wherever a turn
+    changes (a game of winner 100, loser 0, draw 50/50 for two players, such as
+    ``games/ticTacToe.rbg``, is zero-sum in returns: see ``rbg.State.returns``), else
+    general-sum. The proof is conservative (a game whose scores stay 0 until the end, for
+    instance, is not proved zero-sum), so a game may be declared zero- or constant-sum here;
+    a declaration is checked at every terminal state whose returns are read: returns that
+    break it raise ValueError. A constant sum that is not proved is not known before a game
+    ends, so OpenSpiel's ``utility_sum`` is then left at its default.
 
     The game is registered with ``pyspiel.register_game`` under ``rbg_<file stem>_<key>``
     (see the module documentation): another text, engine or argument gives another game.
     """
-    utility = "general_sum" if utility is None else utility
-    if utility not in UTILITIES:
+    if utility is not None and utility not in UTILITIES:
         raise ValueError(f"utility must be one of {sorted(UTILITIES)}, not {utility!r}")
     if not isinstance(max_game_length, int) or max_game_length < 1:
         raise ValueError(f"max_game_length must be a positive integer, not {max_game_length!r}")
-    return _spiel_game(rbg.load(path, engine=engine), max_game_length, utility)
+    game = rbg.load(path, engine=engine)
+    return _spiel_game(game, max_game_length, game.utility if utility is None else utility)
 
 
 def registration_name(game: rbg.Game, max_game_length: int, utility: str) -> str:
@@ -198,6 +200,9 @@ def _describe(game: rbg.Game, short_name: str, max_game_length: int, utility: st
         # rbg.State.returns maps each score from 0..bound to -1..1.
         min_utility=-1.0,
         max_utility=1.0,
+        # The sum of a zero-sum game, or of a constant-sum game whose rules prove it; None
+        # (unknown) otherwise, as OpenSpiel wants for a general-sum game.
+        utility_sum=_utility_sum(game, utility),
         max_game_length=max_game_length,
     )
     return game_type, game_info
@@ -229,10 +234,20 @@ def _game_class(game: rbg.Game, game_type, game_info, utility: str) -> type:
             return _restore_game, (game, game_info.max_game_length, utility)
 
     RbgSpielGame.__name__ = f"RbgSpielGame_{game.name}"
-    RbgSpielGame.utility = utility
-    # The returns of the first terminal state checked, which a constant sum must repeat.
-    RbgSpielGame.utility_sum = 0.0 if utility == "zero_sum" else None
+    RbgSpielGame.rbg_utility = utility
+    # The sum every terminal state's returns must have: promised, proved, or else (None) that
+    # of the first terminal state checked.
+    RbgSpielGame.rbg_returns_sum = _utility_sum(game, utility)
     return RbgSpielGame
+
+
+def _utility_sum(game: rbg.Game, utility: str) -> Optional[float]:
+    """The sum of the returns at the end that `utility` promises, when it is known."""
+    if utility == "zero_sum":
+        return 0.0
+    if utility == "constant_sum":
+        return game.returns_sum
+    return None
 
 
 class RbgSpielState(pyspiel.State):
@@ -326,14 +341,14 @@ class RbgSpielState(pyspiel.State):
 
 def _check_utility(game_class: type, returns: List[float]) -> None:
     """Raises ValueError if the terminal `returns` break the declared utility of the game."""
-    if game_class.utility == "general_sum":
+    if game_class.rbg_utility == "general_sum":
         return
     total = math.fsum(returns)
-    if game_class.utility_sum is None:
-        game_class.utility_sum = total
-    if not math.isclose(total, game_class.utility_sum, abs_tol=1e-9):
+    if game_class.rbg_returns_sum is None:
+        game_class.rbg_returns_sum = total
+    if not math.isclose(total, game_class.rbg_returns_sum, abs_tol=1e-9):
         raise ValueError(
-            f"the game was declared {game_class.utility} (returns summing to {game_class.utility_sum}) but "
+            f"the game was declared {game_class.rbg_utility} (returns summing to {game_class.rbg_returns_sum}) but "
             f"these terminal returns {returns} sum to {total}: load it with another utility"
         )
 
