@@ -33,9 +33,13 @@ use crate::errors::search_error;
 /// immediate, long enough to cost nothing.
 const POLL: Duration = Duration::from_millis(20);
 
+/// The worker thread's stack: as much as a main thread's, which ran the work before it moved
+/// to a worker (the drivers' deep recursions move to fresh segments anyway, `rbg_core::stack`).
+const WORKER_STACK: usize = 8 << 20;
+
 /// The error a search on a stopped [`Stoppable`] returns. No search bound is zero, so the
 /// callers that raised the flag (and only they see this) tell it from a real bound by the flag.
-pub const STOPPED: SearchError = SearchError::SearchTooLarge { limit: 0 };
+const STOPPED: SearchError = SearchError::SearchTooLarge { limit: 0 };
 
 /// A loaded game whose searches fail with [`STOPPED`] once its flag is raised.
 #[derive(Clone)]
@@ -77,6 +81,7 @@ impl Stoppable {
         std::thread::scope(|scope| {
             let (done, mut finished) = mpsc::channel();
             let worker = std::thread::Builder::new()
+                .stack_size(WORKER_STACK)
                 .spawn_scoped(scope, move || {
                     // The receiver only goes away once the result is no longer wanted.
                     let _ = done.send(work());
@@ -89,6 +94,8 @@ impl Stoppable {
                 match received {
                     Ok(result) => return Ok(result),
                     Err(mpsc::RecvTimeoutError::Disconnected) => {
+                        // Joined here, so that the scope does not pass the panic on.
+                        let _ = worker.join();
                         return Err(search_error("a worker thread panicked"));
                     }
                     Err(mpsc::RecvTimeoutError::Timeout) => {}

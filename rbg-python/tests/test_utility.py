@@ -2,7 +2,7 @@
 
 import pytest
 import rbg
-from conftest import GAMES, corpus_game
+from conftest import corpus_game
 
 
 def load_text(tmp_path, name, text):
@@ -98,7 +98,3 @@ def test_corpus_games_proved_agree_with_random_games():
             assert sum(state.returns()) == pytest.approx(game.returns_sum), (name, seed)
     assert proved >= 1
 
-
-def test_compiled_games_are_not_analysed():
-    # Only games loaded from their text are analysed; the rules of a library are not at hand.
-    assert rbg.load(GAMES / "ticTacToe.rbg").utility == "zero_sum"
