@@ -75,6 +75,15 @@ def test_ctrl_c_stops_perft(breakthrough, threads):
     assert breakthrough.perft(2) == reference_perft("breakthrough")[2]
 
 
+def test_fast_subtrees_count_the_same(breakthrough):
+    # The engine's own subtree counts (the switch of the per-node stop checks) agree with the
+    # reference, on one thread (one subtree per root move) and two (the balanced split).
+    reference = reference_perft("breakthrough")
+    for threads in (1, 2):
+        assert breakthrough.perft(4, threads=threads, fast_subtrees=True) == reference[4]
+        assert breakthrough.perft(4, threads=threads) == reference[4]
+
+
 def test_ctrl_c_stops_random_playouts(breakthrough):
     assert interrupted_after(0.3, lambda: breakthrough.random_playouts(10**12, threads=2)) < PROMPT
     assert interrupted_after(0.3, lambda: breakthrough.random_playouts(seconds=10**6)) < PROMPT
