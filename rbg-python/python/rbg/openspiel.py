@@ -306,7 +306,7 @@ class RbgSpielState(pyspiel.State):
         return f"{index}@{vertices[vertex]}"
 
     def chance_outcomes(self) -> List[Tuple[int, float]]:
-        """None: RBG games have no chance nodes (OpenSpiel's answer for a non-chance node)."""
+        """No outcomes (an empty list): RBG games have no chance nodes."""
         return []
 
     def is_terminal(self) -> bool:
