@@ -555,4 +555,21 @@ mod tests {
         assert_eq!(csv_field("plain"), "plain");
         assert_eq!(csv_field("a, \"b\""), "\"a, \"\"b\"\"\"");
     }
+
+    #[test]
+    fn the_full_page_is_linked_relative_to_the_summary() {
+        let root = std::env::temp_dir().join(format!("rbg-bench-link-{}", std::process::id()));
+        let (docs, out) = (root.join("docs"), root.join("out").join("runs"));
+        std::fs::create_dir_all(&docs).unwrap();
+        std::fs::create_dir_all(&out).unwrap();
+        let (page, full) = (docs.join("results.md"), out.join("full.md"));
+        std::fs::write(&page, "").unwrap();
+        std::fs::write(&full, "").unwrap();
+        // From docs/ up to the root, then down into out/runs/.
+        assert_eq!(link_from(&page, &full), Path::new("../out/runs/full.md"));
+        assert_eq!(link_from(&page, &docs.join("results.md")), Path::new("results.md"));
+        // A target not on disk is shown as given.
+        assert_eq!(link_from(&page, Path::new("no/such.md")), Path::new("no/such.md"));
+        let _ = std::fs::remove_dir_all(&root);
+    }
 }
