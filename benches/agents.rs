@@ -5,7 +5,7 @@
 //! nodes per second, from the initial states of breakthrough, chess, connect4 and amazons.
 //!
 //! Criterion reports throughput in elements per second: an element is an iteration, a playout
-//! or an alpha-beta node. `benches/results/agents-table.py` turns the medians into the README
+//! or an alpha-beta node. `benches/scripts/agents-table.py` turns the medians into the docs/results.md
 //! table.
 //!
 //! ```sh

@@ -8,7 +8,7 @@
 # The benches are perft and flat Monte Carlo of both engines on the eight bench games
 # (benches/*.rs). Criterion reports a change with its confidence interval and says whether it
 # is beyond noise; on the shared 2-core machine, run both halves in the same session and confirm
-# a small change with instruction counts (benches/results/callgrind.sh), which do not drift.
+# a small change with instruction counts (benches/scripts/callgrind.sh), which do not drift.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 usage() { echo "usage: bash benches/baseline.sh save|compare [NAME] [-- BENCH...]" >&2; exit 2; }

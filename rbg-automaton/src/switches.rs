@@ -6,8 +6,8 @@
 //! row the macro generates the documented `bool` field, its value in `Default`, and a [`Switch`]
 //! descriptor in the struct's `SWITCHES` table, and implements [`Switches`] (get and set by
 //! name, nested option sets included). The command line builds its flags, the compiler its
-//! fingerprint and the README its list from these tables, so none of them can drift from the
-//! structs. (The kinds of switch and the engines each affects are listed in the README.)
+//! fingerprint and docs/engines.md its list from these tables, so none of them can drift from the
+//! structs. (The kinds of switch and the engines each affects are listed in docs/engines.md.)
 
 /// What turning a switch away from its default is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

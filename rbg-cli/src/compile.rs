@@ -56,7 +56,7 @@ impl Scope {
 }
 
 /// Every switch of both engines with the engines it affects: the one table the command-line
-/// flags, the options they produce and the README's list are built from.
+/// flags, the options they produce and the list in docs/engines.md are built from.
 pub fn all_switches() -> Vec<(Switch, Scope)> {
     let tagged = |switches: &'static [Switch], scope: Scope| switches.iter().map(move |s| (*s, scope));
     tagged(ProgramOptions::SWITCHES, Scope::BothEngines)
@@ -75,7 +75,7 @@ fn flag_help(switch: &Switch, scope: Scope) -> String {
     format!("{} [{kind}; {}]", switch.summary(), scope.describe())
 }
 
-/// The README's list of switches (one line per flag), checked by a test against the table.
+/// The list of switches in docs/engines.md (one line per flag), checked by a test against the table.
 #[cfg(test)]
 fn readme_switch_list() -> String {
     all_switches()
@@ -409,18 +409,18 @@ mod tests {
         }
     }
 
-    /// The README lists every switch between two markers, exactly as the table renders it.
+    /// docs/engines.md lists every switch between two markers, exactly as the table renders it.
     #[test]
     fn readme_lists_every_switch() {
-        let readme = include_str!("../../README.md");
+        let readme = include_str!("../../docs/engines.md");
         let start = "<!-- switches: generated from the switch tables, checked by a test -->\n";
         let end = "<!-- /switches -->";
-        let from = readme.find(start).expect("README has no switch list start marker") + start.len();
-        let to = from + readme[from..].find(end).expect("README has no switch list end marker");
+        let from = readme.find(start).expect("docs/engines.md has no switch list start marker") + start.len();
+        let to = from + readme[from..].find(end).expect("docs/engines.md has no switch list end marker");
         assert_eq!(
             &readme[from..to],
             readme_switch_list(),
-            "README's switch list is out of date; replace it by the expected text"
+            "the switch list of docs/engines.md is out of date; replace it by the expected text"
         );
     }
 }

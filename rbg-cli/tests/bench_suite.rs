@@ -107,6 +107,7 @@ fn the_interpreter_suite_measures_every_game_at_the_right_depth() {
     let Some(dir) = suite_dir() else { return };
     let csv = dir.join("out.csv");
     let markdown = dir.join("out.md");
+    let day_before = utc_date();
     let out = rbg(&[
         "bench",
         "--suite",
@@ -161,8 +162,36 @@ fn the_interpreter_suite_measures_every_game_at_the_right_depth() {
     assert!(md.contains("**Interpreter** against rbggamemanager"), "{md}");
     assert!(md.contains("| noughts | 9 (1s) |") && md.contains("| ticTacToe | 10 |"), "{md}");
     assert!(!md.contains("**Compiled**"), "only the interpreter was asked for: {md}");
+    check_machine_sentence(&md, [day_before, utc_date()]);
 
     check_rewritten_from_csv(&dir, &csv, &rows[1]);
+}
+
+/// Today's date by the system's `date` command (an independent clock reading), if it runs.
+fn utc_date() -> Option<String> {
+    let out = std::process::Command::new("date").args(["-u", "+%F"]).output().ok()?;
+    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// The page says what it measured on: the cores this machine makes available, its CPU model
+/// (the first `model name` of /proc/cpuinfo) and the day of the run (the run may cross midnight).
+fn check_machine_sentence(md: &str, days: [Option<String>; 2]) {
+    let cores = std::thread::available_parallelism().map(usize::from).unwrap_or(0);
+    let plural = if cores == 1 { "" } else { "s" };
+    assert!(md.contains(&format!(" with {cores} core{plural} available (")), "{md}");
+    let model = std::fs::read_to_string("/proc/cpuinfo").ok().and_then(|text| {
+        text.lines()
+            .filter(|l| l.starts_with("model name"))
+            .find_map(|l| l.split_once(':').map(|(_, m)| m.trim().to_string()))
+            .filter(|m| !m.is_empty())
+    });
+    let model = model.unwrap_or_else(|| "CPU model not known".to_string());
+    assert!(md.contains(&format!("available ({model}).")), "{model} not in {md}");
+    assert!(!md.contains("shared 2-core machine"), "{md}");
+    let days: Vec<String> = days.into_iter().flatten().collect();
+    if !days.is_empty() {
+        assert!(days.iter().any(|d| md.contains(&format!("Measured on {d} with "))), "{days:?} not in {md}");
+    }
 }
 
 /// `--from-csv` measures nothing and writes the README section from the earlier run's figures:

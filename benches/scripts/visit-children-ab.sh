@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Compiled perft with and without --no-visit-children (the compiled engine's children from the
 # search), median of 3 runs of the count's own nodes/s, at the reference table's depth.
-# Usage: bash benches/results/visit-children-ab.sh [GAME:DEPTH ...]  (from the repository root)
+# Usage: bash benches/scripts/visit-children-ab.sh [GAME:DEPTH ...]  (from the repository root)
 set -euo pipefail
 corpus=${RBG_CORPUS:-../shared/corpus}
 games=${*:-"breakthrough:5 chess:5 connect4:9 reversi:9 foxAndHounds:12 connect6:2 gomoku_standard:3 amazons:2 englishDraughts:10 hex_9x9:4 go:3 yavalath:5 breakthru:6 ticTacToe:9"}

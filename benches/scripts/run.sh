@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The side-by-side measurement behind the README's speed tables, in one run on one machine:
+# Interpreter against compiled engine side by side (see docs/results.md), in one run on one machine:
 # interpreter vs compiled perft (`rbg bench --depth`) at the rbggamemanager depths, compiled
 # perft at the rbg2cpp depths, and 5 s of flat Monte Carlo per engine (`rbg bench --seconds`).
-# Usage: bash benches/results/run.sh > benches/results/$(date +%F).txt
+# Usage: bash benches/scripts/run.sh > run-$(date +%F).txt
 set -u
 cd "$(dirname "$0")/../.."
 cargo build --release -q -p rbg-cli

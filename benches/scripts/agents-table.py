@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The README's agent-speed table from the medians of `cargo bench --bench agents`.
+"""The agent-speed table of docs/results.md from the medians of `cargo bench --bench agents`.
 
 Reads target/criterion/agents/*/new/{benchmark,estimates}.json (or the directory given as the
 first argument) and prints a Markdown table: per game and engine, MCTS and split-move MCTS

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Instruction counts (callgrind) of perft and flat Monte Carlo on the eight bench games, both
 # engines. Deterministic on a noisy machine, so two commits can be compared exactly:
-#   bash benches/results/callgrind.sh > before.txt; (change); bash benches/results/callgrind.sh > after.txt
+#   bash benches/scripts/callgrind.sh > before.txt; (change); bash benches/scripts/callgrind.sh > after.txt
 # Prints one line per run: game, engine, task, instructions (Ir).
 set -u
 cd "$(dirname "$0")/../.."
