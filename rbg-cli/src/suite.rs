@@ -32,7 +32,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -690,16 +690,13 @@ fn compile(
     bar: &indicatif::ProgressBar,
     row: &mut Row,
 ) -> Option<EngineCommand> {
-    let started = SystemTime::now();
     let clock = Instant::now();
     // cargo writes to the terminal: hide the bar meanwhile.
     let built = bar.suspend(|| build_engine(&game.path, &settings.flags));
     match built {
         Ok(engine) => {
             row.compile_seconds = Some(clock.elapsed().as_secs_f64());
-            // A binary older than this build was found up to date by cargo: a cache hit.
-            let modified = std::fs::metadata(&engine.binary).and_then(|m| m.modified()).ok();
-            row.compile_cached = modified.map(|m| m < started);
+            row.compile_cached = Some(engine.cached);
             Some(EngineCommand { program: engine.binary, file: None })
         }
         Err(failure) => {
@@ -804,7 +801,7 @@ pub fn run(args: &SuiteArgs, dir: &Path, seconds: Option<f64>, flags: &CompileFl
     let fresh_cache =
         args.fresh.then(|| std::env::temp_dir().join(format!("rbg-bench-fresh-{}", std::process::id())));
     if let Some(cache) = &fresh_cache {
-        // Read by `compile::cache_dir`; set before any thread starts.
+        // Read by `rbg::compile::cache_dir`; set before any thread starts.
         std::env::set_var("RBG_CACHE_DIR", cache);
     }
     let (rows, not_measured) = match &args.from_csv {
