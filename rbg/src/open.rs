@@ -275,7 +275,9 @@ impl GameFile {
     }
 }
 
-fn read_bytes(path: &Path) -> Result<Vec<u8>, OpenError> {
+/// Reads a game file's bytes (for [`open_bytes`] and [`parse_game`]); the error is
+/// [`OpenError::Io`].
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, OpenError> {
     std::fs::read(path).map_err(|e| OpenError::Io {
         path: path.to_path_buf(),
         kind: e.kind(),
