@@ -73,7 +73,8 @@ pub type CompileTo = CrateTarget;
 /// `rbg compile FILE -o DIR`: writes the reasoner crate with its vendored dependencies.
 pub fn compile(path: &Path, out: &Path, how: &CompileTo, flags: &CompileFlags) -> Result<(), Failure> {
     let game = load(path, Format::Human, true)?;
-    let written = write_crate_dir(&game, flags.switches().compile_options(), out, how).map_err(build_failure)?;
+    let written =
+        write_crate_dir(&game, flags.switches().compile_options(), out, how).map_err(build_failure)?;
     crate::say!(
         "wrote crate {} to {}{}\n  build:  cargo build --release --manifest-path {}\n  run:    {} perft --depth 4",
         written.package,
@@ -87,7 +88,11 @@ pub fn compile(path: &Path, out: &Path, how: &CompileTo, flags: &CompileFlags) -
 
 /// How the CLI builds compiled engines: in the default cache, cargo's progress on the terminal.
 pub fn build_settings() -> BuildSettings {
-    BuildSettings { cargo_output: CargoOutput::Inherit, on_build: Some(announce_build), ..BuildSettings::default() }
+    BuildSettings {
+        cargo_output: CargoOutput::Inherit,
+        on_build: Some(announce_build),
+        ..BuildSettings::default()
+    }
 }
 
 fn announce_build(crate_dir: &Path) {
@@ -97,7 +102,8 @@ fn announce_build(crate_dir: &Path) {
 /// Generates (if needed) and builds the cached compiled engine of the game at `path`.
 pub fn build_engine(path: &Path, flags: &CompileFlags) -> Result<Built, Failure> {
     let game = load(path, Format::Human, true)?;
-    rbg::compile::build_engine(&game, flags.switches().compile_options(), &build_settings()).map_err(build_failure)
+    rbg::compile::build_engine(&game, flags.switches().compile_options(), &build_settings())
+        .map_err(build_failure)
 }
 
 /// A failed build or crate write, with the command-line way out where there is one.

@@ -68,7 +68,8 @@ fn the_compiled_engine_serves_games_and_reports_a_failed_build() {
     {
         use std::os::unix::fs::PermissionsExt;
         let failing = dir.join("failing-cargo");
-        std::fs::write(&failing, "#!/bin/sh\necho 'error: this cargo fails on purpose' >&2\nexit 101\n").unwrap();
+        std::fs::write(&failing, "#!/bin/sh\necho 'error: this cargo fails on purpose' >&2\nexit 101\n")
+            .unwrap();
         std::fs::set_permissions(&failing, std::fs::Permissions::from_mode(0o755)).unwrap();
         let (_server, address) = start_server_with(&dir, &["--engine", "compiled"], &[("CARGO", &failing)]);
         let (status, body) = post(&address, "/api/sessions", "{\"game\": \"ticTacToe.rbg\"}");

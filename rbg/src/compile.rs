@@ -86,13 +86,17 @@ impl fmt::Display for BuildError {
                  would be replaced)",
                 dir.display()
             ),
-            BuildError::CargoNotRun { cargo, error } if error.kind() == std::io::ErrorKind::NotFound => write!(
-                f,
-                "cannot run '{}': the compiled engine builds a Rust crate and needs cargo (install a \
+            BuildError::CargoNotRun { cargo, error } if error.kind() == std::io::ErrorKind::NotFound => {
+                write!(
+                    f,
+                    "cannot run '{}': the compiled engine builds a Rust crate and needs cargo (install a \
                  Rust toolchain, or set $CARGO to cargo's path)",
-                cargo.display()
-            ),
-            BuildError::CargoNotRun { cargo, error } => write!(f, "cannot run '{}': {error}", cargo.display()),
+                    cargo.display()
+                )
+            }
+            BuildError::CargoNotRun { cargo, error } => {
+                write!(f, "cannot run '{}': {error}", cargo.display())
+            }
             BuildError::CargoFailed { crate_dir, status, stderr } => {
                 write!(
                     f,

@@ -206,7 +206,8 @@ pub fn read_game(path: &Path) -> Result<GameFile, OpenError> {
 pub fn parse_game(path: &Path, bytes: Vec<u8>) -> Result<GameFile, OpenError> {
     let language = language(path, &bytes);
     let parsed = parse_file(path, bytes);
-    let (errors, warnings): (Vec<_>, Vec<_>) = parsed.diagnostics.iter().cloned().partition(Diagnostic::is_error);
+    let (errors, warnings): (Vec<_>, Vec<_>) =
+        parsed.diagnostics.iter().cloned().partition(Diagnostic::is_error);
     match parsed.game {
         Some(ir) if errors.is_empty() => Ok(GameFile {
             path: path.to_path_buf(),
@@ -249,7 +250,8 @@ impl GameFile {
     /// The interpreter of this game (the concrete type, for drivers that want no dynamic
     /// dispatch).
     pub fn interpreter(&self, options: InterpOptions) -> Result<Interpreter, OpenError> {
-        Interpreter::new(&self.ir, &self.name, options).map_err(|e| self.engine_error(EngineError::Interpreter(e)))
+        Interpreter::new(&self.ir, &self.name, options)
+            .map_err(|e| self.engine_error(EngineError::Interpreter(e)))
     }
 
     /// The compiled engine of this game, built or found in the cache, loaded into this process.

@@ -49,7 +49,10 @@ fn the_sbg_engine_opens_sbg_games_only() {
     assert_eq!(leaves(&bt.game, 1..=2), BREAKTHROUGH5);
 
     let wrong = rbg::open(&game_path("ticTacToe.rbg"), &OpenOptions::new(Engine::Sbg)).unwrap_err();
-    assert!(matches!(&wrong, OpenError::WrongLanguage { path } if path.ends_with("ticTacToe.rbg")), "{wrong:?}");
+    assert!(
+        matches!(&wrong, OpenError::WrongLanguage { path } if path.ends_with("ticTacToe.rbg")),
+        "{wrong:?}"
+    );
     // Even a broken RBG file is first of all the wrong language for this engine.
     let broken = rbg::open_bytes(Path::new("x.rbg"), b"#rules = ((".to_vec(), &OpenOptions::new(Engine::Sbg));
     assert!(matches!(broken, Err(OpenError::WrongLanguage { .. })));
@@ -85,7 +88,8 @@ const UNDECLARED: &str =
 
 #[test]
 fn an_invalid_game_is_diagnostics_with_their_place() {
-    let error = rbg::open_bytes(Path::new("bad.rbg"), UNDECLARED.into(), &OpenOptions::default()).unwrap_err();
+    let error =
+        rbg::open_bytes(Path::new("bad.rbg"), UNDECLARED.into(), &OpenOptions::default()).unwrap_err();
     let OpenError::Invalid { source, diagnostics } = &error else { panic!("{error:?}") };
     assert_eq!(source.name, "bad.rbg");
     assert!(diagnostics.iter().any(|d| d.is_error()));
@@ -110,7 +114,11 @@ fn warnings_of_a_valid_game_are_kept() {
     text.extend_from_slice(b"\n`\n");
     let game = rbg::parse_game(Path::new("warned.rbg"), text).unwrap();
     assert_eq!(game.warnings.len(), 1, "{:?}", game.warnings);
-    assert!(!game.warnings[0].is_error() && game.warnings[0].message.contains("Stray"), "{:?}", game.warnings);
+    assert!(
+        !game.warnings[0].is_error() && game.warnings[0].message.contains("Stray"),
+        "{:?}",
+        game.warnings
+    );
     let span = game.warnings[0].span.expect("a place");
     assert_eq!(game.source.line_col(span.start), (stray_line, 1));
 }

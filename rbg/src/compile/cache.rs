@@ -106,15 +106,14 @@ pub fn build_engine(
         return Ok(built);
     }
     let suffix = format!("{:08x}", key >> 32);
-    let written =
-        write_crate(&game.ir, &game.name, options, &entry.dir, &deps, &suffix).map_err(BuildError::Generate)?;
+    let written = write_crate(&game.ir, &game.name, options, &entry.dir, &deps, &suffix)
+        .map_err(BuildError::Generate)?;
     write_lock_file(&entry.dir)?;
     let target = cache.join("target");
     run_cargo(&written, &target, settings)?;
     let release = target.join("release");
     let binary = format!("{}{}", written.package, std::env::consts::EXE_SUFFIX);
-    let library =
-        format!("{}{}{}", std::env::consts::DLL_PREFIX, written.lib, std::env::consts::DLL_SUFFIX);
+    let library = format!("{}{}{}", std::env::consts::DLL_PREFIX, written.lib, std::env::consts::DLL_SUFFIX);
     entry.install(&release, &[&binary, &library])?;
     entry.mark_complete(&binary, &library)?;
     Ok(Built {
@@ -156,7 +155,10 @@ impl Entry {
     fn complete(&self, name: &str) -> Option<Built> {
         let marker = std::fs::read_to_string(self.dir.join(COMPLETE)).ok()?;
         let field = |key: &str| {
-            marker.lines().find_map(|line| line.strip_prefix(key)?.strip_prefix(' ')).map(|f| self.dir.join(f))
+            marker
+                .lines()
+                .find_map(|line| line.strip_prefix(key)?.strip_prefix(' '))
+                .map(|f| self.dir.join(f))
         };
         let (binary, library) = (field("binary")?, field("library")?);
         (binary.is_file() && library.is_file()).then(|| Built {
@@ -177,8 +179,10 @@ impl Entry {
                 return Err(BuildError::MissingOutput { path: source });
             }
             let partial = self.dir.join(format!("{file}.partial"));
-            std::fs::copy(&source, &partial).map_err(|error| BuildError::Io { path: partial.clone(), error })?;
-            std::fs::rename(&partial, &installed).map_err(|error| BuildError::Io { path: installed, error })?;
+            std::fs::copy(&source, &partial)
+                .map_err(|error| BuildError::Io { path: partial.clone(), error })?;
+            std::fs::rename(&partial, &installed)
+                .map_err(|error| BuildError::Io { path: installed, error })?;
         }
         Ok(())
     }
@@ -287,7 +291,10 @@ mod tests {
         assert_eq!(a, cache_key(b"game a", "a", &on, &deps));
         assert_ne!(a, cache_key(b"game b", "a", &on, &deps));
         assert_ne!(a, cache_key(b"game a", "b", &on, &deps));
-        assert_ne!(a, cache_key(b"game a", "a", &on, &CrateDeps { native_cpu: true, ..CrateDeps::default() }));
+        assert_ne!(
+            a,
+            cache_key(b"game a", "a", &on, &CrateDeps { native_cpu: true, ..CrateDeps::default() })
+        );
         for (switch, scope) in all_switches() {
             if scope == Scope::Interpreter {
                 continue;
