@@ -7,7 +7,8 @@
 # directory, so after the workspace's own release build only pyo3 and this crate compile.
 # Extra arguments go to pytest (e.g. `-k serialize`). RBG_OPENSPIEL=1 also installs open_spiel
 # (pinned) so that tests/test_openspiel.py runs instead of being skipped; RBG_PYTHON_COMPILED=1
-# runs tests/test_compiled.py (it builds connect4's compiled reasoner with target/release/rbg).
+# runs tests/test_compiled.py (it builds connect4's compiled reasoner in-process with cargo;
+# set RBG_CACHE_DIR to the rbg binary's cache, e.g. $CARGO_TARGET_DIR/rbg-cache, to reuse its built dependencies).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"

@@ -9,10 +9,11 @@
 use std::path::Path;
 use std::process::Command;
 
+use rbg::compile::Built as Engine;
 use rbg_runner::{McArgs, PerftArgs};
 use serde_json::Value;
 
-use crate::compile::{build_engine, CompileFlags, Engine};
+use crate::compile::{build_engine, CompileFlags};
 use crate::play::{interpreter, mc_argv, perft_argv};
 use crate::Failure;
 

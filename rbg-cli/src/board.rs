@@ -32,7 +32,7 @@ const MARGIN: f64 = 40.0;
 
 pub fn run(file: &Path, svg: Option<&Path>, format: Format) -> Result<(), Failure> {
     let loaded = crate::load::load(file, format, true)?;
-    let board = &loaded.game.board;
+    let board = &loaded.ir.board;
     let report = summary(board);
     std::io::stdout().lock().write_all(report.as_bytes()).map_err(Failure::output)?;
     if let Some(path) = svg {

@@ -97,7 +97,7 @@ fn playability(game: &rbg_parser::ir::Game) -> (Vec<String>, Vec<String>) {
 /// Prints the low-level form of a game to `output` or stdout.
 pub fn lower(path: &Path, output: Option<&Path>, format: Format) -> Result<(), Failure> {
     let loaded = load(path, format, false)?;
-    write_out(&rbg_parser::print::print_game(&loaded.game), output)
+    write_out(&rbg_parser::print::print_game(&loaded.ir), output)
 }
 
 /// Writes `text` to `output`, or to stdout.

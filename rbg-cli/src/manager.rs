@@ -3,17 +3,16 @@
 
 use std::fs::File;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
+use rbg::open::OpenError;
 use rbg_agents::AgentSpec;
 use rbg_core::dynamic::AnyGame;
-use rbg_interp::Interpreter;
 use rbg_manager::{Client, ClientConfig, Server, ServerConfig, ServerLogs, StopReason};
 
 use crate::diagnostics::{emit, Format};
-use crate::load::load;
-use crate::play::{any_game, EngineArgs, EngineKind};
+use crate::play::{open_game, EngineArgs, EngineKind};
 use crate::Failure;
 
 /// Options of `rbg manager` (named after the reference's `start_server` options).
@@ -101,8 +100,8 @@ pub fn serve(path: &Path, engine: &EngineArgs, args: &ManagerArgs) -> Result<(),
         return Err(Failure::new(NO_SBG_ENGINE));
     }
     // Clients speak RBG: an SBG game is sent as its translation, which the engine runs too.
-    let text = load(path, Format::Human, true)?.rbg_text;
-    let game = any_game(path, engine)?;
+    let opened = open_game(path, engine)?;
+    let (game, text) = (opened.game, opened.file.rbg_text);
     let config = ServerConfig {
         deadline: args.deadline.map(Duration::from_millis),
         preparation: Duration::from_millis(args.preparation),
@@ -167,31 +166,18 @@ pub fn client(args: &ClientArgs, engine: &EngineArgs) -> Result<(), Failure> {
 /// The game the manager sent, on the chosen engine. Parse errors are printed as `rbg check`
 /// prints them.
 fn received_game(text: &str, engine: &EngineArgs) -> Result<AnyGame, String> {
-    const NAME: &str = "received";
-    match engine.engine {
-        EngineKind::Interp => {
-            let output = rbg_parser::parse(NAME, text.as_bytes());
-            let Some(game) = output.game else {
-                let errors: Vec<_> = output.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
-                emit(&output.source, &errors, Format::Human);
-                return Err("the game text does not parse".into());
-            };
-            let interp =
-                Interpreter::new(&game, NAME, engine.flags.interp_options()).map_err(|e| e.to_string())?;
-            Ok(AnyGame::new(interp))
+    if engine.engine == EngineKind::Sbg {
+        return Err(NO_SBG_ENGINE.into());
+    }
+    let path = Path::new("received.rbg");
+    match rbg::open_bytes(path, text.as_bytes().to_vec(), &engine.open_options()) {
+        Ok(opened) => Ok(opened.game),
+        Err(OpenError::Invalid { source, diagnostics }) => {
+            let errors: Vec<_> = diagnostics.into_iter().filter(|d| d.is_error()).collect();
+            emit(&source, &errors, Format::Human);
+            Err("the game text does not parse".into())
         }
-        EngineKind::Sbg => Err(NO_SBG_ENGINE.into()),
-        EngineKind::Compiled => {
-            // The compile cache works on files: the text goes to a file of its own first.
-            let dir = std::env::temp_dir().join(format!("rbg-client-{}", std::process::id()));
-            let path: PathBuf = dir.join(format!("{NAME}.rbg"));
-            std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-            std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            let game = any_game(&path, engine)
-                .map_err(|f| f.message.unwrap_or_else(|| "the game could not be built (see above)".into()));
-            let _ = std::fs::remove_dir_all(&dir);
-            game
-        }
+        Err(other) => Err(other.to_string()),
     }
 }
 

@@ -3,44 +3,23 @@
 use std::io::Write;
 use std::path::Path;
 
+use rbg::open::{Engine, OpenOptions, Opened};
 use rbg_core::dynamic::AnyGame;
 use rbg_core::notation::{self, VertexStyle};
 use rbg_core::{Game, MoveList, SearchError};
 use rbg_interp::{InterpOptions, Interpreter};
-use rbg_parser::source::SourceFile;
 use rbg_runner::{McArgs, PerftArgs};
-use rbg_sbg::SbgReasoner;
 
-use crate::compile::{build_engine, CompileFlags};
-use crate::diagnostics::emit;
+use crate::compile::{build_engine, build_settings, CompileFlags};
 use crate::diagnostics::Format;
-use crate::load::{language, load, Language, Loaded};
+use crate::load::{load, open_failure};
 use crate::Failure;
 
-/// Parses the game and builds the interpreter for it.
+/// Parses the game and builds the interpreter for it (the concrete type: the drivers run it
+/// without dynamic dispatch).
 pub fn interpreter(path: &Path, options: InterpOptions) -> Result<Interpreter, Failure> {
-    let Loaded { name, game, .. } = load(path, Format::Human, true)?;
-    Interpreter::new(&game, &name, options).map_err(|e| Failure::new(format!("{}: {e}", path.display())))
-}
-
-/// Parses an SBG file for the direct reasoner; diagnostics go to stderr.
-pub fn sbg_reasoner(path: &Path) -> Result<SbgReasoner, Failure> {
-    let bytes =
-        std::fs::read(path).map_err(|e| Failure::new(format!("cannot read {}: {e}", path.display())))?;
-    if language(path, &bytes) != Language::Sbg {
-        return Err(Failure::new(format!(
-            "{}: --engine sbg runs Simplified Boardgames (.sbg) games only",
-            path.display()
-        )));
-    }
-    let name = path.display().to_string();
-    match rbg_sbg::parse(&name, &bytes) {
-        Ok(game) => Ok(SbgReasoner::new(&game)),
-        Err(diagnostics) => {
-            emit(&SourceFile::new(name, bytes), &diagnostics, Format::Human);
-            Err(Failure::silent())
-        }
-    }
+    let game = load(path, Format::Human, true)?;
+    game.interpreter(options).map_err(|e| open_failure(e, Format::Human, true))
 }
 
 /// Which reasoner runs a command.
@@ -57,6 +36,16 @@ pub enum EngineKind {
     Sbg,
 }
 
+impl From<EngineKind> for Engine {
+    fn from(kind: EngineKind) -> Engine {
+        match kind {
+            EngineKind::Interp => Engine::Interpreter,
+            EngineKind::Compiled => Engine::Compiled,
+            EngineKind::Sbg => Engine::Sbg,
+        }
+    }
+}
+
 /// Engine selection and the options of the program both engines share.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct EngineArgs {
@@ -70,19 +59,24 @@ impl EngineArgs {
     fn interp_options(&self) -> InterpOptions {
         self.flags.interp_options()
     }
+
+    /// How [`rbg::open`] opens games for these arguments.
+    pub fn open_options(&self) -> OpenOptions {
+        let mut options = OpenOptions::new(self.engine.into()).with_switches(self.flags.switches());
+        options.build = build_settings();
+        options
+    }
 }
 
-/// The game at `path` as a dynamic handle on the chosen engine: the interpreter, or the compiled
-/// reasoner built (or found in the cache) and loaded into this process as a library.
+/// The game at `path` opened with the chosen engine (the compiled reasoner built, or found in
+/// the cache, and loaded into this process as a library); diagnostics go to stderr.
+pub fn open_game(path: &Path, engine: &EngineArgs) -> Result<Opened, Failure> {
+    rbg::open(path, &engine.open_options()).map_err(|e| open_failure(e, Format::Human, true))
+}
+
+/// The game at `path` as a dynamic handle on the chosen engine.
 pub fn any_game(path: &Path, engine: &EngineArgs) -> Result<AnyGame, Failure> {
-    match engine.engine {
-        EngineKind::Interp => Ok(AnyGame::new(interpreter(path, engine.interp_options())?)),
-        EngineKind::Compiled => {
-            let built = build_engine(path, &engine.flags)?;
-            rbg_dynlib::load(&built.library).map_err(|e| Failure::new(e.to_string()))
-        }
-        EngineKind::Sbg => Ok(AnyGame::new(sbg_reasoner(path)?)),
-    }
+    open_game(path, engine).map(|opened| opened.game)
 }
 
 pub fn perft(path: &Path, engine: &EngineArgs, args: &PerftArgs) -> Result<(), Failure> {
@@ -92,7 +86,7 @@ pub fn perft(path: &Path, engine: &EngineArgs, args: &PerftArgs) -> Result<(), F
     }
     let mut out = std::io::stdout().lock();
     let run = if engine.engine == EngineKind::Sbg {
-        rbg_runner::run_perft(&sbg_reasoner(path)?, args, &mut out).map(|_| ())
+        rbg_runner::run_perft(&any_game(path, engine)?, args, &mut out).map(|_| ())
     } else {
         rbg_runner::run_perft(&interpreter(path, engine.interp_options())?, args, &mut out).map(|_| ())
     };
@@ -106,7 +100,7 @@ pub fn mc(path: &Path, engine: &EngineArgs, args: &McArgs) -> Result<(), Failure
     }
     let mut out = std::io::stdout().lock();
     let run = if engine.engine == EngineKind::Sbg {
-        rbg_runner::run_mc(&sbg_reasoner(path)?, args, &mut out).map(|_| ())
+        rbg_runner::run_mc(&any_game(path, engine)?, args, &mut out).map(|_| ())
     } else {
         rbg_runner::run_mc(&interpreter(path, engine.interp_options())?, args, &mut out).map(|_| ())
     };

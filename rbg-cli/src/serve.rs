@@ -1,14 +1,17 @@
 //! `rbg serve [DIR]`: the local web page and JSON API of rbg-serve over the games in DIR. Games
-//! are read by the same code as every other command (RBG or SBG files) into the interpreter.
+//! are opened by [`rbg::open`], as by every other command (RBG or SBG files), with the engine
+//! of `--engine`: the interpreter, or the compiled reasoner (built on first use of a game, with
+//! cargo's output captured into the error should the build fail).
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use rbg::compile::{BuildSettings, CargoOutput};
+use rbg::open::{Engine, OpenOptions};
 use rbg_core::dynamic::AnyGame;
-use rbg_interp::{InterpOptions, Interpreter};
 
-use crate::load::{game_name, parse_file};
+use crate::compile::build_settings;
 use crate::{say, Failure};
 
 #[derive(clap::Args)]
@@ -23,19 +26,37 @@ pub struct ServeArgs {
     /// the games and the server's CPU available to the network.
     #[arg(long, default_value = "127.0.0.1")]
     bind: IpAddr,
+    /// The engine that runs the games (compiled: each game is built with cargo when first
+    /// opened, a minute or more the first time, then loaded from the cache).
+    #[arg(long, value_enum, default_value_t)]
+    engine: ServeEngine,
 }
 
-/// Reads a game file into the interpreter; parse errors become one text, `file:line:col:
-/// error: message` each.
-fn load_game(path: &Path) -> Result<AnyGame, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let parsed = parse_file(path, bytes);
-    let Some(game) = parsed.game else {
-        return Err(rbg_sbg::file::errors_text(&parsed.source, &parsed.diagnostics));
+/// The engines `rbg serve` offers.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ServeEngine {
+    #[default]
+    #[value(alias = "interp")]
+    Interpreter,
+    Compiled,
+}
+
+/// How the server opens games: the chosen engine; a build's cargo output captured (requests
+/// are served concurrently, and a failed build's output belongs in its answer).
+fn open_options(engine: ServeEngine) -> OpenOptions {
+    let engine = match engine {
+        ServeEngine::Interpreter => Engine::Interpreter,
+        ServeEngine::Compiled => Engine::Compiled,
     };
-    let interp = Interpreter::new(&game, &game_name(path), InterpOptions::default())
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(AnyGame::new(interp))
+    let mut options = OpenOptions::new(engine);
+    options.build = BuildSettings { cargo_output: CargoOutput::Capture, ..build_settings() };
+    options
+}
+
+/// Opens a game file; errors become one text (`file:line:col: error: message` for each error
+/// of the description).
+fn load_game(path: &Path, options: &OpenOptions) -> Result<AnyGame, String> {
+    rbg::open(path, options).map(|opened| opened.game).map_err(|e| e.to_string())
 }
 
 pub fn run(args: &ServeArgs) -> Result<(), Failure> {
@@ -43,7 +64,8 @@ pub fn run(args: &ServeArgs) -> Result<(), Failure> {
         return Err(Failure::new(format!("{} is not a directory", args.dir.display())));
     }
     let config = rbg_serve::Config::new(&args.dir);
-    let router = rbg_serve::router(config, Arc::new(load_game));
+    let options = open_options(args.engine);
+    let router = rbg_serve::router(config, Arc::new(move |path: &Path| load_game(path, &options)));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

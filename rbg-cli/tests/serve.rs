@@ -1,6 +1,7 @@
 //! `rbg serve`: the binary serves a games directory on 127.0.0.1 (port 0: a free one, printed),
 //! plays a game over the API, and reports a broken game file with its line; a missing
-//! directory is an error. The server is killed at the end of the test.
+//! directory is an error; `--engine compiled` builds the game (its cargo's failure is the
+//! answer's error). The server is killed at the end of the test.
 
 mod common;
 
@@ -8,11 +9,15 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::Duration;
 
-use common::{rbg, start_server, stderr, temp_file};
+use common::{rbg, start_server, start_server_with, stderr, temp_file};
 
 fn post(address: &str, path: &str, body: &str) -> (u16, String) {
+    post_waiting(address, path, body, Duration::from_secs(60))
+}
+
+fn post_waiting(address: &str, path: &str, body: &str, wait: Duration) -> (u16, String) {
     let mut stream = TcpStream::connect(address).expect("connect");
-    stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    stream.set_read_timeout(Some(wait)).unwrap();
     let request = format!(
         "POST {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
@@ -45,4 +50,36 @@ fn a_missing_directory_is_an_error() {
     let out = rbg(&["serve", "/nonexistent/games", "--port", "0"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("is not a directory"), "{}", stderr(&out));
+}
+
+/// tic-tac-toe with a comment naming this run: a game text (and compile cache entry) of its own.
+fn fresh_tic_tac_toe() -> std::path::PathBuf {
+    let ttt =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../games/ticTacToe.rbg")).unwrap();
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    temp_file("ticTacToe.rbg", &format!("{ttt}\n// serve test {} {nanos}\n", std::process::id()))
+}
+
+#[test]
+fn the_compiled_engine_serves_games_and_reports_a_failed_build() {
+    let game = fresh_tic_tac_toe();
+    let dir = game.parent().unwrap().to_path_buf();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let failing = dir.join("failing-cargo");
+        std::fs::write(&failing, "#!/bin/sh\necho 'error: this cargo fails on purpose' >&2\nexit 101\n")
+            .unwrap();
+        std::fs::set_permissions(&failing, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let (_server, address) = start_server_with(&dir, &["--engine", "compiled"], &[("CARGO", &failing)]);
+        let (status, body) = post(&address, "/api/sessions", "{\"game\": \"ticTacToe.rbg\"}");
+        assert_eq!(status, 422, "{body}");
+        assert!(body.contains("fails on purpose"), "cargo's captured output is in the answer: {body}");
+    }
+    // With cargo: built on the first request (dependencies too on a fresh cache: minutes).
+    let (_server, address) = start_server_with(&dir, &["--engine", "compiled"], &[]);
+    let (status, body) =
+        post_waiting(&address, "/api/sessions", "{\"game\": \"ticTacToe.rbg\"}", Duration::from_secs(900));
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"to_move\":\"cross\""), "{body}");
 }

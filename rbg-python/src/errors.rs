@@ -38,7 +38,7 @@ impl From<LoadError> for PyErr {
     fn from(e: LoadError) -> PyErr {
         match e {
             LoadError::Io(text) => PyOSError::new_err(text),
-            LoadError::Invalid(text) => ParseError::new_err(text),
+            LoadError::Py(error) => error,
         }
     }
 }

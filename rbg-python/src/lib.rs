@@ -23,7 +23,7 @@ mod utility;
 
 /// Loads the game described by the file at `path` (`.rbg`, or `.sbg` translated to RBG) into
 /// the interpreter. The package's `rbg.load` wraps this and adds `engine="compiled"`, which
-/// builds the reasoner library with the `rbg` command (python/rbg/_compiled.py).
+/// builds the reasoner library in-process (`_build_library`) and loads it (`load_library`).
 #[pyfunction(name = "load")]
 #[pyo3(signature = (path, engine = "interpreter"))]
 fn load_game(path: std::path::PathBuf, engine: &str) -> PyResult<game::PyGame> {
@@ -51,6 +51,8 @@ fn _rbg(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(load_game, m)?)?;
     m.add_function(wrap_pyfunction!(load_library, m)?)?;
     m.add_function(wrap_pyfunction!(_load_source, m)?)?;
+    m.add_function(wrap_pyfunction!(load::_build_library, m)?)?;
+    m.add("ParseWarning", m.py().get_type::<load::ParseWarning>())?;
     m.add_class::<game::PyGame>()?;
     m.add_class::<game::PlayoutStats>()?;
     m.add_class::<state::PyState>()?;

@@ -1,6 +1,7 @@
-"""The compiled engine (rbg.load(..., engine="compiled")): builds the game's reasoner library
-with the rbg command and cargo, a minute or more, so it runs only with RBG_PYTHON_COMPILED=1.
-The rbg command is $RBG, else target/release/rbg of the workspace."""
+"""The compiled engine (rbg.load(..., engine="compiled")): generates the game's reasoner crate and
+builds it with cargo in this process, a minute or more, so it runs only with
+RBG_PYTHON_COMPILED=1. The cache is $RBG_CACHE_DIR if set (run-tests.sh can point it at the
+rbg binary's cache, whose dependencies are built), else a fresh temporary directory."""
 
 import os
 import pickle
@@ -8,7 +9,7 @@ import random
 
 import pytest
 import rbg
-from conftest import WORKSPACE, corpus_game, reference_perft
+from conftest import corpus_game, reference_perft
 
 if os.environ.get("RBG_PYTHON_COMPILED") != "1":
     pytest.skip("set RBG_PYTHON_COMPILED=1 to build and test a compiled reasoner", allow_module_level=True)
@@ -17,9 +18,32 @@ if os.environ.get("RBG_PYTHON_COMPILED") != "1":
 @pytest.fixture(scope="module")
 def connect4_compiled(tmp_path_factory):
     with pytest.MonkeyPatch.context() as env:
-        env.setenv("RBG", os.environ.get("RBG", str(WORKSPACE / "target" / "release" / "rbg")))
-        env.setenv("RBG_CACHE_DIR", os.environ.get("RBG_CACHE_DIR", str(tmp_path_factory.mktemp("rbg-cache"))))
+        env.setenv("RBG_CACHE_DIR", os.environ.get("RBG_CACHE_DIR") or str(tmp_path_factory.mktemp("rbg-cache")))
         return rbg.load(corpus_game("connect4"), engine="compiled")
+
+
+def test_a_failed_build_raises_with_cargo_output(tmp_path):
+    failing = tmp_path / "cargo"
+    failing.write_text("#!/bin/sh\necho 'error: this cargo fails on purpose' >&2\nexit 101\n")
+    failing.chmod(0o755)
+    # A game text of its own: the cache cannot hold it already.
+    game = tmp_path / "ticTacToe.rbg"
+    game.write_text(corpus_game("ticTacToe").read_text() + f"\n// {tmp_path}\n")
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("CARGO", str(failing))
+        env.setenv("RBG_CACHE_DIR", str(tmp_path / "cache"))
+        with pytest.raises(RuntimeError, match="fails on purpose"):
+            rbg.load(game, engine="compiled")
+
+
+def test_errors_of_the_description_come_before_any_build(tmp_path):
+    bad = tmp_path / "bad.rbg"
+    bad.write_text("#players = a(1)\n#pieces = e\n#variables =\n#board = rectangle(up, down, left, right, [e])\n#rules = ->a [zz]\n")
+    with pytest.raises(rbg.ParseError) as caught:
+        rbg.load(bad, engine="compiled")
+    assert (caught.value.line, caught.value.column) == (5, 15)
+    with pytest.raises(FileNotFoundError):
+        rbg.load(tmp_path / "missing.rbg", engine="compiled")
 
 
 def test_compiled_perft_matches_the_reference(connect4_compiled):

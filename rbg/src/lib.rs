@@ -15,3 +15,5 @@
 pub mod compile;
 pub mod open;
 pub mod session;
+
+pub use open::{open, open_bytes, parse_game, read_game, Engine, GameFile, OpenError, OpenOptions, Opened};

@@ -65,8 +65,15 @@ impl Drop for Server {
 /// Starts `rbg serve DIR --port 0` and returns it with the address it printed
 /// ("serving DIR on http://127.0.0.1:PORT/ (Ctrl-C stops)"), checked to be on loopback.
 pub fn start_server(dir: &Path) -> (Server, String) {
+    start_server_with(dir, &[], &[])
+}
+
+/// [`start_server`] with more arguments and environment variables.
+pub fn start_server_with(dir: &Path, args: &[&str], envs: &[(&str, &Path)]) -> (Server, String) {
     let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("rbg"))
         .args(["serve", dir.to_str().expect("a UTF-8 path"), "--port", "0"])
+        .args(args)
+        .envs(envs.iter().copied())
         .stderr(Stdio::piped())
         .stdout(Stdio::null())
         .spawn()

@@ -31,12 +31,13 @@ from ._rbg import (
     Game,
     Move,
     ParseError,
+    ParseWarning,
     PlayoutStats,
     SearchError,
     State,
 )
 from ._rbg import load_library as _load_library
-from ._rbg import _load_source
+from ._rbg import _build_library, _load_source
 from ._rbg import load as _load_interpreted
 
 #: The live games by what their pickles hold, ``(engine, path, text)``: unpickling finds the
@@ -79,17 +80,18 @@ def _restore_state(game: Game, data: bytes) -> State:
 def load(path: "str | _os.PathLike", engine: str = "interpreter") -> Game:
     """Loads the game described by the file at ``path`` (``.rbg``, or ``.sbg`` translated to RBG).
 
-    ``engine`` is ``"interpreter"`` (the default) or ``"compiled"``. The compiled engine runs
-    the ``rbg`` command (``$RBG`` or on the PATH) and cargo to build the game's reasoner
-    library, cached under ``$RBG_CACHE_DIR/python`` or ``~/.cache/rbg/python``; the first
-    load of a game takes a minute or more. Errors in the description raise ``ParseError``
-    with each diagnostic as ``file:line:col: error: ...``.
+    ``engine`` is ``"interpreter"`` (the default) or ``"compiled"``. The compiled engine
+    generates the game's reasoner crate and builds it with cargo (``$CARGO`` or on the PATH)
+    in this process, keeping it in the compile cache that the ``rbg`` command uses too
+    (``$RBG_CACHE_DIR``, else ``~/.cache/rbg``); the first load of a game takes a minute or
+    more, later loads find it there. A file that cannot be read raises ``OSError``
+    (``FileNotFoundError`` when it is missing); errors in the description raise
+    ``ParseError`` with each diagnostic as ``file:line:col: error: ...`` and the first one's
+    ``path``, ``line`` and ``column``; warnings are issued as ``ParseWarning``; a failed
+    build raises ``RuntimeError`` with the end of cargo's output.
     """
     if engine == "compiled":
-        _load_interpreted(path)  # the description's errors, as ParseError, before any build
-        from ._compiled import build_library
-
-        return _remember(load_library(build_library(path)))
+        return _remember(load_library(_build_library(path)))
     return _remember(_load_interpreted(path, engine))
 
 
@@ -103,6 +105,7 @@ __all__ = [
     "Game",
     "Move",
     "ParseError",
+    "ParseWarning",
     "PlayoutStats",
     "SearchError",
     "State",

@@ -12,6 +12,16 @@ Action = Tuple[int, int]
 class ParseError(ValueError):
     """The game description has errors; each is file:line:col: error: text."""
 
+    path: Optional[str]
+    """The file of the first error (the path given to load)."""
+    line: Optional[int]
+    """The first error's line (1-based), None when it has no place."""
+    column: Optional[int]
+    """The first error's column (1-based), None when it has no place."""
+
+class ParseWarning(UserWarning):
+    """A warning about a valid game description: file:line:col: warning: text."""
+
 class SearchError(RuntimeError):
     """A search stopped at one of the engines' bounds (an improper description)."""
 

@@ -1,6 +1,7 @@
 //! Packs the sources of `rbg-core` and `rbg-runner` and the workspace's `Cargo.lock` into the
-//! `rbg` binary, so that the crates `rbg compile` writes can carry their own copy of them
-//! (`vendor/`) and build offline, wherever this checkout is later moved or even deleted.
+//! `rbg` library (and so into every program using it: the `rbg` binary, the Python module), so
+//! that the crates it generates can carry their own copy of them (`vendor/`) and build
+//! offline, wherever this checkout is later moved or even deleted.
 //!
 //! The vendored manifests are standalone: every key inherited from the workspace
 //! (`version.workspace = true`, `rbg-core.workspace = true`) is replaced by its value, and
@@ -16,7 +17,7 @@ const VENDORED: &[&str] = &["rbg-core", "rbg-runner"];
 
 fn main() {
     let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));
-    let root = manifest_dir.parent().expect("rbg-cli lives in the workspace").to_path_buf();
+    let root = manifest_dir.parent().expect("rbg lives in the workspace").to_path_buf();
     let workspace_manifest = read(&root.join("Cargo.toml"));
     let package_values = workspace_package_values(&workspace_manifest);
     let mut files = String::new();
@@ -140,7 +141,7 @@ fn standalone_manifest(krate: &str, manifest: &str, package_values: &[(String, S
         } else if VENDORED.contains(&key) {
             let _ = writeln!(out, "{key} = {{ path = \"../{key}\" }}");
         } else {
-            panic!("{krate}/Cargo.toml: `{trimmed}` cannot be vendored; rbg-cli/build.rs must learn it");
+            panic!("{krate}/Cargo.toml: `{trimmed}` cannot be vendored; rbg/build.rs must learn it");
         }
     }
     out
