@@ -17,6 +17,7 @@ mod errors;
 mod game;
 mod load;
 mod moves;
+mod session;
 mod state;
 
 /// Loads the game described by the file at `path` (`.rbg`, or `.sbg` translated to RBG) into
@@ -54,6 +55,7 @@ fn _rbg(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<state::PyState>()?;
     m.add_class::<moves::PyMove>()?;
     m.add_class::<agent::PyAgent>()?;
+    m.add_class::<session::PySession>()?;
     m.add("TERMINAL", state::TERMINAL)?;
     errors::register(m)
 }

@@ -13,6 +13,7 @@ Example::
 States are always keeper-completed: a real player is to move, or the game is over.
 ``Game.perft`` and ``Game.random_playouts`` run in Rust on all cores without the GIL;
 ``Agent.select_move`` searches without the GIL too.
+``rbg.Session`` plays a game with checked moves, undo, redo and the result.
 ``rbg.openspiel`` adapts a game to OpenSpiel (``pyspiel``), one action per move step.
 Games and states pickle (a game as its engine, path and text; a state as its game and
 ``serialize()`` bytes).
@@ -29,6 +30,7 @@ from ._rbg import (
     ParseError,
     PlayoutStats,
     SearchError,
+    Session,
     State,
 )
 from ._rbg import load_library as _load_library
@@ -101,6 +103,7 @@ __all__ = [
     "ParseError",
     "PlayoutStats",
     "SearchError",
+    "Session",
     "State",
     "load",
     "load_library",
