@@ -34,8 +34,8 @@ use rbg_agents::{
     play_match, AgentSpec, Budget, GameResult, MatchConfig, MatchSummary, PlayLimits, Termination,
 };
 use rbg_core::dynamic::AnyGame;
-use rbg_core::notation::{self, VertexStyle};
 use rbg_core::moves::check_listed;
+use rbg_core::notation::{self, VertexStyle};
 use rbg_core::{Game, MoveList, Player};
 use serde::{Deserialize, Serialize};
 

@@ -22,13 +22,13 @@
 
 use std::io::{self, BufRead, Write};
 
+use rbg::session::{Session, SessionError, SessionOptions};
 use rbg_agents::{
     seat_seed, Agent, AgentError, Budget, Decision, GameResult, PlayLimits, PlayedMove, SearchStats,
     Termination,
 };
 use rbg_core::notation::{self, VertexStyle};
 use rbg_core::{Action, Game, GameInfo, MoveList, Player, KEEPER};
-use rbg::session::{Session, SessionError, SessionOptions};
 use rbg_render::TextBoard;
 
 const KEEPER_LIMIT: u64 = rbg_core::perft::DEFAULT_KEEPER_LIMIT;
@@ -548,7 +548,9 @@ pub fn play_interactive<G: Game, R: BufRead, W: Write>(
                 played.push(PlayedMove { player, mv, stats });
                 return Ok(HumanGameEnd::Played(result(&played, &state, error(e))));
             }
-            Err(e) => return Ok(HumanGameEnd::Played(result(&played, &state, Termination::Error(e.to_string())))),
+            Err(e) => {
+                return Ok(HumanGameEnd::Played(result(&played, &state, Termination::Error(e.to_string()))))
+            }
         }
         if let Seat::Agent { label, .. } = &seats[player as usize - 1] {
             let text = notation::format_move(info, &mv, VertexStyle::Name);

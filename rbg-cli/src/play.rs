@@ -4,8 +4,8 @@ use std::io::Write;
 use std::path::Path;
 
 use rbg_core::dynamic::AnyGame;
-use rbg_core::notation::{self, VertexStyle};
 use rbg_core::moves::{apply_if_legal, CheckedMoveError};
+use rbg_core::notation::{self, VertexStyle};
 use rbg_core::{Game, MoveList, SearchError};
 use rbg_interp::{InterpOptions, Interpreter};
 use rbg_parser::source::SourceFile;

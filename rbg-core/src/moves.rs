@@ -404,18 +404,19 @@ mod tests {
         use crate::toy::Nim;
         let game = Nim::new(3);
         let mut s = game.initial_state();
-        let mut sc = game.new_scratch();
-        assert!(game.complete_keeper(&mut s, &mut sc, 10).unwrap());
+        // Nim's scratch is `()`.
+        let sc = &mut ();
+        assert!(game.complete_keeper(&mut s, sc, 10).unwrap());
         let before = s.clone();
         for bad in [m(&[(3, 0)]), m(&[]), m(&[(1, 0), (1, 0)]), m(&[(1, 7)])] {
-            let refused = apply_if_legal(&game, &mut s, &mut sc, &bad);
+            let refused = apply_if_legal(&game, &mut s, sc, &bad);
             assert_eq!(refused, Err(CheckedMoveError::Illegal(IllegalMove { player: 1, legal: 2 })));
             assert_eq!(s, before);
         }
-        apply_if_legal(&game, &mut s, &mut sc, &m(&[(2, 0)])).unwrap();
+        apply_if_legal(&game, &mut s, sc, &m(&[(2, 0)])).unwrap();
         assert_eq!(game.variable(&s, 2), 1, "two of three stones taken");
         let mut listed = MoveList::new();
-        game.legal_moves(&mut before.clone(), &mut sc, &mut listed).unwrap();
+        game.legal_moves(&mut before.clone(), sc, &mut listed).unwrap();
         assert_eq!(check_listed(&listed, 1, &m(&[(1, 0)])), Ok(()));
         assert_eq!(check_listed(&listed, 1, &m(&[(4, 0)])), Err(IllegalMove { player: 1, legal: 2 }));
         let text = IllegalMove { player: 2, legal: 1 }.to_string();

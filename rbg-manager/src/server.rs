@@ -5,8 +5,8 @@ use std::io::{self, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::time::{Duration, Instant};
 
-use rbg_core::notation::{format_wire, parse_wire};
 use rbg_core::moves::check_listed;
+use rbg_core::notation::{format_wire, parse_wire};
 use rbg_core::perft::DEFAULT_KEEPER_LIMIT;
 use rbg_core::{Action, Game, MoveList, Player, SearchError};
 

@@ -404,11 +404,19 @@ mod tests {
         // Breakthru: g and s are gold and silver; gf is not a single letter (lower-case f).
         // Connect four: players red and yellow, discs R and Y.
         let connect4 = piece_looks(&names(&["R", "Y", "air"]), &names(&["red", "yellow"]), &[0, 0, 42]);
-        assert_eq!(connect4[0], Look::Disc { fill: "#d03b3b".into(), ink: "#ffffff".into(), label: "R".into() });
-        assert_eq!(connect4[1], Look::Disc { fill: "#f2c81e".into(), ink: "#1d1d1d".into(), label: "Y".into() });
+        assert_eq!(
+            connect4[0],
+            Look::Disc { fill: "#d03b3b".into(), ink: "#ffffff".into(), label: "R".into() }
+        );
+        assert_eq!(
+            connect4[1],
+            Look::Disc { fill: "#f2c81e".into(), ink: "#1d1d1d".into(), label: "Y".into() }
+        );
         assert_eq!(connect4[2], Look::Hidden);
         // Without such players an upper-case letter is no colour.
-        assert!(matches!(&piece_looks(&names(&["R"]), &[], &[])[0], Look::Disc { fill, .. } if fill == PALETTE[0].0));
+        assert!(
+            matches!(&piece_looks(&names(&["R"]), &[], &[])[0], Look::Disc { fill, .. } if fill == PALETTE[0].0)
+        );
         let breakthru = piece_looks(&names(&["e", "g", "gf", "s"]), &names(&["gold", "silver"]), &[]);
         assert_eq!(
             breakthru[1],

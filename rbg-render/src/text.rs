@@ -73,7 +73,10 @@ impl TextBoard {
 
     /// The vertex whose chess-style name is `name` (any case).
     pub fn vertex_of_alias(&self, name: &str) -> Option<u32> {
-        self.aliases.iter().position(|a| a.as_deref().is_some_and(|a| a.eq_ignore_ascii_case(name))).map(|v| v as u32)
+        self.aliases
+            .iter()
+            .position(|a| a.as_deref().is_some_and(|a| a.eq_ignore_ascii_case(name)))
+            .map(|v| v as u32)
     }
 
     /// A vertex as a player reads it: its chess-style name on rectangle boards, its name
@@ -142,7 +145,8 @@ impl TextBoard {
     fn draw_grid(&self, grid: &Grid, pieces: &[u32], out: &mut String) {
         let indent = grid.label_width + 2;
         if let Some(header) = &grid.header {
-            let _ = writeln!(out, "{}", place_chars(indent, header.iter().map(|&(c, ch)| (c, ch.to_string()))));
+            let _ =
+                writeln!(out, "{}", place_chars(indent, header.iter().map(|&(c, ch)| (c, ch.to_string()))));
         }
         for (label, cells) in &grid.rows {
             let row = place_chars(

@@ -318,6 +318,11 @@ impl<G: Game, H: Deref<Target = G>> Session<G, H> {
 
 /// Completes the keeper's moves; whether a player is then to move and has a legal move (an
 /// RBG game ends when the keeper is stuck or the player to move has no move).
-fn goes_on<G: Game>(game: &G, s: &mut G::State, sc: &mut G::Scratch, limit: u64) -> Result<bool, SearchError> {
+fn goes_on<G: Game>(
+    game: &G,
+    s: &mut G::State,
+    sc: &mut G::Scratch,
+    limit: u64,
+) -> Result<bool, SearchError> {
     Ok(game.complete_keeper(s, sc, limit)? && game.has_legal_move(s, sc)?)
 }

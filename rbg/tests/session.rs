@@ -31,7 +31,8 @@ fn legal<G: Game, H: std::ops::Deref<Target = G>>(session: &Session<G, H>) -> Ve
 /// tic-tac-toe move is on that cell or is the keeper's).
 fn mark<G: Game, H: std::ops::Deref<Target = G>>(session: &Session<G, H>, cell: &str) -> Vec<Action> {
     let v = session.game().info().vertex_id(cell).unwrap_or_else(|| panic!("no cell {cell}"));
-    let found: Vec<Vec<Action>> = legal(session).into_iter().filter(|m| m.iter().any(|a| a.vertex == v)).collect();
+    let found: Vec<Vec<Action>> =
+        legal(session).into_iter().filter(|m| m.iter().any(|a| a.vertex == v)).collect();
     assert_eq!(found.len(), 1, "one move marks {cell}: {found:?}");
     found[0].clone()
 }
