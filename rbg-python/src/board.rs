@@ -12,10 +12,11 @@ pub fn draw(any: &AnyGame, state: &DynState, finished: bool) -> String {
     let player = any.current_player(state);
     let mut out = if finished {
         "game over\n".to_string()
-    } else if player != KEEPER {
-        format!("{} to move\n", info.players[player as usize - 1])
     } else {
-        String::new()
+        match info.players.get((player as usize).wrapping_sub(1)) {
+            Some(name) if player != KEEPER => format!("{name} to move\n"),
+            _ => String::new(),
+        }
     };
     out.push_str(&TextBoard::new(any).draw(any, state));
     out
