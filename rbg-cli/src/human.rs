@@ -1,5 +1,6 @@
-//! Human play in the terminal: the `human` agent, board drawing, reading moves, and the
-//! interactive game loop (which adds `undo`).
+//! Human play in the terminal: the `human` agent, reading moves, and the interactive game
+//! loop (which adds `undo`, over `rbg::session::Session`). The board is drawn by
+//! `rbg_render::TextBoard`, whose chess-style square names move input accepts.
 //!
 //! Before each of its moves the human player sees the board (a grid for boards with positions,
 //! i.e. made by `rectangle`, `hexagon` or `cuboid`; a list of occupied vertices otherwise), the
