@@ -34,6 +34,7 @@ use rbg_agents::{
     play_match, AgentSpec, Budget, GameResult, MatchConfig, MatchSummary, PlayLimits, Termination,
 };
 use rbg_core::dynamic::AnyGame;
+use rbg_core::moves::check_listed;
 use rbg_core::notation::{self, VertexStyle};
 use rbg_core::{Game, MoveList, Player};
 use serde::{Deserialize, Serialize};
@@ -393,7 +394,8 @@ fn print_final<W: Write>(out: &mut W, game: &AnyGame, result: &GameResult) -> io
         game.apply_move(&mut state, &m.mv);
         let _ = game.complete_keeper(&mut state, &mut sc, keeper);
     }
-    crate::human::BoardView::new(game).draw(game, &state, out)?;
+    writeln!(out)?;
+    out.write_all(rbg_render::TextBoard::new(game).draw(game, &state).as_bytes())?;
     let scores: Vec<String> =
         info.players.iter().zip(&result.scores).map(|(p, s)| format!("{p} {s}")).collect();
     let verdict = match (&result.termination, result.outcomes()) {
@@ -552,15 +554,14 @@ fn check_record(game: &AnyGame, record: &LogRecord) -> Result<u64, String> {
         }
         let mv = notation::parse_move(info, text).map_err(|e| format!("{at}: {e}"))?;
         game.legal_moves(&mut state, &mut sc, &mut legal).map_err(|e| format!("{at}: {e}"))?;
-        let player = game.current_player(&state);
-        if !legal.iter().any(|m| m == mv.as_slice()) {
-            let who = info.players.get((player as usize).wrapping_sub(1)).cloned().unwrap_or_default();
+        if let Err(e) = check_listed(&legal, game.current_player(&state), &mv) {
+            let who = info.players.get((e.player as usize).wrapping_sub(1)).cloned().unwrap_or_default();
             let examples: Vec<String> =
                 legal.iter().take(3).map(|m| notation::format_move(info, m, VertexStyle::Name)).collect();
             let more = if legal.len() > 3 { ", ..." } else { "" };
             return Err(format!(
                 "{at}: not legal; it is not one of the {} legal moves of {who} ({}{more})",
-                legal.len(),
+                e.legal,
                 examples.join("; ")
             ));
         }

@@ -1,5 +1,6 @@
-//! Human play in the terminal: the `human` agent, board drawing, reading moves, and the
-//! interactive game loop (which adds `undo`).
+//! Human play in the terminal: the `human` agent, reading moves, and the interactive game
+//! loop (which adds `undo`, over `rbg::session::Session`). The board is drawn by
+//! `rbg_render::TextBoard`, whose chess-style square names move input accepts.
 //!
 //! Before each of its moves the human player sees the board (a grid for boards with positions,
 //! i.e. made by `rectangle`, `hexagon` or `cuboid`; a list of occupied vertices otherwise), the
@@ -22,21 +23,19 @@
 
 use std::io::{self, BufRead, Write};
 
+use rbg::session::{Session, SessionError, SessionOptions};
 use rbg_agents::{
     seat_seed, Agent, AgentError, Budget, Decision, GameResult, PlayLimits, PlayedMove, SearchStats,
     Termination,
 };
 use rbg_core::notation::{self, VertexStyle};
-use rbg_core::{Action, Game, GameInfo, MoveList, Player, VertexPosition, KEEPER};
+use rbg_core::{Action, Game, GameInfo, MoveList, Player, KEEPER};
+use rbg_render::TextBoard;
 
 const KEEPER_LIMIT: u64 = rbg_core::perft::DEFAULT_KEEPER_LIMIT;
 
 /// Moves listed before each human move; `moves` lists them all.
 const SHOWN_MOVES: usize = 40;
-
-/// The widest grid drawn (in characters) and the most rows; larger boards are listed.
-const MAX_GRID_WIDTH: usize = 300;
-const MAX_GRID_ROWS: usize = 200;
 
 const HELP: &str = "\
 Enter one of:
@@ -70,7 +69,7 @@ pub struct Human<R, W> {
     out: W,
     /// Echo each line read (when the input is not a terminal, so that a transcript shows it).
     echo: bool,
-    view: Option<(String, BoardView)>,
+    view: Option<(String, TextBoard)>,
 }
 
 impl<R: BufRead, W: Write> Human<R, W> {
@@ -84,10 +83,10 @@ impl<R: BufRead, W: Write> Human<R, W> {
     }
 
     /// The drawing of `game`'s board (built once per game).
-    fn view<G: Game>(&mut self, game: &G) -> &BoardView {
+    fn view<G: Game>(&mut self, game: &G) -> &TextBoard {
         let name = &game.info().name;
         if self.view.as_ref().is_none_or(|(n, _)| n != name) {
-            self.view = Some((name.clone(), BoardView::new(game)));
+            self.view = Some((name.clone(), TextBoard::new(game)));
         }
         &self.view.as_ref().expect("just set").1
     }
@@ -107,7 +106,7 @@ impl<R: BufRead, W: Write> Human<R, W> {
         let (_, view) = self.view.as_ref().expect("built above");
         let shown = describe_moves(game, state, &legal);
         let lines = move_lines(info, view, &shown);
-        view.draw(game, state, &mut self.out)?;
+        draw(view, game, state, &mut self.out)?;
         writeln!(self.out, "{who} to move; {} legal moves:", legal.len())?;
         for line in lines.iter().take(SHOWN_MOVES) {
             writeln!(self.out, "{line}")?;
@@ -142,7 +141,7 @@ impl<R: BufRead, W: Write> Human<R, W> {
                         writeln!(self.out, "{line}")?;
                     }
                 }
-                Input::Board => view.draw(game, state, &mut self.out)?,
+                Input::Board => draw(view, game, state, &mut self.out)?,
                 Input::Undo if can_undo => return Ok(Reply::Undo),
                 Input::Undo => writeln!(self.out, "nothing to undo: no move of yours has been played yet")?,
                 Input::Quit => return Ok(Reply::Quit),
@@ -210,7 +209,7 @@ enum Input {
 }
 
 /// Reads one line of input against the legal moves (see the module documentation).
-fn interpret(view: &BoardView, info: &GameInfo, legal: &MoveList, shown: &[Shown], line: &str) -> Input {
+fn interpret(view: &TextBoard, info: &GameInfo, legal: &MoveList, shown: &[Shown], line: &str) -> Input {
     let text = line.trim();
     match text.to_ascii_lowercase().as_str() {
         "" => return Input::Empty,
@@ -242,7 +241,7 @@ fn interpret(view: &BoardView, info: &GameInfo, legal: &MoveList, shown: &[Shown
     }
     let mut wanted = Vec::new();
     for token in text.split(|c: char| c.is_whitespace() || c == '-' || c == ',').filter(|t| !t.is_empty()) {
-        match view.split_vertices(info, token) {
+        match split_vertices(view, info, token) {
             Some(vs) => wanted.extend(vs),
             None => {
                 return Input::Problem(format!(
@@ -351,7 +350,7 @@ fn passes_through(path: &[u32], wanted: &[u32]) -> bool {
 }
 
 /// The legal moves as numbered lines: number, squares, notation, what the move changes.
-fn move_lines(info: &GameInfo, view: &BoardView, shown: &[Shown]) -> Vec<String> {
+fn move_lines(info: &GameInfo, view: &TextBoard, shown: &[Shown]) -> Vec<String> {
     let width = shown.len().to_string().len();
     let paths: Vec<String> = shown.iter().map(|m| view.path_label(info, &m.squares)).collect();
     let path_width = paths.iter().map(|p| p.chars().count()).max().unwrap_or(0);
@@ -366,343 +365,51 @@ fn move_lines(info: &GameInfo, view: &BoardView, shown: &[Shown]) -> Vec<String>
         .collect()
 }
 
-/// How a board is drawn and how its vertices may be named.
-#[derive(Debug)]
-pub struct BoardView {
-    /// Short piece labels by piece id; the empty piece is `.`.
-    labels: Vec<String>,
-    /// The piece that stands for an empty cell: named `empty`, `e`, `free`, `vacant`, `none`,
-    /// `blank` or `void`, or else the piece on at least half the initial board, if one is.
-    empty: Option<u32>,
-    /// The pieces whose label is not their name (by piece id).
-    legend: Vec<bool>,
-    grid: Option<Grid>,
-    /// Chess-style names of the vertices of a rectangle board.
-    aliases: Vec<Option<String>>,
+/// The vertex named `token`: a vertex name, or a chess-style name (any case).
+fn vertex(view: &TextBoard, info: &GameInfo, token: &str) -> Option<u32> {
+    info.vertex_id(token).or_else(|| view.vertex_of_alias(token))
 }
 
-#[derive(Debug)]
-struct Grid {
-    /// Top to bottom: a row label and the cells as (character column, vertex).
-    rows: Vec<(String, Vec<(usize, u32)>)>,
-    /// File letters over the columns (rectangle boards).
-    header: Option<Vec<(usize, char)>>,
-    label_width: usize,
-    cell_width: usize,
-}
-
-impl BoardView {
-    pub fn new<G: Game>(game: &G) -> Self {
-        let info = game.info();
-        let initial = game.initial_state();
-        let mut counts = vec![0usize; info.pieces.len()];
-        for v in 0..info.vertices.len() as u32 {
-            if let Some(c) = counts.get_mut(game.piece(&initial, v) as usize) {
-                *c += 1;
-            }
-        }
-        let empty = empty_piece(&info.pieces, &counts, info.vertices.len());
-        let labels = short_labels(&info.pieces, empty);
-        let legend: Vec<bool> =
-            (0..info.pieces.len()).map(|i| Some(i as u32) != empty && labels[i] != info.pieces[i]).collect();
-        let cell_width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(1).max(1);
-        let (grid, aliases) = match &info.positions {
-            Some(p) if p.len() == info.vertices.len() && !p.is_empty() => grid(info, p, cell_width),
-            _ => (None, vec![None; info.vertices.len()]),
-        };
-        BoardView { labels, empty, legend, grid, aliases }
+/// The vertices named by `token`: one name, or names written together (`a2a3`). When
+/// several splits exist, the one with the longest first name wins.
+fn split_vertices(view: &TextBoard, info: &GameInfo, token: &str) -> Option<Vec<u32>> {
+    if let Some(v) = vertex(view, info, token) {
+        return Some(vec![v]);
     }
-
-    /// A vertex as the player should read it: its chess-style name on rectangle boards, its
-    /// name otherwise.
-    fn vertex_label(&self, info: &GameInfo, v: u32) -> String {
-        match self.aliases.get(v as usize) {
-            Some(Some(alias)) => alias.clone(),
-            _ => info.vertices.get(v as usize).cloned().unwrap_or_else(|| v.to_string()),
-        }
+    if token.len() > 200 {
+        return None;
     }
-
-    fn path_label(&self, info: &GameInfo, path: &[u32]) -> String {
-        path.iter().map(|&v| self.vertex_label(info, v)).collect::<Vec<_>>().join("-")
-    }
-
-    /// The vertex named `token`: a vertex name, or a chess-style name (any case).
-    fn vertex(&self, info: &GameInfo, token: &str) -> Option<u32> {
-        info.vertex_id(token).or_else(|| {
-            self.aliases
-                .iter()
-                .position(|a| a.as_deref().is_some_and(|a| a.eq_ignore_ascii_case(token)))
-                .map(|v| v as u32)
-        })
-    }
-
-    /// The vertices named by `token`: one name, or names written together (`a2a3`). When
-    /// several splits exist, the one with the longest first name wins.
-    fn split_vertices(&self, info: &GameInfo, token: &str) -> Option<Vec<u32>> {
-        if let Some(v) = self.vertex(info, token) {
-            return Some(vec![v]);
-        }
-        if token.len() > 200 {
-            return None;
-        }
-        // ends[i]: token[i..] splits into names (character boundaries only).
-        let bounds: Vec<usize> = token.char_indices().map(|(i, _)| i).chain([token.len()]).collect();
-        let n = bounds.len();
-        let mut next: Vec<Option<(usize, u32)>> = vec![None; n];
-        let mut ok = vec![false; n];
-        ok[n - 1] = true;
-        for i in (0..n - 1).rev() {
-            for j in (i + 1..n).rev() {
-                if ok[j] {
-                    if let Some(v) = self.vertex(info, &token[bounds[i]..bounds[j]]) {
-                        next[i] = Some((j, v));
-                        ok[i] = true;
-                        break;
-                    }
+    // ends[i]: token[i..] splits into names (character boundaries only).
+    let bounds: Vec<usize> = token.char_indices().map(|(i, _)| i).chain([token.len()]).collect();
+    let n = bounds.len();
+    let mut next: Vec<Option<(usize, u32)>> = vec![None; n];
+    let mut ok = vec![false; n];
+    ok[n - 1] = true;
+    for i in (0..n - 1).rev() {
+        for j in (i + 1..n).rev() {
+            if ok[j] {
+                if let Some(v) = vertex(view, info, &token[bounds[i]..bounds[j]]) {
+                    next[i] = Some((j, v));
+                    ok[i] = true;
+                    break;
                 }
             }
         }
-        let mut out = Vec::new();
-        let mut i = 0;
-        while i < n - 1 {
-            let (j, v) = next[i]?;
-            out.push(v);
-            i = j;
-        }
-        Some(out)
     }
-
-    fn label(&self, piece: u32) -> &str {
-        if Some(piece) == self.empty {
-            "."
-        } else {
-            self.labels.get(piece as usize).map_or("?", String::as_str)
-        }
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < n - 1 {
+        let (j, v) = next[i]?;
+        out.push(v);
+        i = j;
     }
-
-    /// Draws the board, the legend of the piece labels and the variables.
-    pub fn draw<G: Game, W: Write>(&self, game: &G, state: &G::State, out: &mut W) -> io::Result<()> {
-        let info = game.info();
-        writeln!(out)?;
-        match &self.grid {
-            Some(grid) => {
-                let indent = grid.label_width + 2;
-                if let Some(header) = &grid.header {
-                    writeln!(
-                        out,
-                        "{}",
-                        place_chars(indent, header.iter().map(|&(c, ch)| (c, ch.to_string())))
-                    )?;
-                }
-                for (label, cells) in &grid.rows {
-                    let row = place_chars(
-                        0,
-                        cells.iter().map(|&(c, v)| {
-                            let l = self.label(game.piece(state, v));
-                            let pad = grid.cell_width.saturating_sub(l.chars().count());
-                            (c + pad, l.to_string())
-                        }),
-                    );
-                    writeln!(out, "{label:>w$}  {row}", w = grid.label_width)?;
-                }
-            }
-            None => {
-                let mut any = false;
-                for piece in 0..info.pieces.len() as u32 {
-                    if Some(piece) == self.empty {
-                        continue;
-                    }
-                    let at: Vec<&str> = (0..info.vertices.len() as u32)
-                        .filter(|&v| game.piece(state, v) == piece)
-                        .map(|v| info.vertices[v as usize].as_str())
-                        .collect();
-                    if !at.is_empty() {
-                        any = true;
-                        writeln!(out, "{}: {}", info.pieces[piece as usize], at.join(" "))?;
-                    }
-                }
-                if !any {
-                    writeln!(out, "(no pieces on the board)")?;
-                }
-            }
-        }
-        if self.grid.is_some() {
-            // The labels that are not names, of the pieces on the board.
-            let mut on_board = vec![false; info.pieces.len()];
-            for v in 0..info.vertices.len() as u32 {
-                if let Some(b) = on_board.get_mut(game.piece(state, v) as usize) {
-                    *b = true;
-                }
-            }
-            let pairs: Vec<String> = (0..info.pieces.len())
-                .filter(|&i| on_board[i] && self.legend[i])
-                .map(|i| format!("{}={}", self.labels[i], info.pieces[i]))
-                .collect();
-            if !pairs.is_empty() {
-                writeln!(out, "pieces: {}", pairs.join(" "))?;
-            }
-        }
-        let players = info.num_players();
-        let scores: Vec<String> = (1..=players as Player)
-            .map(|p| format!("{}={}", info.players[p as usize - 1], game.score(state, p)))
-            .collect();
-        writeln!(out, "scores: {}", scores.join(" "))?;
-        if info.variables.len() > players {
-            let vars: Vec<String> = (players..info.variables.len())
-                .map(|v| format!("{}={}", info.variables[v], game.variable(state, v)))
-                .collect();
-            writeln!(out, "variables: {}", vars.join(" "))?;
-        }
-        Ok(())
-    }
+    Some(out)
 }
 
-/// A line with each text placed at its character column (`indent` added), trailing blanks
-/// dropped.
-fn place_chars(indent: usize, items: impl Iterator<Item = (usize, String)>) -> String {
-    let mut line: Vec<char> = Vec::new();
-    for (col, text) in items {
-        let col = col + indent;
-        for (k, ch) in text.chars().enumerate() {
-            if line.len() <= col + k {
-                line.resize(col + k + 1, ' ');
-            }
-            line[col + k] = ch;
-        }
-    }
-    line.into_iter().collect::<String>().trim_end().to_string()
-}
-
-/// The piece that stands for an empty cell (see [`BoardView::empty`]).
-fn empty_piece(pieces: &[String], counts: &[usize], vertices: usize) -> Option<u32> {
-    const NAMES: [&str; 7] = ["empty", "e", "free", "vacant", "none", "blank", "void"];
-    // Exact names first: `e` is empty where `E` may be a piece (15puzzle).
-    let by_name = pieces
-        .iter()
-        .position(|p| NAMES.contains(&p.as_str()))
-        .or_else(|| pieces.iter().position(|p| NAMES.iter().any(|n| p.eq_ignore_ascii_case(n))));
-    if let Some(i) = by_name {
-        return Some(i as u32);
-    }
-    let (i, &most) = counts.iter().enumerate().max_by_key(|&(i, c)| (c, std::cmp::Reverse(i)))?;
-    (most > 0 && 2 * most >= vertices).then_some(i as u32)
-}
-
-/// Short distinct labels: each piece's name cut to its most telling characters, as few as tell
-/// the pieces apart (at least 1; lengthened only where two labels collide). The characters are
-/// taken in this order of preference and then written in their order in the name: the first
-/// one, capitals and digits, the characters right after a capital, the others (`blackKnight`
-/// gives `b`, `bK`, `bKn`). Full names if collisions remain.
-fn short_labels(pieces: &[String], empty: Option<u32>) -> Vec<String> {
-    let shown: Vec<usize> = (0..pieces.len()).filter(|&i| Some(i as u32) != empty).collect();
-    let mut lengths = vec![1usize; pieces.len()];
-    for _ in 0..12 {
-        let labels: Vec<String> = pieces.iter().zip(&lengths).map(|(p, &l)| abbreviate(p, l)).collect();
-        let mut clash = false;
-        for &i in &shown {
-            let collides = labels[i] == "." || shown.iter().any(|&j| j != i && labels[j] == labels[i]);
-            if collides {
-                clash = true;
-                lengths[i] += 1;
-            }
-        }
-        if !clash {
-            return labels;
-        }
-    }
-    pieces.to_vec()
-}
-
-fn abbreviate(name: &str, len: usize) -> String {
-    let chars: Vec<char> = name.chars().collect();
-    if chars.len() <= len {
-        return name.to_string();
-    }
-    let capital = |i: usize| chars[i].is_uppercase() || chars[i].is_ascii_digit();
-    let rank = |i: usize| match i {
-        0 => 0,
-        _ if capital(i) => 1,
-        _ if capital(i - 1) => 2,
-        _ => 3,
-    };
-    let mut picked: Vec<usize> = (0..chars.len()).collect();
-    picked.sort_by_key(|&i| (rank(i), i));
-    picked.truncate(len);
-    picked.sort_unstable();
-    picked.into_iter().map(|i| chars[i]).collect()
-}
-
-/// The grid of a board with positions, and chess-style names for a rectangle board; `None`
-/// when the board is too large to draw.
-fn grid(
-    info: &GameInfo,
-    positions: &[VertexPosition],
-    cell_width: usize,
-) -> (Option<Grid>, Vec<Option<String>>) {
-    let n = positions.len();
-    let no_aliases = vec![None; n];
-    // Rows by drawing height (to a thousandth of a cell), columns in half cells.
-    let row_key = |p: &VertexPosition| (p.point[1] * 1000.0).round() as i64;
-    let mut keys: Vec<i64> = positions.iter().map(row_key).collect();
-    keys.sort_unstable();
-    keys.dedup();
-    let half_cells: Vec<i64> = positions.iter().map(|p| (p.point[0] * 2.0).round() as i64).collect();
-    let left = half_cells.iter().copied().min().unwrap_or(0);
-    let halves = half_cells.iter().any(|h| (h - left) % 2 != 0);
-    let mut slot = cell_width + 1;
-    if halves && slot % 2 == 1 {
-        slot += 1;
-    }
-    let column = |h: i64| -> usize {
-        let h = (h - left) as usize;
-        if halves {
-            h * slot / 2
-        } else {
-            h / 2 * slot
-        }
-    };
-    let widest = half_cells.iter().map(|&h| column(h)).max().unwrap_or(0) + cell_width;
-    if keys.len() > MAX_GRID_ROWS || widest > MAX_GRID_WIDTH {
-        return (None, no_aliases);
-    }
-    let rectangle = positions.iter().all(|p| {
-        p.coords[2] == 0 && p.point == [f64::from(p.coords[0]), f64::from(p.coords[1])] && p.coords[0] >= 0
-    });
-    let height = positions.iter().map(|p| p.coords[1]).max().unwrap_or(0) + 1;
-    let width = positions.iter().map(|p| p.coords[0]).max().unwrap_or(0) + 1;
-    let aliases: Vec<Option<String>> = if rectangle && width <= 26 {
-        positions
-            .iter()
-            .enumerate()
-            .map(|(v, p)| {
-                let alias = format!("{}{}", (b'a' + p.coords[0] as u8) as char, height - p.coords[1]);
-                // A vertex of the game with that name keeps it.
-                match info.vertex_id(&alias) {
-                    Some(other) if other as usize != v => None,
-                    _ => Some(alias),
-                }
-            })
-            .collect()
-    } else {
-        no_aliases
-    };
-    let mut rows: Vec<(String, Vec<(usize, u32)>)> =
-        keys.iter().map(|_| (String::new(), Vec::new())).collect();
-    for (v, p) in positions.iter().enumerate() {
-        let r = keys.binary_search(&row_key(p)).unwrap_or(0);
-        rows[r].1.push((column(half_cells[v]), v as u32));
-    }
-    let mut header = None;
-    if rectangle && aliases.iter().any(Option::is_some) {
-        for (r, row) in rows.iter_mut().enumerate() {
-            row.0 = (height as usize - r).to_string();
-        }
-        let files =
-            (0..width.min(26) as u8).map(|x| (x as usize * slot + cell_width - 1, (b'a' + x) as char));
-        header = Some(files.collect());
-    }
-    let label_width = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
-    (Some(Grid { rows, header, label_width, cell_width }), aliases)
+/// Draws the board (after an empty line).
+fn draw<G: Game, W: Write>(view: &TextBoard, game: &G, state: &G::State, out: &mut W) -> io::Result<()> {
+    writeln!(out)?;
+    out.write_all(view.draw(game, state).as_bytes())
 }
 
 /// A seat of an interactive game: the human at the terminal or an agent.
@@ -721,7 +428,8 @@ pub enum HumanGameEnd {
 
 /// Plays one game with at least one human seat, one move at a time, talking to `human`.
 /// `undo` takes back the last move made by a human seat and every move after it, and resets the
-/// agents (their searches start afresh, with new seeds derived from `seed`).
+/// agents (their searches start afresh, with new seeds derived from `seed`). The game is a
+/// [`Session`]: every move, the agents' too, is checked before it is played.
 pub fn play_interactive<G: Game, R: BufRead, W: Write>(
     game: &G,
     seats: &mut [Seat<'_, G>],
@@ -742,56 +450,57 @@ pub fn play_interactive<G: Game, R: BufRead, W: Write>(
         }
     };
     reset_agents(seats, 0);
-    let result = |moves: &[(G::State, PlayedMove)], state: &G::State, termination| GameResult {
+    let result = |moves: &[PlayedMove], state: &G::State, termination| GameResult {
         index,
         seed,
         seating: seating.clone(),
-        moves: moves.iter().map(|(_, m)| m.clone()).collect(),
+        moves: moves.to_vec(),
         scores: (1..=players as Player).map(|p| game.score(state, p)).collect(),
         termination,
     };
     let error = |e: rbg_core::SearchError| Termination::Error(e.to_string());
-    let mut state = game.initial_state();
-    match game.complete_keeper(&mut state, &mut sc, limits.keeper_limit) {
-        Ok(true) => {}
-        Ok(false) => {
-            let why = Termination::Error("the game is over before any player moves".into());
-            return Ok(HumanGameEnd::Played(result(&[], &state, why)));
-        }
-        Err(e) => return Ok(HumanGameEnd::Played(result(&[], &state, error(e)))),
+    let options = SessionOptions {
+        max_history: usize::try_from(limits.max_moves).unwrap_or(usize::MAX),
+        keeper_limit: limits.keeper_limit,
+    };
+    let mut session = match Session::new(game, options) {
+        Ok(session) => session,
+        Err(e) => return Ok(HumanGameEnd::Played(result(&[], &game.initial_state(), error(e)))),
+    };
+    if !session.ongoing() && game.current_player(session.state()) == KEEPER {
+        let why = Termination::Error("the game is over before any player moves".into());
+        return Ok(HumanGameEnd::Played(result(&[], session.state(), why)));
     }
-    // Each move with the state it was played in.
-    let mut history: Vec<(G::State, PlayedMove)> = Vec::new();
+    // The moves of the session's history, with who played them and the search statistics.
+    let mut played: Vec<PlayedMove> = Vec::new();
     let mut undos = 0u64;
-    let mut legal = MoveList::new();
     loop {
-        if let Err(e) = game.legal_moves(&mut state, &mut sc, &mut legal) {
-            return Ok(HumanGameEnd::Played(result(&history, &state, error(e))));
+        let state = session.state().clone();
+        if !session.ongoing() {
+            return Ok(HumanGameEnd::Played(result(&played, &state, Termination::Finished)));
         }
-        if legal.is_empty() {
-            return Ok(HumanGameEnd::Played(result(&history, &state, Termination::Finished)));
-        }
-        if history.len() as u64 >= limits.max_moves {
-            return Ok(HumanGameEnd::Played(result(&history, &state, Termination::MoveLimit)));
+        if played.len() as u64 >= limits.max_moves {
+            return Ok(HumanGameEnd::Played(result(&played, &state, Termination::MoveLimit)));
         }
         let player = game.current_player(&state);
         let who = player_name(info, player);
         if (player as usize).wrapping_sub(1) >= seats.len() {
             let why = Termination::Error(format!("no seat for player {player}"));
-            return Ok(HumanGameEnd::Played(result(&history, &state, why)));
+            return Ok(HumanGameEnd::Played(result(&played, &state, why)));
         }
         let (mv, stats) = match &mut seats[player as usize - 1] {
             Seat::Human => {
-                let can_undo = history.iter().any(|(_, m)| is_human(seats, m.player));
+                let can_undo = played.iter().any(|m| is_human(seats, m.player));
                 match human.ask(game, &state, can_undo)? {
                     Reply::Move(mv) => (mv, SearchStats::default()),
                     Reply::Undo => {
                         let mut taken = 0;
-                        while let Some((before, played)) = history.pop() {
+                        while let Some(last) = played.pop() {
+                            if session.undo().is_err() {
+                                break;
+                            }
                             taken += 1;
-                            let by_human = is_human(seats, played.player);
-                            state = before;
-                            if by_human {
+                            if is_human(seats, last.player) {
                                 break;
                             }
                         }
@@ -804,62 +513,65 @@ pub fn play_interactive<G: Game, R: BufRead, W: Write>(
                     Reply::Quit => {
                         let why = "the player quit".to_string();
                         return Ok(HumanGameEnd::Abandoned(
-                            result(&history, &state, Termination::Error(why.clone())),
+                            result(&played, &state, Termination::Error(why.clone())),
                             why,
                         ));
                     }
                     Reply::Eof => {
                         let why = "the input ended".to_string();
                         return Ok(HumanGameEnd::Abandoned(
-                            result(&history, &state, Termination::Error(why.clone())),
+                            result(&played, &state, Termination::Error(why.clone())),
                             why,
                         ));
                     }
                 }
             }
-            Seat::Agent { label, agent } => {
+            Seat::Agent { agent, .. } => {
                 let budget = agent.budget();
                 match agent.select_move(game, &state, &budget) {
-                    Ok(d) if legal.iter().any(|m| m == d.mv.as_slice()) => {
-                        let text = notation::format_move(info, &d.mv, VertexStyle::Name);
-                        let changed =
-                            notation::describe_move(game, &state, &mut sc, &d.mv, limits.keeper_limit)
-                                .map(|c| changed_vertices(&c))
-                                .unwrap_or_default();
-                        let view = human.view(game);
-                        let at = view.path_label(info, &squares(&d.mv, &changed));
-                        writeln!(human.out(), "{who} ({label}) plays {at}: {text}")?;
-                        (d.mv, d.stats)
-                    }
-                    Ok(d) => {
-                        let text = notation::format_move(info, &d.mv, VertexStyle::Name);
-                        let why =
-                            Termination::Error(format!("the agent of {who} chose an illegal move {text}"));
-                        return Ok(HumanGameEnd::Played(result(&history, &state, why)));
-                    }
+                    Ok(d) => (d.mv, d.stats),
                     Err(e) => {
                         let why = Termination::Error(format!("the agent of {who} failed: {e}"));
-                        return Ok(HumanGameEnd::Played(result(&history, &state, why)));
+                        return Ok(HumanGameEnd::Played(result(&played, &state, why)));
                     }
                 }
             }
         };
+        match session.play(&mv) {
+            Ok(()) => {}
+            Err(SessionError::Illegal(_)) => {
+                let text = notation::format_move(info, &mv, VertexStyle::Name);
+                let why = Termination::Error(format!("the agent of {who} chose an illegal move {text}"));
+                return Ok(HumanGameEnd::Played(result(&played, &state, why)));
+            }
+            Err(SessionError::Search(e)) => {
+                // The move was legal; the keeper's moves after it failed.
+                played.push(PlayedMove { player, mv, stats });
+                return Ok(HumanGameEnd::Played(result(&played, &state, error(e))));
+            }
+            Err(e) => {
+                return Ok(HumanGameEnd::Played(result(&played, &state, Termination::Error(e.to_string()))))
+            }
+        }
+        if let Seat::Agent { label, .. } = &seats[player as usize - 1] {
+            let text = notation::format_move(info, &mv, VertexStyle::Name);
+            let changed = notation::describe_move(game, &state, &mut sc, &mv, limits.keeper_limit)
+                .map(|c| changed_vertices(&c))
+                .unwrap_or_default();
+            let label = label.clone();
+            let view = human.view(game);
+            let at = view.path_label(info, &squares(&mv, &changed));
+            writeln!(human.out(), "{who} ({label}) plays {at}: {text}")?;
+        }
         for seat in seats.iter_mut() {
             if let Seat::Agent { agent, label } = seat {
                 if let Err(e) = agent.observe(game, &state, &mv) {
                     let why = Termination::Error(format!("the agent {label} failed: {e}"));
-                    return Ok(HumanGameEnd::Played(result(&history, &state, why)));
+                    return Ok(HumanGameEnd::Played(result(&played, &state, why)));
                 }
             }
         }
-        let before = state.clone();
-        game.apply_move(&mut state, &mv);
-        history.push((before, PlayedMove { player, mv, stats }));
-        match game.complete_keeper(&mut state, &mut sc, limits.keeper_limit) {
-            Ok(true) => {}
-            Ok(false) => return Ok(HumanGameEnd::Played(result(&history, &state, Termination::Finished))),
-            Err(e) => return Ok(HumanGameEnd::Played(result(&history, &state, error(e)))),
-        }
+        played.push(PlayedMove { player, mv, stats });
     }
 }
 
@@ -870,32 +582,6 @@ fn is_human<G: Game>(seats: &[Seat<'_, G>], player: Player) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn labels_are_short_and_distinct() {
-        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(short_labels(&names(&["free", "X", "O"]), Some(0)), names(&["f", "X", "O"]));
-        assert_eq!(short_labels(&names(&["empty", "wPawn", "bPawn"]), Some(0)), names(&["e", "w", "b"]));
-        let chess =
-            names(&["blackKing", "blackKnight", "blackPawn", "blackRookUnmoved", "empty", "whitePawn"]);
-        assert_eq!(short_labels(&chess, Some(4)), names(&["bKi", "bKn", "bP", "bR", "e", "w"]));
-        assert_eq!(abbreviate("whitePawn2", 3), "wP2");
-        assert_eq!(abbreviate("blackRookUnmoved", 4), "bRoU");
-        // A name that is another's abbreviation: the longer name grows.
-        assert_eq!(short_labels(&names(&["bK", "bKing"]), None), names(&["bK", "bKi"]));
-        // "." is the empty cell: no piece gets it.
-        assert_eq!(short_labels(&names(&[".x", "y"]), None), names(&[".x", "y"]));
-    }
-
-    #[test]
-    fn the_empty_piece_is_found_by_name_or_by_count() {
-        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(empty_piece(&names(&["X", "Free"]), &[0, 9], 9), Some(1));
-        assert_eq!(empty_piece(&names(&["a", "b"]), &[5, 3], 8), Some(0));
-        assert_eq!(empty_piece(&names(&["A", "E", "e"]), &[1, 1, 1], 3), Some(2));
-        assert_eq!(empty_piece(&names(&["a", "b", "c"]), &[3, 3, 3], 9), None);
-        assert_eq!(empty_piece(&[], &[], 0), None);
-    }
 
     /// The human agent through `play_game` (which has no undo): in Nim with 3 stones the human
     /// takes one stone (move 1) after a junk line; the end of the input, or `quit`, aborts the

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use rbg::open::{Engine, OpenOptions, Opened};
 use rbg_core::dynamic::AnyGame;
+use rbg_core::moves::{apply_if_legal, CheckedMoveError};
 use rbg_core::notation::{self, VertexStyle};
 use rbg_core::{Game, MoveList, SearchError};
 use rbg_interp::{InterpOptions, Interpreter};
@@ -190,11 +191,10 @@ pub fn moves(path: &Path, after: Option<&str>, engine: &EngineArgs) -> Result<()
         }
         let wanted =
             notation::parse_move(game.info(), text).map_err(|e| Failure::new(format!("{which}: {e}")))?;
-        game.legal_moves(&mut state, &mut sc, &mut legal).map_err(search_failure)?;
-        if !legal.iter().any(|m| m == wanted.as_slice()) {
-            return Err(Failure::new(format!("{which} is not legal in that state")));
-        }
-        game.apply_move(&mut state, &wanted);
+        apply_if_legal(&game, &mut state, &mut sc, &wanted).map_err(|e| match e {
+            CheckedMoveError::Illegal(_) => Failure::new(format!("{which} is not legal in that state")),
+            CheckedMoveError::Search(e) => search_failure(e),
+        })?;
         ongoing = game.complete_keeper(&mut state, &mut sc, limit).map_err(search_failure)?;
     }
     game.legal_moves(&mut state, &mut sc, &mut legal).map_err(search_failure)?;

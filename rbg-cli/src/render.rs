@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use rand_core::{RngCore, SeedableRng};
 use rbg_core::dynamic::AnyGame;
+use rbg_core::moves::{apply_if_legal, CheckedMoveError};
 use rbg_core::{notation, Game, MoveList, PlayoutRng, SearchError};
 use rbg_render::RenderOptions;
 
@@ -118,7 +119,6 @@ fn play_listed(game: &AnyGame, text: &str) -> Result<Reached, Failure> {
     let mut sc = game.new_scratch();
     let (mut state, mut ongoing) = start(game, &mut sc)?;
     let mut previous = None;
-    let mut legal = MoveList::new();
     let moves = text.split(';').map(str::trim).filter(|t| !t.is_empty());
     for (n, move_text) in moves.enumerate() {
         let which = format!("move {} ('{move_text}')", n + 1);
@@ -127,16 +127,16 @@ fn play_listed(game: &AnyGame, text: &str) -> Result<Reached, Failure> {
         }
         let wanted = notation::parse_move(game.info(), move_text)
             .map_err(|e| Failure::new(format!("{which} cannot be read: {e}")))?;
-        game.legal_moves(&mut state, &mut sc, &mut legal).map_err(search_failure)?;
-        if !legal.iter().any(|m| m == wanted.as_slice()) {
-            return Err(Failure::new(format!(
+        let before = state.clone();
+        apply_if_legal(game, &mut state, &mut sc, &wanted).map_err(|e| match e {
+            CheckedMoveError::Illegal(e) => Failure::new(format!(
                 "{which} is not legal in that position ({} legal moves there; `rbg moves` with \
                  --after set to the moves before it lists them)",
-                legal.len()
-            )));
-        }
-        previous = Some(state.clone());
-        game.apply_move(&mut state, &wanted);
+                e.legal
+            )),
+            CheckedMoveError::Search(e) => search_failure(e),
+        })?;
+        previous = Some(before);
         ongoing = game.complete_keeper(&mut state, &mut sc, KEEPER_LIMIT).map_err(search_failure)?;
     }
     Ok(Reached { state, previous })

@@ -475,7 +475,8 @@ impl AnyGame {
 
     /// Applies `m` if it is one of the legal moves of `s`; otherwise leaves `s` unchanged.
     /// For moves from untrusted sources (a network peer, a user); [`Game::apply_move`] does
-    /// not check.
+    /// not check. The check is [`crate::moves::apply_if_legal`]'s (use it directly to learn
+    /// whose turn it was and how many moves were legal).
     pub fn try_apply_move(
         &self,
         s: &mut DynState,
@@ -483,18 +484,10 @@ impl AnyGame {
         m: &[Action],
     ) -> Result<(), DynError> {
         self.check(s)?;
-        self.fresh_scratch(sc);
-        let found = self.game.visit_moves(&mut *s.state, &mut *sc.scratch, &mut |candidate| {
-            if candidate == m {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        })?;
-        if found.is_continue() {
-            return Err(DynError::IllegalMove);
-        }
-        self.game.apply_move(&mut *s.state, m)
+        crate::moves::apply_if_legal(self, s, sc, m).map_err(|e| match e {
+            crate::moves::CheckedMoveError::Illegal(_) => DynError::IllegalMove,
+            crate::moves::CheckedMoveError::Search(e) => DynError::Search(e),
+        })
     }
 
     /// The encoding of `s`, or an error for a foreign state.

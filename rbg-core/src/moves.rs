@@ -1,8 +1,14 @@
-//! Moves: `(action index, vertex)` pairs and a reusable arena of moves.
+//! Moves: `(action index, vertex)` pairs, a reusable arena of moves, and checked play.
+//!
+//! Checked play ([`apply_if_legal`], [`check_listed`]) is the one place where a move from an
+//! untrusted source (a user, a network peer, a log, a Python caller) is tested against the
+//! legal moves before [`Game::apply_move`], which trusts its caller. A refusal says whose turn
+//! it was and how many moves were legal.
 
 use core::fmt;
+use core::ops::ControlFlow;
 
-use crate::game::SearchError;
+use crate::game::{Game, Player, SearchError};
 
 /// One modifier application of a move: the reference parser's index of the modifier (an off, an
 /// assignment or a switch) and the vertex that was current when it was applied.
@@ -207,6 +213,120 @@ pub fn push_set_bits(out: &mut Vec<Action>, index: u32, words: &[u64]) {
     }
 }
 
+/// A move that is not one of the legal moves of the state it was offered in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMove {
+    /// The player to move in that state (the keeper is [`crate::KEEPER`]).
+    pub player: Player,
+    /// How many moves were legal there.
+    pub legal: u64,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = if self.legal == 1 { "" } else { "s" };
+        write!(
+            f,
+            "the move is not one of the {} legal move{s} of player {} in this state",
+            self.legal, self.player
+        )
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// Why a checked move was not played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CheckedMoveError {
+    /// The move is not legal there.
+    Illegal(IllegalMove),
+    /// The search for the legal moves stopped at a bound.
+    Search(SearchError),
+}
+
+impl From<SearchError> for CheckedMoveError {
+    fn from(e: SearchError) -> Self {
+        CheckedMoveError::Search(e)
+    }
+}
+
+impl From<IllegalMove> for CheckedMoveError {
+    fn from(e: IllegalMove) -> Self {
+        CheckedMoveError::Illegal(e)
+    }
+}
+
+impl fmt::Display for CheckedMoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CheckedMoveError::Illegal(e) => e.fmt(f),
+            CheckedMoveError::Search(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for CheckedMoveError {}
+
+/// `Ok` if `m` is one of `legal`, the legal moves (already listed) of a state where `player`
+/// is to move.
+pub fn check_listed(legal: &MoveList, player: Player, m: &[Action]) -> Result<(), IllegalMove> {
+    if legal.iter().any(|candidate| candidate == m) {
+        Ok(())
+    } else {
+        Err(IllegalMove { player, legal: legal.len() as u64 })
+    }
+}
+
+/// `Ok` if `m` is a legal move of `s`; `s` is unchanged. A refusal counts the legal moves.
+///
+/// Decided by the move-by-move interface: `m`'s last action is a switch and
+/// [`Game::next_actions`] of the rest offers it. The rest is then a prefix of some legal move
+/// that the switch extends, and since a move ends at its switch (ARCHITECTURE.md, invariant 3)
+/// that legal move is `m` itself. This costs one pruned search along the move, where looking
+/// through the list costs every move before `m` in the search order (in paper soccer, whose
+/// bounces chain into moves by the hundred thousand, about a second a move).
+pub fn check_move<G: Game + ?Sized>(
+    game: &G,
+    s: &mut G::State,
+    sc: &mut G::Scratch,
+    m: &[Action],
+) -> Result<(), CheckedMoveError> {
+    if let Some((last, rest)) = m.split_last() {
+        if game.info().is_switch(last.index) {
+            let mut next = Vec::new();
+            game.next_actions(s, sc, rest, &mut next)?;
+            if next.contains(last) {
+                return Ok(());
+            }
+        }
+    }
+    let legal = match game.count_moves(s, sc)? {
+        Some(n) => n,
+        None => {
+            let mut n = 0u64;
+            let _ = game.visit_moves(s, sc, |_| {
+                n += 1;
+                ControlFlow::Continue(())
+            })?;
+            n
+        }
+    };
+    Err(IllegalMove { player: game.current_player(s), legal }.into())
+}
+
+/// Applies `m` to `s` if it is a legal move there ([`check_move`]); otherwise `s` is unchanged.
+/// The keeper's moves that follow are not made (callers complete them with their own bound).
+pub fn apply_if_legal<G: Game + ?Sized>(
+    game: &G,
+    s: &mut G::State,
+    sc: &mut G::Scratch,
+    m: &[Action],
+) -> Result<(), CheckedMoveError> {
+    check_move(game, s, sc, m)?;
+    game.apply_move(s, m);
+    Ok(())
+}
+
 impl fmt::Debug for MoveList {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.iter()).finish()
@@ -275,5 +395,31 @@ mod tests {
         list.push(&m(&[(4, 0), (5, 0), (6, 0)]));
         assert_eq!(list.len(), 1);
         assert!(!list.overflowed());
+    }
+
+    /// Nim with 3 stones, player 1 to move: taking one or two stones is legal (2 moves), the
+    /// keeper's pass and an empty move are not; a refused move leaves the state as it was.
+    #[test]
+    fn checked_play_refuses_illegal_moves_saying_whose_turn_and_how_many() {
+        use crate::toy::Nim;
+        let game = Nim::new(3);
+        let mut s = game.initial_state();
+        // Nim's scratch is `()`.
+        let sc = &mut ();
+        assert!(game.complete_keeper(&mut s, sc, 10).unwrap());
+        let before = s.clone();
+        for bad in [m(&[(3, 0)]), m(&[]), m(&[(1, 0), (1, 0)]), m(&[(1, 7)])] {
+            let refused = apply_if_legal(&game, &mut s, sc, &bad);
+            assert_eq!(refused, Err(CheckedMoveError::Illegal(IllegalMove { player: 1, legal: 2 })));
+            assert_eq!(s, before);
+        }
+        apply_if_legal(&game, &mut s, sc, &m(&[(2, 0)])).unwrap();
+        assert_eq!(game.variable(&s, 2), 1, "two of three stones taken");
+        let mut listed = MoveList::new();
+        game.legal_moves(&mut before.clone(), sc, &mut listed).unwrap();
+        assert_eq!(check_listed(&listed, 1, &m(&[(1, 0)])), Ok(()));
+        assert_eq!(check_listed(&listed, 1, &m(&[(4, 0)])), Err(IllegalMove { player: 1, legal: 2 }));
+        let text = IllegalMove { player: 2, legal: 1 }.to_string();
+        assert_eq!(text, "the move is not one of the 1 legal move of player 2 in this state");
     }
 }

@@ -5,6 +5,7 @@ use std::io::{self, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::time::{Duration, Instant};
 
+use rbg_core::moves::check_listed;
 use rbg_core::notation::{format_wire, parse_wire};
 use rbg_core::perft::DEFAULT_KEEPER_LIMIT;
 use rbg_core::{Action, Game, MoveList, Player, SearchError};
@@ -602,7 +603,7 @@ fn ask<G: Game>(
     let text = into_text(bytes).map_err(|e| ForfeitReason::Garbage { detail: e.to_string() })?;
     let mv = parse_wire(game.info(), &text)
         .map_err(|e| ForfeitReason::Garbage { detail: format!("'{}': {e}", shorten(&text)) })?;
-    if !legal.iter().any(|m| m == mv.as_slice()) {
+    if check_listed(legal, player, &mv).is_err() {
         return Err(ForfeitReason::Illegal { text });
     }
     let late = config.deadline.is_some_and(|d| elapsed > d);

@@ -18,6 +18,7 @@ mod game;
 mod interrupt;
 mod load;
 mod moves;
+mod session;
 mod state;
 mod utility;
 
@@ -58,6 +59,7 @@ fn _rbg(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<state::PyState>()?;
     m.add_class::<moves::PyMove>()?;
     m.add_class::<agent::PyAgent>()?;
+    m.add_class::<session::PySession>()?;
     m.add("TERMINAL", state::TERMINAL)?;
     errors::register(m)
 }

@@ -5,9 +5,10 @@ use std::sync::{Mutex, PoisonError};
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
-use rbg_core::dynamic::{AnyGame, DynError, DynScratch, DynState};
+use rbg_core::dynamic::{AnyGame, DynScratch, DynState};
+use rbg_core::moves::{check_listed, check_move, CheckedMoveError};
 use rbg_core::perft::DEFAULT_KEEPER_LIMIT;
-use rbg_core::{Action, Game, MoveList, SearchError, KEEPER};
+use rbg_core::{Action, Game, MoveList, KEEPER};
 
 use crate::board;
 use crate::errors::{search_error, value_error};
@@ -70,30 +71,6 @@ impl PyState {
     }
 }
 
-/// Whether `actions` is one of the legal moves of `state`, decided by the move-by-move
-/// interface: its last action is a switch and `next_actions` of the rest offers it. The rest
-/// is then a prefix of some legal move that the switch extends, and since a move ends at its
-/// switch (ARCHITECTURE.md, invariant 3) that legal move is `actions` itself.
-///
-/// This costs one pruned search along the move. `AnyGame::try_apply_move` instead lists the
-/// legal moves until `actions` turns up, as many as precede it in the search order: in paper
-/// soccer, whose bounces chain into moves by the hundred thousand, that made every move of a
-/// step-by-step game (the OpenSpiel adapter) take a second.
-fn is_legal_move(
-    any: &AnyGame,
-    state: &mut DynState,
-    scratch: &mut DynScratch,
-    actions: &[Action],
-) -> Result<bool, SearchError> {
-    let Some((last, rest)) = actions.split_last() else { return Ok(false) };
-    if !any.info().is_switch(last.index) {
-        return Ok(false);
-    }
-    let mut next = Vec::new();
-    any.next_actions(state, scratch, rest, &mut next)?;
-    Ok(next.contains(last))
-}
-
 #[pymethods]
 impl PyState {
     /// The game this state belongs to.
@@ -124,29 +101,21 @@ impl PyState {
         // Work on a copy so that no failure (illegal move, keeper bound) changes the state.
         let mut next = self.state.clone();
         let scratch = self.scratch.get_mut().unwrap_or_else(PoisonError::into_inner);
-        let listed = self.legal.as_ref().map(|list| list.iter().any(|m| m == actions.as_slice()));
-        let checked = match listed {
-            Some(true) => {
-                self.any.apply_move(&mut next, &actions);
-                Ok(())
-            }
-            Some(false) => Err(DynError::IllegalMove),
-            None => match is_legal_move(&self.any, &mut next, scratch, &actions) {
-                Ok(true) => {
-                    self.any.apply_move(&mut next, &actions);
-                    Ok(())
-                }
-                Ok(false) => Err(DynError::IllegalMove),
-                Err(e) => Err(DynError::Search(e)),
-            },
+        // The list made by `legal_moves()`, if any, answers without a search.
+        let player = self.any.current_player(&next);
+        let checked = match &self.legal {
+            Some(list) => check_listed(list, player, &actions).map_err(CheckedMoveError::Illegal),
+            None => check_move(&self.any, &mut next, scratch, &actions),
         };
         checked.map_err(|e| match e {
-            DynError::Search(e) => search_error(e),
-            _ => value_error(format!(
-                "illegal move {:?}: not one of the legal moves of this state",
-                rbg_core::notation::format_move(self.any.info(), &actions, Default::default())
+            CheckedMoveError::Search(e) => search_error(e),
+            CheckedMoveError::Illegal(e) => value_error(format!(
+                "illegal move {:?}: not one of the {} legal moves of this state",
+                rbg_core::notation::format_move(self.any.info(), &actions, Default::default()),
+                e.legal
             )),
         })?;
+        self.any.apply_move(&mut next, &actions);
         self.any.complete_keeper(&mut next, scratch, DEFAULT_KEEPER_LIMIT).map_err(search_error)?;
         self.state = next;
         self.legal = None;

@@ -142,9 +142,11 @@ def test_str_draws_the_board(tictactoe):
     state.apply("4@rx2y0 5@rx2y0")
     lines = str(state).splitlines()
     assert lines[0] == "nought to move"
-    # The top row holds the X in its third column; the other rows are empty.
-    assert lines[2].split() == [".", ".", "X"]
-    assert lines[3].split() == [".", ".", "."]
+    # Under the files a-c, the top row (rank 3) holds the X in its third column; the other
+    # rows are empty.
+    assert lines[1].split() == ["a", "b", "c"]
+    assert lines[2].split() == ["3", ".", ".", "X"]
+    assert lines[3].split() == ["2", ".", ".", "."]
 
 
 def test_variables_by_name(tictactoe):

@@ -17,6 +17,9 @@
 //! * **Caption**: the game's name, the player to move (or "game over") and every player's
 //!   score.
 //!
+//! * **Text** ([`text`]): the same position as lines of short piece labels, for terminals and
+//!   Python's `str(state)`, with the same rules for empty cells.
+//!
 //! The document is written by hand ([`svg`]); elements carry classes and data attributes that
 //! tools and tests can read: `cell` (with `id="cell-N"` and `data-vertex`), `piece` (with
 //! `data-piece` and `data-vertex`), `last-move`, `current`, `edge`, `legend`, `caption`.
@@ -37,11 +40,13 @@ pub mod layout;
 pub mod names;
 pub mod pieces;
 mod svg;
+pub mod text;
 
 use rbg_core::Game;
 
 pub use draw::game_piece_looks;
 pub use layout::{Layout, Shape};
+pub use text::TextBoard;
 
 /// What to draw and how large.
 #[derive(Clone, Debug, PartialEq)]

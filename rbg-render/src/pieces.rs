@@ -11,8 +11,9 @@
 //!   is not a lower-case letter (`whiteKing`, `black_stone`, `Red`), or a single letter alone
 //!   or followed by an upper-case letter or a digit (`w`, `bKnight`, `wP`). The letter is the
 //!   colour of the first player whose name starts with a colour word beginning with that letter
-//!   (in hex, whose players are `red` and `blue`, `b` is blue); failing that, `w`, `b`, `r`
-//!   and `y` are white, black, red and yellow.
+//!   (in hex, whose players are `red` and `blue`, `b` is blue; the letter may be upper-case
+//!   here when it stands alone: connect4's `R` and `Y` are its red and yellow players' discs); failing that, `w`,
+//!   `b`, `r` and `y` are white, black, red and yellow.
 //! * **Chess glyphs.** After a white or black prefix, a chess piece: one of the words `pawn`,
 //!   `knight`, `bishop`, `rook`, `queen`, `king` (any case; what follows must not be a lower-case
 //!   letter, so `whiteRookMoved` is a rook) or one of the letters `P N B R Q K`. Such a piece
@@ -210,7 +211,11 @@ fn colour_letter<'a>(name: &'a str, player_colours: &[Colour]) -> Option<(Colour
     if !rest.chars().next().is_none_or(|c| c.is_uppercase() || c.is_ascii_digit()) {
         return None;
     }
-    let by_player = player_colours.iter().copied().find(|c| c.0.starts_with(letter));
+    // A player's colour by its initial (connect4's `R` and `Y`, alone, are the red and yellow
+    // players' discs); the fixed letters below only in lower case.
+    // An upper-case letter only alone, so that `BK` stays no colour.
+    let lower = if rest.is_empty() { letter.to_ascii_lowercase() } else { letter };
+    let by_player = player_colours.iter().copied().find(|c| c.0.starts_with(lower));
     let word = match letter {
         'w' => "white",
         'b' => "black",
@@ -397,6 +402,21 @@ mod tests {
         assert_eq!(hex[0], Look::Disc { fill: "#2f6fd0".into(), ink: "#ffffff".into(), label: "B".into() });
         assert_eq!(hex[2], Look::Disc { fill: "#d03b3b".into(), ink: "#ffffff".into(), label: "R".into() });
         // Breakthru: g and s are gold and silver; gf is not a single letter (lower-case f).
+        // Connect four: players red and yellow, discs R and Y.
+        let connect4 = piece_looks(&names(&["R", "Y", "air"]), &names(&["red", "yellow"]), &[0, 0, 42]);
+        assert_eq!(
+            connect4[0],
+            Look::Disc { fill: "#d03b3b".into(), ink: "#ffffff".into(), label: "R".into() }
+        );
+        assert_eq!(
+            connect4[1],
+            Look::Disc { fill: "#f2c81e".into(), ink: "#1d1d1d".into(), label: "Y".into() }
+        );
+        assert_eq!(connect4[2], Look::Hidden);
+        // Without such players an upper-case letter is no colour.
+        assert!(
+            matches!(&piece_looks(&names(&["R"]), &[], &[])[0], Look::Disc { fill, .. } if fill == PALETTE[0].0)
+        );
         let breakthru = piece_looks(&names(&["e", "g", "gf", "s"]), &names(&["gold", "silver"]), &[]);
         assert_eq!(
             breakthru[1],

@@ -221,7 +221,7 @@ async fn play_move(
     let (id, s) = session(&app, &id)?;
     {
         let mut session = lock(&s)?;
-        let mv = parse_move(session.game.info(), &request.text).map_err(|e| bad(e.to_string()))?;
+        let mv = parse_move(session.game().info(), &request.text).map_err(|e| bad(e.to_string()))?;
         session.play(&mv)?;
     }
     view(&s, id)
@@ -274,7 +274,7 @@ async fn agent_move(
         if session.mover().is_none() {
             return Err(ApiError::from(Refusal("the game is over".into())));
         }
-        (Arc::clone(&session.game), session.state().clone(), session.version)
+        (Arc::clone(session.game()), session.state().clone(), session.version)
     };
     let search = tokio::task::spawn_blocking(move || {
         let mut agent = spec.build(game.as_ref()).map_err(|e| bad(e.to_string()))?;
@@ -330,20 +330,17 @@ fn agent_budget(
 /// The game so far in the format of `rbg play --log` (one object).
 async fn log(State(app): State<App>, UrlPath(id): UrlPath<String>) -> Answer {
     let (_, s) = session(&app, &id)?;
-    let session = lock(&s)?;
-    let info = session.game.info();
-    let state = session.state();
-    let scores: Vec<i64> = (1..=info.num_players() as u32).map(|p| session.game.score(state, p)).collect();
+    let log = lock(&s)?.log();
     Ok(Json(json!({
-        "game": info.name,
-        "file": session.file,
-        "index": 0,
-        "seed": 0,
-        "agents": session.agents,
-        "players": info.players,
-        "moves": session.played(),
-        "scores": scores,
-        "termination": if session.alive() { "unfinished" } else { "finished" },
+        "game": log.game,
+        "file": log.file,
+        "index": log.index,
+        "seed": log.seed,
+        "agents": log.agents,
+        "players": log.players,
+        "moves": log.moves,
+        "scores": log.scores,
+        "termination": log.termination,
     })))
 }
 
@@ -365,7 +362,7 @@ async fn start_perft(
     let (_, s) = session(&app, &id)?;
     let (game, state) = {
         let session = lock(&s)?;
-        (Arc::clone(&session.game), session.state().clone())
+        (Arc::clone(session.game()), session.state().clone())
     };
     let job = register_job(&app, "perft")?;
     let (running, depth) = (Arc::clone(&job.1), request.depth);
@@ -395,7 +392,7 @@ async fn start_mc(
         if session.mover().is_none() {
             return Err(ApiError::from(Refusal("the game is over".into())));
         }
-        (Arc::clone(&session.game), session.state().clone())
+        (Arc::clone(session.game()), session.state().clone())
     };
     let job = register_job(&app, "mc")?;
     let (running, seconds, seed) = (Arc::clone(&job.1), request.seconds, request.seed.unwrap_or(1));

@@ -14,6 +14,7 @@ States are always keeper-completed: a real player is to move, or the game is ove
 ``Game.perft`` and ``Game.random_playouts`` run in Rust on all cores without the GIL;
 ``Agent.select_move`` searches without the GIL too. Ctrl-C stops all three
 (KeyboardInterrupt).
+``rbg.Session`` plays a game with checked moves, undo, redo and the result.
 ``rbg.openspiel`` adapts a game to OpenSpiel (``pyspiel``), one action per move step.
 Games and states pickle (a game as its engine, path and text; a state as its game and
 ``serialize()`` bytes). Unpickling runs whatever code the data names: never unpickle data
@@ -34,6 +35,7 @@ from ._rbg import (
     ParseWarning,
     PlayoutStats,
     SearchError,
+    Session,
     State,
 )
 from ._rbg import load_library as _load_library
@@ -108,6 +110,7 @@ __all__ = [
     "ParseWarning",
     "PlayoutStats",
     "SearchError",
+    "Session",
     "State",
     "load",
     "load_library",
