@@ -63,7 +63,7 @@ impl PyGame {
     pub fn from_source(path: &Path, text: Vec<u8>) -> PyResult<Self> {
         let parsed = load::parse_source(path, text.clone())?;
         let any = load::interpreter(&parsed)?;
-        let returns_sum = proved_returns_sum(&parsed.game, &any);
+        let returns_sum = proved_returns_sum(parsed.ir(), &any);
         let origin = Origin::Source { path: path.to_path_buf(), text };
         Ok(PyGame { any, engine: "interpreter", origin, returns_sum })
     }

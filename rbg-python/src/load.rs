@@ -44,6 +44,13 @@ pub enum LoadError {
 /// A parsed game: the valid file, its warnings already issued.
 pub struct ParsedGame(GameFile);
 
+impl ParsedGame {
+    /// The game's intermediate representation (of the RBG translation, for an SBG file).
+    pub fn ir(&self) -> &rbg_parser::ir::Game {
+        &self.0.ir
+    }
+}
+
 /// Reads the game file at `path` (its bytes, for `parse_source`).
 pub fn read(path: &Path) -> Result<Vec<u8>, LoadError> {
     rbg::open::read_bytes(path).map_err(|e| LoadError::Py(open_error(e)))
