@@ -16,6 +16,7 @@ pub fn sbg2rbg(path: &Path, output: Option<&Path>, format: Format) -> Result<(),
         std::fs::read(path).map_err(|e| Failure::new(format!("cannot read {}: {e}", path.display())))?;
     let name = path.display().to_string();
     let source = SourceFile::new(name.clone(), bytes.clone());
+    refuse_rbg(path, &bytes)?;
     let game = rbg_sbg::parse(&name, &bytes).map_err(|diagnostics| {
         emit(&source, &diagnostics, format);
         Failure::silent()
@@ -36,10 +37,24 @@ pub fn sbg2gdl(path: &Path, output: Option<&Path>, format: Format) -> Result<(),
     let bytes =
         std::fs::read(path).map_err(|e| Failure::new(format!("cannot read {}: {e}", path.display())))?;
     let name = path.display().to_string();
+    refuse_rbg(path, &bytes)?;
     let game = rbg_sbg::parse(&name, &bytes).map_err(|diagnostics| {
         emit(&SourceFile::new(name.clone(), bytes.clone()), &diagnostics, format);
         Failure::silent()
     })?;
     let text = rbg_sbg::to_gdl(&game).map_err(Failure::new)?;
     write_out(&text, output)
+}
+
+/// An error if the file is RBG rather than Simplified Boardgames (the SBG parser would only say
+/// that it expected `<`).
+fn refuse_rbg(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+    if rbg_sbg::file::looks_like_rbg(bytes) {
+        return Err(Failure::new(format!(
+            "{} looks like an RBG game, not a Simplified Boardgames one (.sbg, starting with \
+             `<<` and a game name): it needs no translation",
+            path.display()
+        )));
+    }
+    Ok(())
 }
