@@ -319,8 +319,7 @@ pub fn play(file: &Path, engine: &EngineArgs, args: &PlayArgs) -> Result<(), Fai
     let players = game.info().num_players();
     if entrants.len() != players {
         return Err(Failure::usage(format!(
-            "--agents: the game {} has {players} players ({}) but {} agents were given; give one per player",
-            file.display(),
+            "--agents: the game has {players} players ({}) but {} agents were given; give one per player",
             game.info().players.join(", "),
             entrants.len()
         )));
