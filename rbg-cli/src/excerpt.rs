@@ -224,7 +224,7 @@ mod tests {
         let x = err + 3 + 1000;
         let ranges = [err..err + 3, x..x + 1];
         assert!(Excerpt::needed(&text, &starts, &ranges));
-        assert!(!Excerpt::needed(&text, &starts, &[0..5]));
+        assert!(!Excerpt::needed(&text, &starts, std::slice::from_ref(&(0..5))));
         let e = Excerpt::new("f", &text, &starts, &ranges);
         // Two windows of the second line, each with CONTEXT bytes either side when available.
         let shown = e.text();

@@ -70,7 +70,7 @@ fn tic_tac_toe_leaves() -> Vec<u64> {
     }
     fn walk(board: &mut [u8; 9], depth: usize, counts: &mut [u64; 11]) {
         counts[depth] += 1;
-        let mover = if depth % 2 == 0 { 1 } else { 2 };
+        let mover = if depth.is_multiple_of(2) { 1 } else { 2 };
         let last = 3 - mover;
         if depth > 0 && won(board, last) {
             return;

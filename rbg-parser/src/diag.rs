@@ -68,8 +68,9 @@ pub struct Diagnostic {
     /// Extra help, one sentence each (not part of the reference format).
     pub notes: Vec<String>,
     /// A suggested edit that resolves the diagnostic, for editors to offer (not part of the
-    /// reference format).
-    pub fix: Option<Fix>,
+    /// reference format). Boxed: most diagnostics have none, and `Diagnostic` travels in
+    /// every parser `Result`.
+    pub fix: Option<Box<Fix>>,
 }
 
 /// A machine-applicable suggestion: replace the bytes of `span` by `replacement`.
@@ -114,7 +115,7 @@ impl Diagnostic {
 
     /// Adds a suggested edit.
     pub fn with_fix(mut self, span: Span, replacement: impl Into<String>) -> Self {
-        self.fix = Some(Fix { span, replacement: replacement.into() });
+        self.fix = Some(Box::new(Fix { span, replacement: replacement.into() }));
         self
     }
 
