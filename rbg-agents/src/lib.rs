@@ -58,7 +58,8 @@ pub use budget::Budget;
 pub use eval::{piece_owners, Evaluation};
 pub use flat_mc::{FlatMcConfig, FlatMonteCarlo};
 pub use matches::{
-    play_match, GameResult, MatchConfig, MatchError, MatchOutcome, MatchSummary, Outcome, Tally, Termination,
+    play_match, stream_match, GameResult, MatchConfig, MatchError, MatchOutcome, MatchSummary, Outcome,
+    Tally, Termination,
 };
 pub use mcts::{Mcts, MctsConfig};
 pub use play::{play_game, seat_seed, GameRecord, PlayError, PlayLimits, PlayedMove};

@@ -421,7 +421,8 @@ pub struct MatchOutcome {
 /// Plays a match of `config.games` games between the agents of `specs` (one per player), seats
 /// rotated, on `config.threads` threads; `progress` is called once per game as it ends (from
 /// the thread that played it, in no particular order). See the module documentation for seats,
-/// seeds and how results are counted.
+/// seeds and how results are counted. Every game's result is kept (a `GameResult` per game);
+/// for long matches [`stream_match`] hands each result over instead.
 pub fn play_match<G, F>(
     game: &G,
     specs: &[AgentSpec],
@@ -431,6 +432,31 @@ pub fn play_match<G, F>(
 where
     G: Game,
     F: Fn(&GameResult) + Sync,
+{
+    let games = std::sync::Mutex::new(Vec::new());
+    let summary = stream_match(game, specs, config, |result| {
+        progress(&result);
+        if let Ok(mut games) = games.lock() {
+            games.push(result);
+        }
+    })?;
+    let mut games = games.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    games.sort_by_key(|g| g.index);
+    Ok(MatchOutcome { games, summary })
+}
+
+/// Plays a match as [`play_match`] does, but keeps nothing per game: each result goes to
+/// `on_result` as its game ends and the summary is returned, so memory does not grow with
+/// `config.games` (any number, up to `u64::MAX`, is accepted; the match is as long as that).
+pub fn stream_match<G, F>(
+    game: &G,
+    specs: &[AgentSpec],
+    config: &MatchConfig,
+    on_result: F,
+) -> Result<MatchSummary, MatchError>
+where
+    G: Game,
+    F: Fn(GameResult) + Sync,
 {
     let players = game.info().num_players();
     if specs.len() != players {
@@ -452,17 +478,17 @@ where
     if !game.complete_keeper(&mut start, &mut sc, config.limits.keeper_limit).map_err(MatchError::Search)? {
         return Err(MatchError::GameOverAtStart);
     }
+    let summary = std::sync::Mutex::new(MatchSummary::new(specs.iter().map(AgentSpec::to_string).collect()));
     let play = |index: u64| {
         let result = play_one(game, &specs, config, index);
-        progress(&result);
-        result
+        if let Ok(mut summary) = summary.lock() {
+            summary.add(&result);
+        }
+        on_result(result);
     };
-    // (Indexed parallel ranges are of `usize`; a match of more than `usize::MAX` games would
-    // not fit in memory anyway.)
-    let count = usize::try_from(config.games).unwrap_or(usize::MAX);
-    let threads = config.threads.min(count);
-    let games: Vec<GameResult> = if threads <= 1 {
-        (0..config.games).map(play).collect()
+    let threads = config.threads.min(usize::try_from(config.games).unwrap_or(usize::MAX));
+    if threads <= 1 {
+        (0..config.games).for_each(play);
     } else {
         use rayon::prelude::*;
         let pool = rayon::ThreadPoolBuilder::new()
@@ -470,13 +496,17 @@ where
             .thread_name(|i| format!("rbg-match-{i}"))
             .build()
             .map_err(|e| MatchError::Pool(e.to_string()))?;
-        pool.install(|| (0..count).into_par_iter().with_max_len(1).map(|i| play(i as u64)).collect())
-    };
-    let mut summary = MatchSummary::new(specs.iter().map(AgentSpec::to_string).collect());
-    for g in &games {
-        summary.add(g);
+        // A u64 range is not an indexed parallel iterator; past `usize::MAX` games (never
+        // reached in practice) the indices go on in chunks.
+        let chunk = usize::MAX as u64;
+        let mut first = 0u64;
+        while first < config.games {
+            let len = (config.games - first).min(chunk) as usize;
+            pool.install(|| (0..len).into_par_iter().with_max_len(1).for_each(|i| play(first + i as u64)));
+            first = first.saturating_add(len as u64);
+        }
     }
-    Ok(MatchOutcome { games, summary })
+    Ok(summary.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner))
 }
 
 /// Plays game `index` of a match with fresh agents.

@@ -18,20 +18,27 @@
 //! | `termination` | `finished`, `move-limit`, `error` or `abandoned` (a human quit)           |
 //! | `result`      | for a finished game: `win`, `draw` or `loss` by seat; otherwise null      |
 //! | `error`       | why an `error` or `abandoned` game stopped; otherwise null                |
+//! | `engine`      | the engine that played: `interp`, `compiled` or `sbg`                     |
+//! | `notation`    | how `moves` are written: `rbg` (the RBG rules' action indices, as the     |
+//! |               | interpreter, the compiled engine and the reference tools number them) or  |
+//! |               | `sbg` (`1@from 2@to`, the direct Simplified Boardgames reasoner's)        |
 //!
 //! `rbg replay` needs `file` (unless `--game` is given), `index` and `moves`; it checks every
 //! move against the rules, and for finished and move-limit games also the end of the game and
-//! the scores.
+//! the scores. Moves in `sbg` notation are replayed on the SBG reasoner whatever `--engine`
+//! says (no other engine numbers moves that way); a record without `notation` (an older log)
+//! is `rbg`. A log with no game in it is an error.
 
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, BufRead, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use rbg_agents::matches::{game_seed, seating, Outcome};
 use rbg_agents::{
-    play_match, AgentSpec, Budget, GameResult, MatchConfig, MatchSummary, PlayLimits, Termination,
+    stream_match, AgentSpec, Budget, GameResult, MatchConfig, MatchSummary, PlayLimits, Termination,
 };
 use rbg_core::dynamic::AnyGame;
 use rbg_core::moves::check_listed;
@@ -40,7 +47,7 @@ use rbg_core::{Game, MoveList, Player};
 use serde::{Deserialize, Serialize};
 
 use crate::human::{play_interactive, Human, HumanGameEnd, Seat};
-use crate::play::{any_game, EngineArgs};
+use crate::play::{any_game, EngineArgs, EngineKind};
 use crate::Failure;
 
 /// Options of `rbg play`.
@@ -114,15 +121,16 @@ fn parse_agents(text: &str, budget: Option<Budget>) -> Result<Vec<Entrant>, Fail
             let (name, options) = t.split_once(':').unwrap_or((t, ""));
             if name.trim() == "human" {
                 if !options.trim().is_empty() {
-                    return Err(Failure::new(format!(
-                        "agent {} (`{t}`): the human agent takes no options",
+                    return Err(Failure::usage(format!(
+                        "--agents: agent {} (`{t}`): the human agent takes no options",
                         i + 1
                     )));
                 }
                 return Ok(Entrant::Human);
             }
-            let spec: AgentSpec =
-                t.parse().map_err(|e| Failure::new(format!("agent {} (`{t}`): {e}; or `human`", i + 1)))?;
+            let spec: AgentSpec = t
+                .parse()
+                .map_err(|e| Failure::usage(format!("--agents: agent {} (`{t}`): {e}; or `human`", i + 1)))?;
             Ok(Entrant::Agent(match budget {
                 Some(b) => spec.with_budget(b),
                 None => spec,
@@ -154,15 +162,50 @@ pub struct LogRecord {
     pub result: Option<Vec<String>>,
     #[serde(default)]
     pub error: Option<String>,
+    /// The engine that played (`interp`, `compiled`, `sbg`); absent in older logs.
+    #[serde(default)]
+    pub engine: Option<String>,
+    /// How `moves` are written: [`RBG_NOTATION`] or [`SBG_NOTATION`]; absent in older logs
+    /// (which are RBG).
+    #[serde(default)]
+    pub notation: Option<String>,
+}
+
+/// Moves as `index@vertex` pairs of the RBG rules' action indices (the interpreter's and the
+/// compiled engine's, and the reference tools').
+pub const RBG_NOTATION: &str = "rbg";
+/// Moves as `1@from 2@to` pairs of the direct Simplified Boardgames reasoner (`--engine sbg`).
+pub const SBG_NOTATION: &str = "sbg";
+
+/// What every record of one `rbg play` run shares.
+struct LogContext<'a> {
+    file: &'a Path,
+    labels: &'a [String],
+    engine: EngineKind,
+}
+
+/// The engine's name as `--engine` takes it.
+fn engine_name(engine: EngineKind) -> String {
+    use clap::ValueEnum as _;
+    engine.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default()
+}
+
+/// The notation of the moves an engine plays.
+fn notation_of(engine: EngineKind) -> &'static str {
+    if engine == EngineKind::Sbg {
+        SBG_NOTATION
+    } else {
+        RBG_NOTATION
+    }
 }
 
 fn log_record(
     info: &rbg_core::GameInfo,
-    file: &Path,
-    labels: &[String],
+    context: &LogContext<'_>,
     game: &GameResult,
     abandoned: Option<&str>,
 ) -> LogRecord {
+    let LogContext { file, labels, engine } = *context;
     let (termination, error) = match (&game.termination, abandoned) {
         (_, Some(why)) => ("abandoned", Some(why.to_string())),
         (Termination::Error(e), None) => ("error", Some(e.clone())),
@@ -184,6 +227,8 @@ fn log_record(
             None
         },
         error,
+        engine: Some(engine_name(engine)),
+        notation: Some(notation_of(engine).to_string()),
     }
 }
 
@@ -230,7 +275,7 @@ impl Log {
         }
     }
 
-    fn finish(mut self) -> Result<(), Failure> {
+    fn finish(&mut self) -> Result<(), Failure> {
         if let Some(out) = &mut self.out {
             // Games that never reached the log (none, unless the match stopped early) go last.
             for line in std::mem::take(&mut self.waiting).into_values() {
@@ -242,7 +287,7 @@ impl Log {
                 self.error.get_or_insert(e);
             }
         }
-        match self.error {
+        match self.error.take() {
             Some(e) => Err(Failure::new(format!("cannot write the log {}: {e}", self.path.display()))),
             None => Ok(()),
         }
@@ -270,27 +315,32 @@ pub fn play(file: &Path, engine: &EngineArgs, args: &PlayArgs) -> Result<(), Fai
         (None, None) => None,
     };
     let entrants = parse_agents(&args.agents, budget)?;
+    check_threads(args.threads)?;
     let game = any_game(file, engine)?;
     let players = game.info().num_players();
     if entrants.len() != players {
-        return Err(Failure::new(format!(
-            "the game has {players} players ({}) but {} agents were given; give one per player",
+        return Err(Failure::usage(format!(
+            "--agents: the game has {players} players ({}) but {} agents were given; give one per player",
             game.info().players.join(", "),
             entrants.len()
         )));
     }
     for (i, e) in entrants.iter().enumerate() {
         if let Entrant::Agent(spec) = e {
-            spec.build(&game).map_err(|err| Failure::new(format!("agent {} ({spec}): {err}", i + 1)))?;
+            spec.build(&game)
+                .map_err(|err| Failure::usage(format!("--agents: agent {} ({spec}): {err}", i + 1)))?;
         }
     }
     let limits = PlayLimits { max_moves: args.max_moves, ..PlayLimits::default() };
     let labels: Vec<String> = entrants.iter().map(Entrant::label).collect();
+    let context = LogContext { file, labels: &labels, engine: engine.engine };
     if entrants.iter().any(|e| matches!(e, Entrant::Human)) {
         if args.threads != 1 {
-            return Err(Failure::new("games with a human are played one at a time; leave out --threads"));
+            return Err(Failure::usage(
+                "--threads: games with a human are played one at a time; leave it out",
+            ));
         }
-        return play_with_human(&game, file, &entrants, &labels, args, &limits);
+        return play_with_human(&game, &context, &entrants, args, &limits);
     }
     let specs: Vec<AgentSpec> = entrants
         .iter()
@@ -306,39 +356,111 @@ pub fn play(file: &Path, engine: &EngineArgs, args: &PlayArgs) -> Result<(), Fai
         budget: None,
         limits: limits.clone(),
     };
-    let log = Mutex::new(Log::create(args.log.as_deref())?);
+    let so_far = Mutex::new(SoFar {
+        summary: MatchSummary::new(labels.clone()),
+        failed: Vec::new(),
+        log: Log::create(args.log.as_deref())?,
+    });
     let bar = progress_bar(args.games);
     let info = game.info();
-    let outcome = play_match(&game, &specs, &config, |result| {
-        let record = log_record(info, file, &labels, result, None);
-        if let Ok(mut log) = log.lock() {
-            log.push(result.index, &record);
-        }
-        bar.inc(1);
+    let done = AtomicBool::new(false);
+    let _watch = rbg_runner::interrupt::InterruptWatch::start();
+    let outcome = std::thread::scope(|scope| {
+        scope.spawn(|| report_on_interrupt(&so_far, &done, &bar, info, &limits));
+        let outcome = stream_match(&game, &specs, &config, |result| {
+            let record = log_record(info, &context, &result, None);
+            if let Ok(mut so_far) = so_far.lock() {
+                so_far.add(result, &record);
+            }
+            bar.inc(1);
+        });
+        done.store(true, Ordering::SeqCst);
+        outcome
     });
     bar.finish_and_clear();
-    let outcome = outcome.map_err(|e| Failure::new(e.to_string()))?;
-    log.into_inner().map_err(|_| Failure::new("the log writer failed"))?.finish()?;
+    outcome.map_err(|e| Failure::new(e.to_string()))?;
+    let mut so_far = so_far.into_inner().map_err(|_| Failure::new("the log writer failed"))?;
+    so_far.log.finish()?;
     let mut out = io::stdout().lock();
-    print_summary(&mut out, info, &outcome.summary, &outcome.games, &limits).map_err(Failure::output)
+    print_summary(&mut out, info, &so_far.summary, &so_far.failed, &limits).map_err(Failure::output)
+}
+
+/// `--threads` of `rbg play`: from 1 to the most a match may use on this machine.
+fn check_threads(threads: usize) -> Result<(), Failure> {
+    let most = rbg_agents::matches::max_threads();
+    if threads == 0 || threads > most {
+        return Err(Failure::usage(format!(
+            "--threads {threads}: give from 1 to {most} ({} per core on this machine)",
+            rbg_agents::matches::MAX_THREADS_PER_CORE
+        )));
+    }
+    Ok(())
+}
+
+/// The results of a match so far: what `rbg play` prints at the end, or on Ctrl-C.
+struct SoFar {
+    summary: MatchSummary,
+    /// The first [`FAILED_SHOWN`] games that failed (their messages are printed).
+    failed: Vec<GameResult>,
+    log: Log,
+}
+
+/// Most failed games listed under the summary.
+const FAILED_SHOWN: usize = 10;
+
+impl SoFar {
+    fn add(&mut self, result: GameResult, record: &LogRecord) {
+        self.summary.add(&result);
+        self.log.push(result.index, record);
+        if matches!(result.termination, Termination::Error(_)) && self.failed.len() < FAILED_SHOWN {
+            self.failed.push(result);
+        }
+    }
+}
+
+/// Waits for the match to end (`done`) or for Ctrl-C; on Ctrl-C prints the results of the
+/// games finished so far (games still being played are left out, as `rbg mc` leaves out its
+/// unfinished playouts), writes them to the log and exits with 130.
+fn report_on_interrupt(
+    so_far: &Mutex<SoFar>,
+    done: &AtomicBool,
+    bar: &indicatif::ProgressBar,
+    info: &rbg_core::GameInfo,
+    limits: &PlayLimits,
+) {
+    while !done.load(Ordering::SeqCst) {
+        if rbg_runner::interrupt::interrupted() {
+            bar.finish_and_clear();
+            // Holding the lock to the end keeps finishing games from writing meanwhile.
+            let mut so_far = so_far.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut out = io::stdout().lock();
+            let _ = writeln!(out, "interrupted: the games finished before Ctrl-C");
+            let _ = print_summary(&mut out, info, &so_far.summary, &so_far.failed, limits);
+            if let Err(failure) = so_far.log.finish() {
+                crate::say!("error: {}", failure.message().unwrap_or_default());
+            }
+            std::process::exit(rbg_runner::INTERRUPTED_EXIT_CODE);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
 }
 
 /// Human games: one after the other, seats rotated as in a match.
 fn play_with_human(
     game: &AnyGame,
-    file: &Path,
+    context: &LogContext<'_>,
     entrants: &[Entrant],
-    labels: &[String],
     args: &PlayArgs,
     limits: &PlayLimits,
 ) -> Result<(), Failure> {
+    let labels = context.labels;
     let info = game.info();
     let stdin = io::stdin();
     let echo = !stdin.is_terminal();
     let mut human = Human::new(stdin.lock(), io::stdout().lock(), echo);
     let mut log = Log::create(args.log.as_deref())?;
     let mut summary = MatchSummary::new(labels.to_vec());
-    let mut results = Vec::new();
+    let mut failed = Vec::new();
     for index in 0..args.games {
         let seats_of = seating(index, entrants.len());
         let mut seats: Vec<Seat<'_, AnyGame>> = Vec::new();
@@ -361,7 +483,7 @@ fn play_with_human(
             .map_err(Failure::output)?;
         match end {
             HumanGameEnd::Abandoned(result, why) => {
-                log.push(index, &log_record(info, file, labels, &result, Some(&why)));
+                log.push(index, &log_record(info, context, &result, Some(&why)));
                 log.finish()?;
                 let s = if result.moves.len() == 1 { "" } else { "s" };
                 let out = human.out();
@@ -370,17 +492,19 @@ fn play_with_human(
                 return Ok(());
             }
             HumanGameEnd::Played(result) => {
-                log.push(index, &log_record(info, file, labels, &result, None));
+                log.push(index, &log_record(info, context, &result, None));
                 let out = human.out();
                 writeln!(out, "\nfinal position:").map_err(Failure::output)?;
                 print_final(out, game, &result).map_err(Failure::output)?;
                 summary.add(&result);
-                results.push(result);
+                if matches!(result.termination, Termination::Error(_)) && failed.len() < FAILED_SHOWN {
+                    failed.push(result);
+                }
             }
         }
     }
     log.finish()?;
-    print_summary(human.out(), info, &summary, &results, limits).map_err(Failure::output)
+    print_summary(human.out(), info, &summary, &failed, limits).map_err(Failure::output)
 }
 
 /// The final board (replayed from the moves) and the scores with the outcome.
@@ -415,7 +539,7 @@ fn print_summary<W: Write>(
     out: &mut W,
     info: &rbg_core::GameInfo,
     summary: &MatchSummary,
-    games: &[GameResult],
+    failed: &[GameResult],
     limits: &PlayLimits,
 ) -> io::Result<()> {
     let n = summary.games();
@@ -467,7 +591,7 @@ fn print_summary<W: Write>(
     if summary.errors > 0 {
         let s = if summary.errors == 1 { "" } else { "s" };
         writeln!(out, "{} game{s} failed, not counted above:", summary.errors)?;
-        for g in games.iter().filter(|g| matches!(g.termination, Termination::Error(_))).take(10) {
+        for g in failed.iter().take(FAILED_SHOWN) {
             if let Termination::Error(e) = &g.termination {
                 writeln!(out, "  game {} (ply {}): {e}", g.index, g.moves.len() + 1)?;
             }
@@ -492,7 +616,7 @@ pub fn replay(args: &ReplayArgs, engine: &EngineArgs) -> Result<(), Failure> {
     let reader = io::BufReader::new(
         File::open(&args.log).map_err(|e| Failure::new(format!("cannot open the log {log_name}: {e}")))?,
     );
-    let mut games: Vec<(PathBuf, AnyGame)> = Vec::new();
+    let mut games: Vec<(PathBuf, EngineKind, AnyGame)> = Vec::new();
     let (mut count, mut moves) = (0u64, 0u64);
     for (n, line) in reader.lines().enumerate() {
         let line_no = n + 1;
@@ -511,11 +635,13 @@ pub fn replay(args: &ReplayArgs, engine: &EngineArgs) -> Result<(), Failure> {
                 )))
             }
         };
-        let game = match games.iter().find(|(p, _)| *p == path) {
-            Some((_, g)) => g.clone(),
+        let engine = replay_engine(engine, &record)
+            .map_err(|why| Failure::new(format!("{log_name}:{line_no}: {why}")))?;
+        let game = match games.iter().find(|(p, e, _)| *p == path && *e == engine.engine) {
+            Some((_, _, g)) => g.clone(),
             None => {
-                let g = any_game(&path, engine).map_err(|f| f.about(&path))?;
-                games.push((path.clone(), g.clone()));
+                let g = any_game(&path, &engine).map_err(|f| f.about(&path))?;
+                games.push((path.clone(), engine.engine, g.clone()));
                 g
             }
         };
@@ -523,9 +649,28 @@ pub fn replay(args: &ReplayArgs, engine: &EngineArgs) -> Result<(), Failure> {
             .map_err(|why| Failure::new(format!("{log_name}:{line_no}: game {}: {why}", record.index)))?;
         count += 1;
     }
+    if count == 0 {
+        return Err(Failure::new(format!("no games in {log_name}")));
+    }
     let s = if count == 1 { "" } else { "s" };
     let m = if moves == 1 { "" } else { "s" };
     writeln!(io::stdout().lock(), "{count} game{s}, {moves} move{m}, all legal").map_err(Failure::output)
+}
+
+/// The engine that reads a record's moves: the SBG reasoner for `sbg` notation, else the one
+/// chosen on the command line (also for a record without a notation, from an older log).
+fn replay_engine(chosen: &EngineArgs, record: &LogRecord) -> Result<EngineArgs, String> {
+    match record.notation.as_deref() {
+        Some(RBG_NOTATION) if chosen.engine == EngineKind::Sbg => Err(format!(
+            "the moves are in {RBG_NOTATION} notation, which --engine sbg does not read; \
+             replay with --engine interp"
+        )),
+        None | Some(RBG_NOTATION) => Ok(chosen.clone()),
+        Some(SBG_NOTATION) => Ok(EngineArgs { engine: EngineKind::Sbg, ..chosen.clone() }),
+        Some(other) => {
+            Err(format!("unknown move notation {other:?} (this rbg reads {RBG_NOTATION} and {SBG_NOTATION})"))
+        }
+    }
 }
 
 /// The game file named in a log: as written, or else relative to the log's directory.
@@ -555,15 +700,7 @@ fn check_record(game: &AnyGame, record: &LogRecord) -> Result<u64, String> {
         let mv = notation::parse_move(info, text).map_err(|e| format!("{at}: {e}"))?;
         game.legal_moves(&mut state, &mut sc, &mut legal).map_err(|e| format!("{at}: {e}"))?;
         if let Err(e) = check_listed(&legal, game.current_player(&state), &mv) {
-            let who = info.players.get((e.player as usize).wrapping_sub(1)).cloned().unwrap_or_default();
-            let examples: Vec<String> =
-                legal.iter().take(3).map(|m| notation::format_move(info, m, VertexStyle::Name)).collect();
-            let more = if legal.len() > 3 { ", ..." } else { "" };
-            return Err(format!(
-                "{at}: not legal; it is not one of the {} legal moves of {who} ({}{more})",
-                e.legal,
-                examples.join("; ")
-            ));
+            return Err(format!("{at}: not legal; {}", crate::position::not_one_of(info, e.player, &legal)));
         }
         game.apply_move(&mut state, &mv);
         ongoing = game.complete_keeper(&mut state, &mut sc, keeper).map_err(|e| format!("{at}: {e}"))?;

@@ -44,7 +44,7 @@ const CHECK_PLAYOUTS: u64 = 1000;
 pub fn run(path: &Path, limit: &BenchLimit, flags: &CompileFlags) -> Result<(), Failure> {
     // The arguments are checked before the (long) build, so a typo fails at once.
     if limit.depth.is_none() && limit.seconds.is_none() {
-        return Err(Failure::new("give --depth N or --seconds S"));
+        return Err(Failure::usage("give --depth N or --seconds S"));
     }
     if let Some(seconds) = limit.seconds {
         rbg_runner::seconds_limit(seconds).map_err(Failure::from_run)?;

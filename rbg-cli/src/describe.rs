@@ -6,13 +6,11 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use rbg_nld::{Component, GameDescription, Operator, PartDescription, PieceDescription};
-use rbg_parser::source::SourceFile;
 use rbg_sbg::syntax::{Goal, Piece, Side};
 use rbg_sbg::SbgGame;
 
 use crate::check::write_out;
-use crate::diagnostics::{emit, Format};
-use crate::load::{language, Language};
+use crate::diagnostics::Format;
 use crate::Failure;
 
 /// What `rbg describe` writes.
@@ -25,7 +23,7 @@ pub enum Output {
 
 /// Describes the game in `path` and writes the chosen output to `to` or stdout.
 pub fn run(path: &Path, output: Output, to: Option<&Path>, format: Format) -> Result<(), Failure> {
-    let game = read_game(path, format)?;
+    let (game, _) = crate::sbg::read_sbg(path, format, "describe")?;
     let description = rbg_nld::describe_game(&game);
     let text = match output {
         Output::Text => text(&description),
@@ -38,23 +36,6 @@ pub fn run(path: &Path, output: Output, to: Option<&Path>, format: Format) -> Re
         Output::Markdown => markdown(&game, &description),
     };
     write_out(&text, to)
-}
-
-/// The parsed game, or a failure naming the file (and the place, for SBG errors).
-fn read_game(path: &Path, format: Format) -> Result<SbgGame, Failure> {
-    let bytes =
-        std::fs::read(path).map_err(|e| Failure::new(format!("cannot read {}: {e}", path.display())))?;
-    let name = path.display().to_string();
-    if language(path, &bytes) == Language::Rbg {
-        return Err(Failure::new(format!(
-            "{name}:1:1: not a Simplified Boardgames description (rbg describe reads .sbg files; \
-             this one is read as RBG)"
-        )));
-    }
-    rbg_sbg::parse(&name, &bytes).map_err(|diagnostics| {
-        emit(&SourceFile::new(name.clone(), bytes.clone()), &diagnostics, format);
-        Failure::silent()
-    })
 }
 
 /// At most two decimals, none when they are zeros ("6", "265.71").

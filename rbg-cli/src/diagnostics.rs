@@ -3,13 +3,18 @@
 //! Junk input must not turn into junk on the terminal: control characters of the source and of
 //! messages are replaced before printing (a snippet could otherwise move the cursor or ring the
 //! bell), at most [`MAX_SHOWN`] diagnostics are rendered (then a line counts the rest), and the
-//! whole report is written to stderr at once.
+//! whole report is written to stderr at once. Nor does a long line or a deep macro trail: a
+//! snippet of a long line is a window of about 100 columns around each label ([`Excerpt`]), at
+//! most [`MAX_TRAIL_SHOWN`] frames of a trail are shown (a note counts the rest), and messages
+//! are cut to [`MAX_MESSAGE`] characters.
 
 use codespan_reporting::diagnostic::{Diagnostic as Report, Label};
 use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, termcolor};
 use rbg_parser::diag::{Diagnostic, Severity};
 use rbg_parser::source::SourceFile;
+
+use crate::excerpt::{line_starts, Excerpt};
 
 /// How diagnostics are printed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum, Default)]
@@ -24,6 +29,12 @@ pub enum Format {
 
 /// Most diagnostics rendered for one file; the rest are counted in one line.
 pub const MAX_SHOWN: usize = 20;
+
+/// Most frames of a macro-expansion trail shown with a snippet; a note counts the rest.
+pub const MAX_TRAIL_SHOWN: usize = 8;
+
+/// Most characters of a message (or label) printed; a message quoting a huge token is cut.
+pub const MAX_MESSAGE: usize = 300;
 
 /// Prints diagnostics to stderr (write errors are ignored: stderr may be closed).
 pub fn emit(file: &SourceFile, diagnostics: &[Diagnostic], format: Format) {
@@ -68,15 +79,28 @@ fn emit_human(file: &SourceFile, diagnostics: &[Diagnostic], rest: Option<&str>)
     }
     let name = escape_controls(&file.name);
     let text = display_text(&file.bytes);
+    let starts = line_starts(&text);
     let files = SimpleFile::new(name.as_str(), text.as_str());
     let writer = termcolor::BufferWriter::stderr(color_choice());
     let mut buffer = writer.buffer();
     let config = term::Config::default();
     for d in diagnostics {
-        let report = to_report(d, &name);
+        let mut report = to_report(d, &name);
+        let ranges: Vec<_> = report.labels.iter().map(|l| l.range.clone()).collect();
+        let in_text = ranges.iter().all(|r| r.start <= r.end && r.end <= text.len());
+        let rendered = if in_text && Excerpt::needed(&text, &starts, &ranges) {
+            let clipped: Vec<_> = ranges.iter().map(|r| Excerpt::clip(&text, &starts, r)).collect();
+            let excerpt = Excerpt::new(&name, &text, &starts, &clipped);
+            for (label, range) in report.labels.iter_mut().zip(&clipped) {
+                label.range = excerpt.map(range.start)..excerpt.map(range.end);
+            }
+            term::emit(&mut buffer, &config, &excerpt, &report)
+        } else {
+            term::emit(&mut buffer, &config, &files, &report)
+        };
         // A report that cannot be rendered (a span past the end) still gets its message out.
-        if term::emit(&mut buffer, &config, &files, &report).is_err() {
-            let _ = writeln!(buffer, "{}: {}", name, escape_controls(&d.message));
+        if rendered.is_err() {
+            let _ = writeln!(buffer, "{}: {}", name, escape_controls(&clip(&d.message)));
         }
     }
     if let Some(rest) = rest {
@@ -115,6 +139,11 @@ fn display_text(bytes: &[u8]) -> String {
     out
 }
 
+/// `text` cut to [`MAX_MESSAGE`] characters.
+fn clip(text: &str) -> std::borrow::Cow<'_, str> {
+    rbg_parser::diag::clip_text(text, MAX_MESSAGE)
+}
+
 /// Unicode's bidirectional overrides and isolates, which reorder the rest of a terminal line.
 fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}')
@@ -143,23 +172,29 @@ fn to_report(d: &Diagnostic, file_name: &str) -> Report<()> {
     if let Some(span) = d.span {
         labels.push(Label::primary((), span.start as usize..span.end as usize));
     }
-    for frame in &d.trail {
+    for frame in d.trail.iter().take(MAX_TRAIL_SHOWN) {
         let span = frame.span();
         labels.push(
             Label::secondary((), span.start as usize..span.end as usize)
-                .with_message(escape_controls(&frame.reference_text())),
+                .with_message(escape_controls(&clip(&frame.reference_text()))),
         );
     }
     for label in &d.labels {
         labels.push(
             Label::secondary((), label.span.start as usize..label.span.end as usize)
-                .with_message(escape_controls(&label.message)),
+                .with_message(escape_controls(&clip(&label.message))),
         );
     }
-    let message = escape_controls(&d.message);
+    let message = escape_controls(&clip(&d.message));
     // Without a label codespan prints no location, so the message names the file itself.
     let message = if labels.is_empty() { format!("{file_name}: {message}") } else { message };
-    let notes = d.notes.iter().map(|note| escape_controls(note)).collect();
+    let mut notes: Vec<String> = d.notes.iter().map(|note| escape_controls(&clip(note))).collect();
+    if d.trail.len() > MAX_TRAIL_SHOWN {
+        notes.push(format!(
+            "and {} more macro expansions around these (only the innermost {MAX_TRAIL_SHOWN} are shown)",
+            d.trail.len() - MAX_TRAIL_SHOWN
+        ));
+    }
     report.with_message(message).with_labels(labels).with_notes(notes)
 }
 

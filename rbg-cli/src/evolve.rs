@@ -135,7 +135,7 @@ fn start_or_resume(args: &EvolveArgs) -> Result<Evolution, Failure> {
         Some(path) => {
             let given = args.settings_given();
             if !given.is_empty() {
-                return Err(Failure::new(format!(
+                return Err(Failure::usage(format!(
                     "{} cannot change on --resume: the checkpoint's settings are used (only --generations may be given)",
                     given.join(", ")
                 )));
@@ -151,11 +151,33 @@ fn start_or_resume(args: &EvolveArgs) -> Result<Evolution, Failure> {
         }
         None => {
             let config = args.config();
-            config.validate().map_err(|e| Failure::new(format!("invalid option: {e}")))?;
+            if let Some((field, why)) = config.invalid_setting() {
+                return Err(Failure::usage(format!("{}: {why}", flag_of_setting(field))));
+            }
             say!("evolve: generation 0 (the initial population of {})", config.population);
             let extra = config.extra_term();
             Evolution::start(config, extra).map_err(Failure::new)
         }
+    }
+}
+
+/// The flag that sets a field of [`EvolveConfig`] (as named by `invalid_setting`).
+fn flag_of_setting(field: &str) -> &'static str {
+    match field {
+        "width" => "--width",
+        "height" => "--height",
+        "weak_pieces" => "--weak",
+        "light_pieces" => "--light",
+        "strong_pieces" => "--strong",
+        "kinds" => "--weak, --light, --strong",
+        "population" => "--population",
+        "playouts" => "--playouts",
+        "expected_branching" => "--branching",
+        "turn_limit" => "--turn-limit",
+        "depth" => "--depth",
+        "nodes_per_move" => "--nodes-per-move",
+        "extra_weight" => "--nld-weight",
+        _ => "invalid option",
     }
 }
 
@@ -170,7 +192,7 @@ fn save(run: &Evolution, out: &Path) -> Result<(), Failure> {
 /// `rbg evolve`.
 pub fn run(args: &EvolveArgs) -> Result<(), Failure> {
     if args.best == 0 {
-        return Err(Failure::new("invalid option: --best must be at least 1"));
+        return Err(Failure::usage("invalid option: --best must be at least 1"));
     }
     std::fs::create_dir_all(&args.out)
         .map_err(|e| Failure::new(format!("cannot create {}: {e}", args.out.display())))?;

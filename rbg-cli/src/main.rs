@@ -1,7 +1,8 @@
 //! `rbg`: the command-line front of rbg-rs.
 //!
 //! Exit codes: 0 success (also when a human player quits `rbg play` or its input ends); 1 a
-//! game is invalid or a run failed; 2 a usage error (clap's); 130 after Ctrl-C; 141 when
+//! game is invalid or a run failed; 2 a usage error (clap's, or an argument found wrong later,
+//! [`Failure::usage`], whose message names the argument, not the game file); 130 after Ctrl-C; 141 when
 //! standard output is closed early (`rbg perft ... | head`), as a shell reports a C tool killed
 //! by SIGPIPE (nothing is printed then).
 //!
@@ -18,10 +19,12 @@ mod compile;
 mod describe;
 mod diagnostics;
 mod evolve;
+mod excerpt;
 mod human;
 mod load;
 mod manager;
 mod play;
+mod position;
 mod render;
 mod sbg;
 mod serve;
@@ -49,6 +52,7 @@ struct Cli {
 enum Command {
     /// Check game descriptions; exit 0 if all are valid, 1 if one is not.
     Check {
+        /// The game files (.rbg, or .sbg: Simplified Boardgames).
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Also print the four straightness figures of each valid game.
@@ -60,12 +64,14 @@ enum Command {
         /// Do not print warnings.
         #[arg(long, short = 'q')]
         quiet: bool,
+        /// How diagnostics are printed.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
     /// Describe the pieces of a Simplified Boardgames game in English, with their NLD
     /// complexities and the game's score (Kowalski et al.).
     Describe {
+        /// The Simplified Boardgames game file (.sbg).
         file: PathBuf,
         /// Print the description as JSON.
         #[arg(long, conflicts_with = "markdown")]
@@ -76,38 +82,46 @@ enum Command {
         /// Write to this file instead of standard output.
         #[arg(long, short = 'o')]
         output: Option<PathBuf>,
+        /// How diagnostics are printed.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
     /// Print the low-level RBG form of a game (as the reference parser writes it).
     Lower {
+        /// The game file (.rbg, or .sbg: Simplified Boardgames).
         file: PathBuf,
         /// Write to this file instead of standard output.
         #[arg(long, short = 'o')]
         output: Option<PathBuf>,
+        /// How diagnostics are printed.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
     /// Translate a Simplified Boardgames description (.sbg) into RBG.
     Sbg2rbg {
+        /// The Simplified Boardgames game file (.sbg).
         file: PathBuf,
         /// Write to this file instead of standard output.
         #[arg(long, short = 'o')]
         output: Option<PathBuf>,
+        /// How diagnostics are printed.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
     /// Translate a Simplified Boardgames description (.sbg) into GDL (KIF).
     Sbg2gdl {
+        /// The Simplified Boardgames game file (.sbg).
         file: PathBuf,
         /// Write to this file instead of standard output.
         #[arg(long, short = 'o')]
         output: Option<PathBuf>,
+        /// How diagnostics are printed.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
     /// Count the game tree (leaves and nodes) for each depth from 1.
     Perft {
+        /// The game file (.rbg, or .sbg: Simplified Boardgames).
         file: PathBuf,
         #[command(flatten)]
         engine: play::EngineArgs,
@@ -116,6 +130,7 @@ enum Command {
     },
     /// Flat Monte Carlo: uniformly random playouts with statistics.
     Mc {
+        /// The game file (.rbg, or .sbg: Simplified Boardgames).
         file: PathBuf,
         #[command(flatten)]
         engine: play::EngineArgs,
@@ -124,6 +139,7 @@ enum Command {
     },
     /// Compile a game into a standalone Rust crate (a reasoner library and a perft/mc binary).
     Compile {
+        /// The game file (.rbg, or .sbg: Simplified Boardgames).
         file: PathBuf,
         /// Directory to write the crate to (created if missing). A non-empty directory must
         /// hold a crate written by `rbg compile` before (or give --force).
@@ -143,6 +159,7 @@ enum Command {
     /// whether their counts agree. With --suite DIR: every game of DIR on each engine against
     /// the reference speed table.
     Bench {
+        /// The game file (.rbg, or .sbg: Simplified Boardgames).
         #[arg(required_unless_present = "suite", conflicts_with = "suite")]
         file: Option<PathBuf>,
         #[command(flatten)]
@@ -160,6 +177,7 @@ enum Command {
     },
     /// List the legal moves (as index@vertex pairs, with what each changes).
     Moves {
+        /// The game file (.rbg, or .sbg: Simplified Boardgames).
         file: PathBuf,
         /// Moves to play first, separated by ';', each as space-separated index@vertex pairs.
         #[arg(long)]
@@ -170,11 +188,12 @@ enum Command {
     /// Run games between clients over TCP (the RBG game-manager protocol): one client per
     /// player, in connection order.
     Manager {
+        /// The game file (.rbg, or .sbg: Simplified Boardgames).
         file: PathBuf,
         #[command(flatten)]
         args: manager::ManagerArgs,
         #[command(flatten)]
-        engine: play::EngineArgs,
+        engine: manager::ProtocolEngineArgs,
     },
     /// Play a game manager's games with an agent. With --engine compiled the game is compiled
     /// after it arrives, which can take minutes: more than a usual preparation time.
@@ -182,11 +201,12 @@ enum Command {
         #[command(flatten)]
         args: manager::ClientArgs,
         #[command(flatten)]
-        engine: play::EngineArgs,
+        engine: manager::ProtocolEngineArgs,
     },
     /// Play games between agents (a match, seats rotated) and print the results; an agent
     /// named `human` is you, at this terminal.
     Play {
+        /// The game file (.rbg, or .sbg: Simplified Boardgames).
         file: PathBuf,
         #[command(flatten)]
         args: arena::PlayArgs,
@@ -196,6 +216,7 @@ enum Command {
     /// Draw a position as a picture (SVG, or PNG with --png): the initial one, or after the
     /// moves of --after or --random-moves.
     Render {
+        /// The game file (.rbg, or .sbg: Simplified Boardgames).
         file: PathBuf,
         #[command(flatten)]
         args: render::RenderArgs,
@@ -222,10 +243,12 @@ enum Command {
     },
     /// Describe a game's board: sites, edges, cells, degrees, labels; -o draws it as SVG.
     Board {
+        /// The game file (.rbg, or .sbg: Simplified Boardgames).
         file: PathBuf,
         /// Write an SVG drawing of the board to this file.
         #[arg(long, short = 'o')]
         output: Option<PathBuf>,
+        /// How diagnostics are printed.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
@@ -248,25 +271,36 @@ pub struct Failure {
     broken_pipe: bool,
     /// Exit code other than 1.
     code: Option<u8>,
+    /// The command line is at fault, not the game file: the message names the argument, and
+    /// [`Failure::about`] leaves it alone.
+    usage: bool,
 }
+
+/// Exit code of a usage error (as clap's own).
+pub const USAGE_EXIT_CODE: u8 = 2;
 
 /// Exit code when standard output was closed early (128 + SIGPIPE).
 const BROKEN_PIPE_EXIT_CODE: u8 = 141;
 
 impl Failure {
     pub fn new(message: impl Into<String>) -> Self {
-        Failure { message: Some(message.into()), broken_pipe: false, code: None }
+        Failure { message: Some(message.into()), broken_pipe: false, code: None, usage: false }
     }
 
     /// A failure whose explanation was already printed (e.g. parser diagnostics).
     pub fn silent() -> Self {
-        Failure { message: None, broken_pipe: false, code: None }
+        Failure { message: None, broken_pipe: false, code: None, usage: false }
+    }
+
+    /// A usage error (exit code 2): `message` names the argument at fault.
+    pub fn usage(message: impl Into<String>) -> Self {
+        Failure { code: Some(USAGE_EXIT_CODE), usage: true, ..Failure::new(message) }
     }
 
     /// A failed write to standard output.
     pub fn output(error: std::io::Error) -> Self {
         if error.kind() == std::io::ErrorKind::BrokenPipe {
-            Failure { message: None, broken_pipe: true, code: Some(BROKEN_PIPE_EXIT_CODE) }
+            Failure { message: None, broken_pipe: true, code: Some(BROKEN_PIPE_EXIT_CODE), usage: false }
         } else {
             Failure::new(format!("cannot write to standard output: {error}"))
         }
@@ -276,6 +310,7 @@ impl Failure {
     pub fn from_run(error: rbg_runner::RunError) -> Self {
         match error {
             rbg_runner::RunError::Io(e) => Failure::output(e),
+            rbg_runner::RunError::Usage(e) => Failure::usage(e),
             other => Failure::new(other.to_string()),
         }
     }
@@ -287,13 +322,16 @@ impl Failure {
 
     /// A failure with this exit code and no message of its own (e.g. a child's code).
     pub fn with_code(code: u8) -> Self {
-        Failure { message: None, broken_pipe: false, code: Some(code) }
+        Failure { message: None, broken_pipe: false, code: Some(code), usage: false }
     }
 
     /// Names the game file in the message unless it does already, so every error says which
     /// file it is about.
     fn about(mut self, file: &std::path::Path) -> Self {
         let name = file.display().to_string();
+        if self.usage {
+            return self;
+        }
         if let Some(message) = &self.message {
             if !message.contains(&name) {
                 self.message = Some(format!("{name}: {message}"));
@@ -336,21 +374,21 @@ fn main() -> ExitCode {
         }
         Command::Bench { file, limit, suite, flags } => match (&file, &suite.suite) {
             (_, Some(dir)) => suite::run(&suite, dir, limit.seconds, &flags),
-            (Some(_), None) if suite.suite_only_option().is_some() => Err(Failure::new(format!(
+            (Some(_), None) if suite.suite_only_option().is_some() => Err(Failure::usage(format!(
                 "{} goes with --suite DIR, not with one game",
                 suite.suite_only_option().unwrap_or_default()
             ))),
             (Some(file), None) => bench::run(file, &limit, &flags).map_err(|f| f.about(file)),
-            (None, None) => Err(Failure::new("give a game FILE or --suite DIR")),
+            (None, None) => Err(Failure::usage("give a game FILE or --suite DIR")),
         },
         Command::MeasureChild { args } => suite::measure_child(&args),
         Command::Moves { file, after, engine } => {
             play::moves(&file, after.as_deref(), &engine).map_err(|f| f.about(&file))
         }
         Command::Manager { file, args, engine } => {
-            manager::serve(&file, &engine, &args).map_err(|f| f.about(&file))
+            manager::serve(&file, &engine.engine_args(), &args).map_err(|f| f.about(&file))
         }
-        Command::Client { args, engine } => manager::client(&args, &engine),
+        Command::Client { args, engine } => manager::client(&args, &engine.engine_args()),
         Command::Play { file, args, engine } => {
             arena::play(&file, &engine, &args).map_err(|f| f.about(&file))
         }
@@ -374,5 +412,26 @@ fn main() -> ExitCode {
             }
             ExitCode::from(failure.code.unwrap_or(1))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    /// Every argument of every visible command says what it is for in `--help`.
+    #[test]
+    fn every_argument_has_a_help_text() {
+        let cli = Cli::command();
+        let mut missing = Vec::new();
+        for command in cli.get_subcommands().filter(|c| !c.is_hide_set()) {
+            for arg in command.get_arguments().filter(|a| !a.is_hide_set()) {
+                if arg.get_help().is_none() && arg.get_long_help().is_none() {
+                    missing.push(format!("{} {}", command.get_name(), arg.get_id()));
+                }
+            }
+        }
+        assert!(missing.is_empty(), "arguments without help: {missing:?}");
     }
 }

@@ -90,6 +90,39 @@ fn log_target(target: &Option<String>) -> Result<Option<Box<dyn Write + Send>>, 
     }
 }
 
+/// The engines that can play the game-manager protocol: its games travel as RBG text, whose
+/// moves the direct SBG reasoner does not number (so `sbg` is not offered).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ProtocolEngine {
+    /// The interpreter, in this process.
+    #[default]
+    #[value(alias = "interpreter")]
+    Interp,
+    /// The game compiled into a Rust crate (cached), built in release and loaded.
+    Compiled,
+}
+
+/// `--engine` and the switches of `rbg manager` and `rbg client`.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct ProtocolEngineArgs {
+    /// Which engine runs the game.
+    #[arg(long, value_enum, default_value_t)]
+    pub engine: ProtocolEngine,
+    #[command(flatten)]
+    pub flags: crate::compile::CompileFlags,
+}
+
+impl ProtocolEngineArgs {
+    /// The same choice as the engine arguments of the other commands.
+    pub fn engine_args(&self) -> EngineArgs {
+        let engine = match self.engine {
+            ProtocolEngine::Interp => EngineKind::Interp,
+            ProtocolEngine::Compiled => EngineKind::Compiled,
+        };
+        EngineArgs { engine, flags: self.flags.clone() }
+    }
+}
+
 /// Why the game-manager commands have no `--engine sbg`.
 const NO_SBG_ENGINE: &str = "--engine sbg cannot serve the game-manager protocol: the game is \
     sent as RBG text, whose moves the direct SBG reasoner does not write (use interp or compiled)";
@@ -219,7 +252,9 @@ mod tests {
         );
         assert_eq!((args.preparation, args.grace, args.quiet), (5000, 1000, true));
         assert_eq!(args.log_results.as_deref(), Some("stdout"));
-        assert_eq!(engine.engine, crate::play::EngineKind::Compiled);
+        assert_eq!(engine.engine_args().engine, crate::play::EngineKind::Compiled);
+        let sbg = Cli::try_parse_from(["rbg", "manager", "g.rbg", "--port", "0", "--engine", "sbg"]);
+        assert!(sbg.is_err(), "--engine sbg is not offered");
         assert!(Cli::try_parse_from(["rbg", "manager", "g.rbg"]).is_err(), "--port is required");
     }
 
@@ -240,7 +275,7 @@ mod tests {
             (args.address.as_str(), args.agent.as_str(), args.seed),
             ("localhost:8000", "mcts:time=1s", Some(7))
         );
-        assert_eq!((args.margin, engine.engine), (100, crate::play::EngineKind::Interp));
+        assert_eq!((args.margin, engine.engine_args().engine), (100, crate::play::EngineKind::Interp));
         assert!(Cli::try_parse_from(["rbg", "client", "localhost:8000"]).is_err(), "--agent is required");
     }
 }

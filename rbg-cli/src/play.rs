@@ -5,9 +5,8 @@ use std::path::Path;
 
 use rbg::open::{Engine, OpenOptions, Opened};
 use rbg_core::dynamic::AnyGame;
-use rbg_core::moves::{apply_if_legal, CheckedMoveError};
 use rbg_core::notation::{self, VertexStyle};
-use rbg_core::{Game, MoveList, SearchError};
+use rbg_core::{Game, MoveList};
 use rbg_interp::{InterpOptions, Interpreter};
 use rbg_runner::{McArgs, PerftArgs};
 
@@ -50,6 +49,7 @@ impl From<EngineKind> for Engine {
 /// Engine selection and the options of the program both engines share.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct EngineArgs {
+    /// Which engine runs the game.
     #[arg(long, value_enum, default_value_t)]
     pub engine: EngineKind,
     #[command(flatten)]
@@ -81,6 +81,7 @@ pub fn any_game(path: &Path, engine: &EngineArgs) -> Result<AnyGame, Failure> {
 }
 
 pub fn perft(path: &Path, engine: &EngineArgs, args: &PerftArgs) -> Result<(), Failure> {
+    args.check().map_err(Failure::from_run)?;
     if engine.engine == EngineKind::Compiled {
         let built = build_engine(path, &engine.flags)?;
         return run_compiled(&built.binary, "perft", &perft_argv(args));
@@ -95,6 +96,7 @@ pub fn perft(path: &Path, engine: &EngineArgs, args: &PerftArgs) -> Result<(), F
 }
 
 pub fn mc(path: &Path, engine: &EngineArgs, args: &McArgs) -> Result<(), Failure> {
+    args.check().map_err(Failure::from_run)?;
     if engine.engine == EngineKind::Compiled {
         let built = build_engine(path, &engine.flags)?;
         return run_compiled(&built.binary, "mc", &mc_argv(args));
@@ -115,11 +117,12 @@ fn run_compiled(binary: &Path, command: &str, argv: &[String]) -> Result<(), Fai
         .args(argv)
         .status()
         .map_err(|e| Failure::new(format!("cannot run {}: {e}", binary.display())))?;
-    if status.success() {
-        Ok(())
-    } else {
-        // The compiled runner printed its own error.
-        Err(Failure::silent())
+    match status.code() {
+        Some(0) => Ok(()),
+        // The compiled runner printed its own error; its exit code (a usage error, Ctrl-C)
+        // is passed on.
+        Some(code) => Err(Failure::with_code(u8::try_from(code).unwrap_or(1))),
+        None => Err(Failure::silent()),
     }
 }
 
@@ -172,33 +175,16 @@ pub fn run_failure(e: rbg_runner::RunError) -> Failure {
     Failure::from_run(e)
 }
 
-/// Lists the legal moves after playing `after` (moves separated by `;`, each a space-separated
-/// list of `index@vertex` pairs; vertices by name or number). Every move given is read and
-/// checked: a malformed or illegal move, or one after the end of the game, is an error naming it.
+/// Lists the legal moves after playing `after` (read and checked by
+/// [`crate::position::play_after`]).
 pub fn moves(path: &Path, after: Option<&str>, engine: &EngineArgs) -> Result<(), Failure> {
     let game = any_game(path, engine)?;
     let mut sc = game.new_scratch();
-    let limit = rbg_core::perft::DEFAULT_KEEPER_LIMIT;
-    let search_failure = |e: SearchError| Failure::new(e.to_string());
-    let mut state = game.initial_state();
-    let mut ongoing = game.complete_keeper(&mut state, &mut sc, limit).map_err(search_failure)?;
+    let mut reached = crate::position::play_after(&game, &mut sc, after.unwrap_or(""))?;
     let mut legal = MoveList::new();
-    let texts = after.unwrap_or("").split(';').map(str::trim).filter(|t| !t.is_empty());
-    for (n, text) in texts.enumerate() {
-        let which = format!("move {} ('{text}')", n + 1);
-        if !ongoing {
-            return Err(Failure::new(format!("{which} comes after the end of the game")));
-        }
-        let wanted =
-            notation::parse_move(game.info(), text).map_err(|e| Failure::new(format!("{which}: {e}")))?;
-        apply_if_legal(&game, &mut state, &mut sc, &wanted).map_err(|e| match e {
-            CheckedMoveError::Illegal(_) => Failure::new(format!("{which} is not legal in that state")),
-            CheckedMoveError::Search(e) => search_failure(e),
-        })?;
-        ongoing = game.complete_keeper(&mut state, &mut sc, limit).map_err(search_failure)?;
-    }
-    game.legal_moves(&mut state, &mut sc, &mut legal).map_err(search_failure)?;
-    print_moves(&game, &state, &mut sc, &legal, ongoing).map_err(|e| Failure::new(e.to_string()))
+    game.legal_moves(&mut reached.state, &mut sc, &mut legal).map_err(|e| Failure::new(e.to_string()))?;
+    print_moves(&game, &reached.state, &mut sc, &legal, reached.ongoing)
+        .map_err(|e| Failure::new(e.to_string()))
 }
 
 fn print_moves<G: Game>(

@@ -12,11 +12,11 @@ use std::path::{Path, PathBuf};
 
 use rand_core::{RngCore, SeedableRng};
 use rbg_core::dynamic::AnyGame;
-use rbg_core::moves::{apply_if_legal, CheckedMoveError};
-use rbg_core::{notation, Game, MoveList, PlayoutRng, SearchError};
+use rbg_core::{Game, MoveList, PlayoutRng, SearchError};
 use rbg_render::RenderOptions;
 
 use crate::play::{any_game, EngineArgs};
+use crate::position::{play_after, Reached};
 use crate::Failure;
 
 /// The options of `rbg render`.
@@ -32,7 +32,8 @@ pub struct RenderArgs {
     /// Seed of the random moves.
     #[arg(long, default_value_t = 0, requires = "random_moves")]
     pub seed: u64,
-    /// Where to write the picture (standard output if not given).
+    /// Where to write the picture (standard output if not given); its name must end in .svg or
+    /// .png (which chooses PNG).
     #[arg(long, short = 'o')]
     pub output: Option<PathBuf>,
     /// Write a PNG instead of SVG (also chosen by an output name ending in .png).
@@ -49,20 +50,12 @@ pub struct RenderArgs {
     pub no_highlight: bool,
 }
 
-/// A position reached by playing moves from the start.
-struct Reached {
-    state: <AnyGame as Game>::State,
-    /// The state before the last move, if any move was played.
-    previous: Option<<AnyGame as Game>::State>,
-}
-
 pub fn run(path: &Path, engine: &EngineArgs, args: &RenderArgs) -> Result<(), Failure> {
-    let as_png = args.png
-        || args.output.as_ref().is_some_and(|o| o.extension().is_some_and(|e| e.eq_ignore_ascii_case("png")));
+    let as_png = wants_png(args)?;
     let game = any_game(path, engine)?;
     let reached = match args.random_moves {
         Some(count) => play_random(&game, count, args.seed)?,
-        None => play_listed(&game, args.after.as_deref().unwrap_or(""))?,
+        None => play_after(&game, &mut game.new_scratch(), args.after.as_deref().unwrap_or(""))?,
     };
     let options = RenderOptions {
         cell_size: args.cell_size,
@@ -73,6 +66,24 @@ pub fn run(path: &Path, engine: &EngineArgs, args: &RenderArgs) -> Result<(), Fa
     let svg = rbg_render::render_svg(&game, &reached.state, reached.previous.as_ref(), &options);
     let bytes = if as_png { png_bytes(&svg)? } else { svg.into_bytes() };
     write_output(args.output.as_deref(), &bytes)
+}
+
+/// Whether to write PNG: `--png` or an output name ending in `.png`. An output name ending in
+/// anything but `.svg` or `.png` is refused (a usage error) rather than filled with SVG.
+fn wants_png(args: &RenderArgs) -> Result<bool, Failure> {
+    let extension =
+        args.output.as_deref().and_then(Path::extension).map(|e| e.to_string_lossy().to_lowercase());
+    match extension.as_deref() {
+        None => Ok(args.png),
+        Some("png") => Ok(true),
+        Some("svg") if !args.png => Ok(false),
+        Some("svg") => {
+            Err(Failure::usage("--png: the output name ends in .svg; name it .png or leave out --png"))
+        }
+        Some(other) => Err(Failure::usage(format!(
+            "--output: rbg render writes SVG or PNG, not .{other}; name the file .svg or .png"
+        ))),
+    }
 }
 
 #[cfg(feature = "png")]
@@ -104,49 +115,10 @@ fn search_failure(e: SearchError) -> Failure {
     Failure::new(e.to_string())
 }
 
-/// The initial state, keeper-completed, and whether a player is to move.
-fn start(
-    game: &AnyGame,
-    sc: &mut <AnyGame as Game>::Scratch,
-) -> Result<(<AnyGame as Game>::State, bool), Failure> {
-    let mut state = game.initial_state();
-    let ongoing = game.complete_keeper(&mut state, sc, KEEPER_LIMIT).map_err(search_failure)?;
-    Ok((state, ongoing))
-}
-
-/// Plays the moves of `text` (separated by `;`), checking each.
-fn play_listed(game: &AnyGame, text: &str) -> Result<Reached, Failure> {
-    let mut sc = game.new_scratch();
-    let (mut state, mut ongoing) = start(game, &mut sc)?;
-    let mut previous = None;
-    let moves = text.split(';').map(str::trim).filter(|t| !t.is_empty());
-    for (n, move_text) in moves.enumerate() {
-        let which = format!("move {} ('{move_text}')", n + 1);
-        if !ongoing {
-            return Err(Failure::new(format!("{which} comes after the end of the game")));
-        }
-        let wanted = notation::parse_move(game.info(), move_text)
-            .map_err(|e| Failure::new(format!("{which} cannot be read: {e}")))?;
-        let before = state.clone();
-        apply_if_legal(game, &mut state, &mut sc, &wanted).map_err(|e| match e {
-            CheckedMoveError::Illegal(e) => Failure::new(format!(
-                "{which} is not legal in that position ({} legal moves there; `rbg moves` with \
-                 --after set to the moves before it lists them)",
-                e.legal
-            )),
-            CheckedMoveError::Search(e) => search_failure(e),
-        })?;
-        previous = Some(before);
-        ongoing = game.complete_keeper(&mut state, &mut sc, KEEPER_LIMIT).map_err(search_failure)?;
-    }
-    Ok(Reached { state, previous })
-}
-
 /// Plays up to `count` uniformly random moves (stopping early at the end of the game).
 fn play_random(game: &AnyGame, count: u64, seed: u64) -> Result<Reached, Failure> {
     let mut sc = game.new_scratch();
-    let (mut state, mut ongoing) = start(game, &mut sc)?;
-    let mut previous = None;
+    let Reached { mut state, mut previous, mut ongoing } = play_after(game, &mut sc, "")?;
     let mut legal = MoveList::new();
     let mut rng = PlayoutRng::seed_from_u64(seed);
     for played in 0..count {
@@ -164,5 +136,5 @@ fn play_random(game: &AnyGame, count: u64, seed: u64) -> Result<Reached, Failure
         game.apply_move(&mut state, &chosen);
         ongoing = game.complete_keeper(&mut state, &mut sc, KEEPER_LIMIT).map_err(search_failure)?;
     }
-    Ok(Reached { state, previous })
+    Ok(Reached { state, previous, ongoing })
 }

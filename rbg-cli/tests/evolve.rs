@@ -53,7 +53,7 @@ fn a_tiny_run_writes_games_csv_and_checkpoint_and_resumes() {
 
     let changed =
         rbg(&["evolve", "--out", out_arg, "--resume", checkpoint.to_str().unwrap(), "--width", "5"]);
-    assert_eq!(changed.status.code(), Some(1));
+    assert_eq!(changed.status.code(), Some(2), "a usage error");
     assert!(stderr(&changed).contains("--width cannot change on --resume"), "{}", stderr(&changed));
 }
 
@@ -69,8 +69,10 @@ fn bad_options_are_clear_errors() {
         ("--depth", "0", "depth"),
     ] {
         let run = rbg(&["evolve", "--out", out_arg, option, value]);
-        assert_eq!(run.status.code(), Some(1), "{option} {value}");
-        assert!(stderr(&run).contains(message), "{option}: {}", stderr(&run));
+        // A usage error naming the option.
+        assert_eq!(run.status.code(), Some(2), "{option} {value}");
+        let err = stderr(&run);
+        assert!(err.contains(message) && err.contains(&format!("{option}:")), "{option}: {err}");
     }
     let missing = rbg(&["evolve", "--out", out_arg, "--resume", "/nonexistent/checkpoint.json"]);
     assert_eq!(missing.status.code(), Some(1));

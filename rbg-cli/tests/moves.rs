@@ -58,14 +58,21 @@ fn moves_after_the_end_of_the_game_are_errors_naming_them() {
 #[test]
 fn malformed_and_illegal_moves_are_errors_naming_them() {
     let cases = [
-        ("2@rx1y0 3@rx1y0 4@nowhere", "move 1 ('2@rx1y0 3@rx1y0 4@nowhere'): token 3 '4@nowhere'"),
+        (
+            "2@rx1y0 3@rx1y0 4@nowhere",
+            "move 1 ('2@rx1y0 3@rx1y0 4@nowhere') cannot be read: token 3 '4@nowhere'",
+        ),
         (
             "2@rx1y0 3@rx1y0 4@rx1y0; 5-rx1y0",
-            "move 2 ('5-rx1y0'): token 1 '5-rx1y0' is not an index@vertex pair",
+            "move 2 ('5-rx1y0') cannot be read: token 1 '5-rx1y0' is not an index@vertex pair",
         ),
         ("2@rx1y0 3@rx1y0 4@2", "vertex number out of range 0..=1"),
         ("99@rx1y0", "the modifier index is not a number from 1"),
-        ("2@rx1y0 4@rx1y0", "move 1 ('2@rx1y0 4@rx1y0') is not legal in that state"),
+        // a is to move, with a mark on either of the two cells.
+        (
+            "2@rx1y0 4@rx1y0",
+            "move 1 ('2@rx1y0 4@rx1y0') is not legal: it is a's turn and it is not one of the 2 legal moves",
+        ),
     ];
     for (after, expected) in cases {
         let out = run_after(after);

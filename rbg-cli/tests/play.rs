@@ -158,16 +158,17 @@ fn bad_arguments_are_explained() {
         (&["--agents", "random,minimax"], "unknown agent `minimax`"),
         (&["--agents", "human:fast,random"], "the human agent takes no options"),
         (&["--agents", "human,random", "--threads", "2"], "games with a human are played one at a time"),
-        (&["--agents", "random,random", "--threads", "100000"], "threads is too many"),
+        (&["--agents", "random,random", "--threads", "100000"], "--threads 100000: give from 1 to"),
     ];
     for (extra, message) in cases {
         let mut args = vec!["play", ttt.as_str()];
         args.extend_from_slice(extra);
         let out = rbg(&args);
-        assert_eq!(out.status.code(), Some(1), "{extra:?}");
+        // Usage errors: the command line is at fault, not the game.
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
         assert!(stderr(&out).contains(message), "{extra:?}: {}", stderr(&out));
     }
-    // Usage errors (clap's): both budgets, a bad duration, no games.
+    // Clap's usage errors: both budgets, a bad duration, no games.
     for extra in [&["--time", "10ms", "--iterations", "5"][..], &["--time", "10"][..], &["--games", "0"][..]]
     {
         let mut args = vec!["play", ttt.as_str(), "--agents", "random,random"];

@@ -52,7 +52,7 @@ fn garbage_moves_are_errors_naming_the_move() {
         ("2@nowhere", "move 1 ('2@nowhere') cannot be read: token 1 '2@nowhere': no such vertex"),
         ("999@rx0y0", "move 1 ('999@rx0y0') cannot be read"),
         // b's pass is not a's move.
-        ("5@rx0y0", "move 1 ('5@rx0y0') is not legal in that position"),
+        ("5@rx0y0", "move 1 ('5@rx0y0') is not legal: it is a's turn and it is not one of the 2 legal moves"),
         // The right cell is taken: b cannot mark it (it is not even b's kind of move).
         (&format!("{MARK_RIGHT}; {MARK_RIGHT}"), &format!("move 2 ('{MARK_RIGHT}') is not legal")),
         (&format!("{MARK_RIGHT}; 5@rx1y0; 5@rx1y0"), "move 3 ('5@rx1y0') comes after the end of the game"),

@@ -68,26 +68,56 @@ impl Default for EvolveConfig {
 impl EvolveConfig {
     /// Checks every setting; the error says which one is wrong and why.
     pub fn validate(&self) -> Result<(), String> {
-        let check = |ok: bool, message: &str| if ok { Ok(()) } else { Err(message.to_string()) };
-        check((2..=26).contains(&self.width), "the board width must be between 2 and 26")?;
-        check((2..=26).contains(&self.height), "the board height must be between 2 and 26")?;
-        check(self.weak_pieces as usize <= WEAK_LETTERS.len(), "at most 5 weak piece types")?;
-        check(self.light_pieces as usize <= LIGHT_LETTERS.len(), "at most 8 light piece types")?;
-        check(self.strong_pieces as usize <= STRONG_LETTERS.len(), "at most 8 strong piece types")?;
-        check(self.kinds() > 0, "there must be at least one piece type")?;
-        check((2..=100_000).contains(&self.population), "the population must be between 2 and 100000")?;
-        check(self.playouts >= 2, "at least 2 playouts per evaluation (one per seat against random)")?;
-        check(
-            self.expected_branching.is_finite() && self.expected_branching > 0.0,
-            "the expected branching factor must be a positive number",
-        )?;
-        check((1..=100_000).contains(&self.turn_limit), "the turn limit must be between 1 and 100000")?;
-        check((1..=8).contains(&self.depth), "the min-max depth must be between 1 and 8")?;
-        check(self.nodes_per_move >= 1, "the min-max player needs at least 1 node per move")?;
-        check(
-            self.extra_weight.is_finite() && self.extra_weight >= 0.0,
-            "the extra term's weight must be a non-negative number",
-        )
+        self.invalid_setting().map_or(Ok(()), |(_, why)| Err(why))
+    }
+
+    /// The first wrong setting: the name of its field (`"kinds"` for the three piece counts
+    /// together) and why it is wrong; `None` if all are valid. A front end maps the field to
+    /// its own name for it (a command-line flag).
+    pub fn invalid_setting(&self) -> Option<(&'static str, String)> {
+        let checks: [(bool, &'static str, &str); 12] = [
+            ((2..=26).contains(&self.width), "width", "the board width must be between 2 and 26"),
+            ((2..=26).contains(&self.height), "height", "the board height must be between 2 and 26"),
+            (self.weak_pieces as usize <= WEAK_LETTERS.len(), "weak_pieces", "at most 5 weak piece types"),
+            (
+                self.light_pieces as usize <= LIGHT_LETTERS.len(),
+                "light_pieces",
+                "at most 8 light piece types",
+            ),
+            (
+                self.strong_pieces as usize <= STRONG_LETTERS.len(),
+                "strong_pieces",
+                "at most 8 strong piece types",
+            ),
+            (self.kinds() > 0, "kinds", "there must be at least one piece type"),
+            (
+                (2..=100_000).contains(&self.population),
+                "population",
+                "the population must be between 2 and 100000",
+            ),
+            (
+                self.playouts >= 2,
+                "playouts",
+                "at least 2 playouts per evaluation (one per seat against random)",
+            ),
+            (
+                self.expected_branching.is_finite() && self.expected_branching > 0.0,
+                "expected_branching",
+                "the expected branching factor must be a positive number",
+            ),
+            (
+                (1..=100_000).contains(&self.turn_limit),
+                "turn_limit",
+                "the turn limit must be between 1 and 100000",
+            ),
+            ((1..=8).contains(&self.depth), "depth", "the min-max depth must be between 1 and 8"),
+            (self.nodes_per_move >= 1, "nodes_per_move", "the min-max player needs at least 1 node per move"),
+        ];
+        if let Some((_, field, why)) = checks.iter().find(|(ok, _, _)| !ok) {
+            return Some((field, why.to_string()));
+        }
+        (!(self.extra_weight.is_finite() && self.extra_weight >= 0.0))
+            .then(|| ("extra_weight", "the extra term's weight must be a non-negative number".to_string()))
     }
 
     /// The extra fitness term the settings ask for: [`crate::fitness::nld_ease`] when

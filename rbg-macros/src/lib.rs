@@ -13,9 +13,11 @@
 //! module named after the file (`breakthrough`, holding the state type, the tables and the
 //! constants such as `breakthrough::PIECE_W`) and a `pub use` of its `Reasoner` under the type
 //! name (the file stem in `UpperCamelCase`, or the name given before `=`). The using crate must
-//! depend on `rbg-core`. Errors in the file become compile errors carrying the parser's message
-//! and the line and column in the game file; the expansion also `include_bytes!`s the file, so
-//! editing the game rebuilds the crate.
+//! depend on `rbg-core`. The file is RBG or Simplified Boardgames (`.sbg`, read through its RBG
+//! translation), as everywhere else (`rbg_sbg::file`). Errors in the file become compile errors
+//! carrying the parser's message and the line and column in the game file (the SBG file for an
+//! SBG game); the expansion also `include_bytes!`s the file, so editing the game rebuilds the
+//! crate.
 
 #![forbid(unsafe_code)]
 
@@ -69,23 +71,11 @@ fn expand_file(base: &Path, relative: &str, name: Option<Ident>) -> Result<Token
     let path = base.join(relative);
     let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "game".into());
-    let parsed = rbg_parser::parse(relative, &bytes);
-    let errors: Vec<String> = parsed
-        .diagnostics
-        .iter()
-        .filter(|d| d.is_error())
-        .map(|d| match d.span {
-            Some(span) => {
-                let (line, col) = parsed.source.line_col(span.start);
-                format!("{relative}:{line}:{col}: {}", d.message)
-            }
-            None => format!("{relative}: {}", d.message),
-        })
-        .collect();
+    // Named by the path as written, so errors read `games/x.rbg:5:3: error: ...`.
+    let parsed = rbg_sbg::file::parse_file(Path::new(relative), bytes);
     let game = match parsed.game {
-        Some(game) if errors.is_empty() => game,
-        _ if errors.is_empty() => return Err(format!("{relative}: the game could not be read")),
-        _ => return Err(errors.join("\n")),
+        Some(game) if !parsed.diagnostics.iter().any(|d| d.is_error()) => game,
+        _ => return Err(rbg_sbg::file::errors_text(&parsed.source, &parsed.diagnostics)),
     };
     let module =
         generate_module(&game, &stem, &CompileOptions::default()).map_err(|e| format!("{relative}: {e}"))?;
@@ -151,6 +141,15 @@ mod tests {
         // The expansion must parse as items (a keyword as a name would not).
         let file: syn::File = syn::parse2(tokens).expect("valid Rust items");
         assert_eq!(file.items.len(), 2);
+    }
+
+    #[test]
+    fn a_simplified_boardgames_file_expands_too() {
+        let dir = scratch_dir("sbg");
+        let duel = Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/sbg/duel.sbg");
+        std::fs::copy(duel, dir.join("duel.sbg")).expect("copy");
+        let tokens = expand_file(&dir, "duel.sbg", None).expect("expands").to_string();
+        assert!(tokens.contains("pub mod duel") && tokens.contains("Reasoner as Duel"), "{tokens:.200}");
     }
 
     #[test]

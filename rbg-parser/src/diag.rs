@@ -5,7 +5,8 @@
 //!
 //! Beyond the reference's message, a diagnostic may carry [`Label`]s (other places in the
 //! source that explain it, such as the bracket left open) and free-text notes (what was
-//! expected, how to fix it). The reference format ignores both; richer renderers show them.
+//! expected, how to fix it) and a [`Fix`] (an edit an editor can apply). The reference format
+//! ignores them; richer renderers show them.
 //!
 //! Junk input can produce a warning for nearly every byte. [`WarningLimit`] keeps the first
 //! [`MAX_WARNINGS_OF_A_KIND`] warnings of each kind and replaces the rest by one summary.
@@ -66,6 +67,17 @@ pub struct Diagnostic {
     pub labels: Vec<Label>,
     /// Extra help, one sentence each (not part of the reference format).
     pub notes: Vec<String>,
+    /// A suggested edit that resolves the diagnostic, for editors to offer (not part of the
+    /// reference format). Boxed: most diagnostics have none, and `Diagnostic` travels in
+    /// every parser `Result`.
+    pub fix: Option<Box<Fix>>,
+}
+
+/// A machine-applicable suggestion: replace the bytes of `span` by `replacement`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fix {
+    pub span: Span,
+    pub replacement: String,
 }
 
 impl Diagnostic {
@@ -78,7 +90,15 @@ impl Diagnostic {
     }
 
     fn new(severity: Severity, message: String, span: Option<Span>) -> Self {
-        Diagnostic { severity, message, span, trail: Vec::new(), labels: Vec::new(), notes: Vec::new() }
+        Diagnostic {
+            severity,
+            message,
+            span,
+            trail: Vec::new(),
+            labels: Vec::new(),
+            notes: Vec::new(),
+            fix: None,
+        }
     }
 
     /// Adds a secondary place with its explanation.
@@ -90,6 +110,12 @@ impl Diagnostic {
     /// Adds a note.
     pub fn with_note(mut self, note: impl Into<String>) -> Self {
         self.notes.push(note.into());
+        self
+    }
+
+    /// Adds a suggested edit.
+    pub fn with_fix(mut self, span: Span, replacement: impl Into<String>) -> Self {
+        self.fix = Some(Box::new(Fix { span, replacement: replacement.into() }));
         self
     }
 
@@ -121,6 +147,15 @@ impl Diagnostic {
             out.push_str(&frame.reference_text());
         }
         out
+    }
+}
+
+/// `text` cut to `max_chars` characters, marked with `…` and the count left out: a message
+/// quoting a huge token (a megabyte-long word) stays printable.
+pub fn clip_text(text: &str, max_chars: usize) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(max_chars) {
+        None => text.into(),
+        Some((at, _)) => format!("{}… ({} more characters)", &text[..at], text[at..].chars().count()).into(),
     }
 }
 

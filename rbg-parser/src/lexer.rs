@@ -130,7 +130,13 @@ fn add_token(
             } else {
                 format!("\\x{byte:02x}")
             };
-            let warning = Diagnostic::warning(format!("Stray '{shown}' character in file"), Some(span));
+            let mut warning = Diagnostic::warning(format!("Stray '{shown}' character in file"), Some(span));
+            if byte == b'|' {
+                // The reference accepts and skips it (so `a | b` means `a b`); say what was meant.
+                warning = warning
+                    .with_note("`|` is not an operator of RBG: alternatives are written with `+`; this `|` is ignored")
+                    .with_fix(span, "+");
+            }
             limit.push(&mut out.warnings, warning);
             return Ok(());
         }
@@ -226,6 +232,19 @@ mod tests {
         assert_eq!(spell("a /*b"), ["a"]);
         let lexed = lex(b"a /*b").unwrap();
         assert_eq!(lexed.warnings[0].message, "Unterminated comment");
+    }
+
+    #[test]
+    fn a_bar_suggests_plus() {
+        let lexed = lex(b"(a | b)").unwrap();
+        assert_eq!(lexed.warnings.len(), 1);
+        let w = &lexed.warnings[0];
+        assert_eq!(w.message, "Stray '|' character in file", "the reference's wording");
+        assert!(w.notes[0].contains("alternatives are written with `+`"), "{:?}", w.notes);
+        let fix = w.fix.as_ref().expect("a fix");
+        assert_eq!((fix.span, fix.replacement.as_str()), (Span::new(3, 4), "+"));
+        // Other strays get no fix.
+        assert!(lex(b"a_b").unwrap().warnings[0].fix.is_none());
     }
 
     #[test]

@@ -10,10 +10,12 @@
 
 #![forbid(unsafe_code)]
 
+pub mod interrupt;
 mod mc;
 mod perft;
 
-pub use mc::{count_replay_arg, run_mc, seconds_limit, McArgs, McReport, INTERRUPTED_EXIT_CODE, MAX_SECONDS};
+pub use interrupt::INTERRUPTED_EXIT_CODE;
+pub use mc::{count_replay_arg, run_mc, seconds_limit, McArgs, McReport, MAX_SECONDS};
 pub use perft::{run_perft, PerftArgs, PerftRow, MAX_THREADS_PER_CORE};
 
 use std::io;

@@ -1,12 +1,10 @@
 //! `mc`: flat Monte Carlo playouts with statistics per player.
 //!
 //! Ctrl-C during a run prints the statistics of the playouts finished so far (marked as
-//! interrupted) and exits with 130; the driver's progress callback polls a flag that the
-//! signal handler sets, so the playout loop itself is unchanged.
+//! interrupted) and exits with 130; the driver's progress callback polls the flag of
+//! [`crate::interrupt`], so the playout loop itself is unchanged.
 
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Once;
 use std::time::Duration;
 
 use rbg_core::count_replay::CountReplay;
@@ -14,6 +12,7 @@ use rbg_core::playout::{flat_monte_carlo, McLimit, McOptions, McStats};
 use rbg_core::Game;
 use serde_json::json;
 
+use crate::interrupt::{interrupted, InterruptWatch, INTERRUPTED_EXIT_CODE};
 use crate::{per_second, progress_bar, RunError};
 
 #[derive(clap::Args, Clone, Debug)]
@@ -99,54 +98,26 @@ pub fn seconds_limit(seconds: f64) -> Result<Duration, RunError> {
     Duration::try_from_secs_f64(seconds).map_err(|e| RunError::Usage(format!("--seconds {seconds:?}: {e}")))
 }
 
-/// Set by the Ctrl-C handler while a run is active; polled after every playout.
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-/// Whether a Monte Carlo run is in progress (Ctrl-C outside one exits at once).
-static RUNNING: AtomicBool = AtomicBool::new(false);
-
-/// Installs (once per process) the Ctrl-C handler: during a run it asks the run to stop and
-/// report, otherwise it exits as an unhandled Ctrl-C would.
-fn install_interrupt_handler() {
-    static INSTALL: Once = Once::new();
-    INSTALL.call_once(|| {
-        // Another handler installed by the embedding program wins; then Ctrl-C keeps its meaning.
-        let _ = ctrlc::set_handler(|| {
-            if RUNNING.load(Ordering::SeqCst) && !INTERRUPTED.swap(true, Ordering::SeqCst) {
-                return;
-            }
-            std::process::exit(INTERRUPTED_EXIT_CODE);
-        });
-    });
-}
-
-/// The exit code after Ctrl-C (128 + SIGINT, as shells report it).
-pub const INTERRUPTED_EXIT_CODE: i32 = 130;
-
-/// Marks a run as active for the Ctrl-C handler until dropped.
-struct RunningGuard;
-
-impl RunningGuard {
-    fn start() -> Self {
-        install_interrupt_handler();
-        INTERRUPTED.store(false, Ordering::SeqCst);
-        RUNNING.store(true, Ordering::SeqCst);
-        RunningGuard
+impl McArgs {
+    /// Whether the arguments make sense (checked before a game is loaded or compiled).
+    pub fn check(&self) -> Result<(), RunError> {
+        self.limit()?;
+        crate::perft::check_threads(self.threads, crate::perft::available_cores())
     }
-}
 
-impl Drop for RunningGuard {
-    fn drop(&mut self) {
-        RUNNING.store(false, Ordering::SeqCst);
+    /// The run's limit: a time or a number of playouts.
+    fn limit(&self) -> Result<McLimit, RunError> {
+        match (self.seconds, self.playouts) {
+            (Some(s), None) => Ok(McLimit::Time(seconds_limit(s)?)),
+            (None, Some(n)) => Ok(McLimit::Playouts(n)),
+            _ => Err(RunError::Usage("give exactly one of --seconds S or --playouts N".into())),
+        }
     }
 }
 
 pub fn run_mc<G: Game>(game: &G, args: &McArgs, out: &mut dyn Write) -> Result<McReport, RunError> {
-    let limit = match (args.seconds, args.playouts) {
-        (Some(s), None) => McLimit::Time(seconds_limit(s)?),
-        (None, Some(n)) => McLimit::Playouts(n),
-        _ => return Err(RunError::Usage("give exactly one of --seconds S or --playouts N".into())),
-    };
-    crate::perft::check_threads(args.threads, crate::perft::available_cores())?;
+    args.check()?;
+    let limit = args.limit()?;
     let opts = McOptions {
         threads: args.threads,
         seed: args.seed,
@@ -166,9 +137,9 @@ pub fn run_mc<G: Game>(game: &G, args: &McArgs, out: &mut dyn Write) -> Result<M
     // Without monotonic classes every ply's moves are counted, so the branching factor of an
     // interrupted run (whose `moves_exact` the driver has not set yet) is still exact.
     let moves_exact_so_far = !opts.monotonic || game.monotonic_classes() == 0;
-    let _running = RunningGuard::start();
+    let _watch = InterruptWatch::start();
     let stats = flat_monte_carlo(game, &opts, |s| {
-        if INTERRUPTED.load(Ordering::Relaxed) {
+        if interrupted() {
             bar.finish_and_clear();
             let stats = McStats { moves_exact: moves_exact_so_far, ..s.clone() };
             let report = McReport { stats };

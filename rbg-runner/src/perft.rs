@@ -11,7 +11,9 @@ use crate::{per_second, progress_bar, RunError};
 
 #[derive(clap::Args, Clone, Debug)]
 pub struct PerftArgs {
-    /// Deepest depth to count; every depth from 1 is printed.
+    /// Deepest depth to count; every depth from 1 is printed. The count stops early at the
+    /// first depth with no leaves (the game tree ends before it; deeper depths would count the
+    /// same nodes again), and says so.
     #[arg(long, short = 'd')]
     pub depth: u32,
     /// Worker threads. The tree is split into many subtrees below the root (at least 32 per
@@ -22,7 +24,8 @@ pub struct PerftArgs {
     /// former split, to compare with).
     #[arg(long)]
     pub root_split: bool,
-    /// One JSON object per line: game, depth, leaves, nodes, ms, nodes_per_s.
+    /// One JSON object per line: game, depth, leaves, nodes, ms, nodes_per_s, and tree_ends
+    /// (true on the last line when the count stopped early because no leaf is that deep).
     #[arg(long)]
     pub json: bool,
     /// Count the last ply's moves without applying them (exact, but not comparable with the
@@ -52,13 +55,22 @@ impl PerftRow {
     }
 }
 
+impl PerftArgs {
+    /// Whether the arguments make sense (checked before a game is loaded or compiled).
+    pub fn check(&self) -> Result<(), RunError> {
+        check_threads(self.threads, available_cores())
+    }
+}
+
 /// Runs perft for depths 1..=args.depth (or only the last), printing one line per depth to `out`.
+/// A depth with no leaves is the last: the tree ends before it (text output adds a line saying
+/// so; JSON sets `tree_ends` on that row).
 pub fn run_perft<G: Game>(
     game: &G,
     args: &PerftArgs,
     out: &mut dyn Write,
 ) -> Result<Vec<PerftRow>, RunError> {
-    check_threads(args.threads, available_cores())?;
+    args.check()?;
     let opts = PerftOptions {
         threads: args.threads,
         split: if args.root_split { PerftSplit::Root } else { PerftSplit::Balanced },
@@ -82,8 +94,21 @@ pub fn run_perft<G: Game>(
         if rows.is_empty() && !args.json {
             writeln!(out, "{:>5} {:>16} {:>16} {:>10} {:>14}", "depth", "leaves", "nodes", "ms", "nodes/s")?;
         }
-        print_row(game, &row, args.json, out)?;
+        let tree_ends = row.counts.leaves == 0;
+        print_row(game, &row, args.json, tree_ends, out)?;
         rows.push(row);
+        if tree_ends {
+            if !args.json {
+                let ends = if args.only_last {
+                    format!("before depth {depth}")
+                } else {
+                    format!("at depth {}", depth - 1)
+                };
+                writeln!(out, "no position is {depth} moves deep: the game tree ends {ends}")?;
+                out.flush()?;
+            }
+            break;
+        }
     }
     Ok(rows)
 }
@@ -112,7 +137,13 @@ pub(crate) fn check_threads(threads: usize, cores: usize) -> Result<(), RunError
     Ok(())
 }
 
-fn print_row<G: Game>(game: &G, row: &PerftRow, as_json: bool, out: &mut dyn Write) -> Result<(), RunError> {
+fn print_row<G: Game>(
+    game: &G,
+    row: &PerftRow,
+    as_json: bool,
+    tree_ends: bool,
+    out: &mut dyn Write,
+) -> Result<(), RunError> {
     let ms = (row.seconds * 1000.0).round() as u64;
     if as_json {
         let line = json!({
@@ -122,6 +153,7 @@ fn print_row<G: Game>(game: &G, row: &PerftRow, as_json: bool, out: &mut dyn Wri
             "nodes": row.counts.nodes,
             "ms": ms,
             "nodes_per_s": row.nodes_per_second().round() as u64,
+            "tree_ends": tree_ends,
         });
         writeln!(out, "{line}")?;
     } else {

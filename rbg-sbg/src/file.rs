@@ -9,7 +9,10 @@
 
 use std::path::Path;
 
-use rbg_parser::diag::Diagnostic;
+use rbg_parser::diag::{clip_text, Diagnostic};
+
+/// Most characters of a message in [`errors_text`].
+const MAX_MESSAGE: usize = 300;
 use rbg_parser::ir;
 use rbg_parser::source::SourceFile;
 
@@ -28,6 +31,13 @@ pub fn language(path: &Path, bytes: &[u8]) -> Language {
         _ if after_comments(bytes).starts_with(b"<<") => Language::Sbg,
         _ => Language::Rbg,
     }
+}
+
+/// Whether the contents read as RBG rather than SBG: after comments they start with a `#`
+/// directive (`#players = ...`), where an SBG description starts with `<<`. A translator given
+/// such a file says so instead of failing on the first character.
+pub fn looks_like_rbg(bytes: &[u8]) -> bool {
+    after_comments(bytes).starts_with(b"#")
 }
 
 /// The bytes after leading white space and `//` and `/* */` comments (both languages have them).
@@ -101,10 +111,10 @@ pub fn errors_text(source: &SourceFile, diagnostics: &[Diagnostic]) -> String {
                 }
                 None => source.name.clone(),
             };
-            let mut text = format!("{place}: error: {}", d.message);
+            let mut text = format!("{place}: error: {}", clip_text(&d.message, MAX_MESSAGE));
             for note in &d.notes {
                 text.push_str("\n  note: ");
-                text.push_str(note);
+                text.push_str(&clip_text(note, MAX_MESSAGE));
             }
             text
         })
