@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// The crates generated code depends on, in dependency order.
-const VENDORED: &[&str] = &["rbg-core", "rbg-runner"];
+const VENDORED: &[&str] = &["rbg-core", "rbg-dynlib", "rbg-runner"];
 
 fn main() {
     let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));

@@ -2,8 +2,8 @@
 //!
 //! # Crates that travel
 //!
-//! A generated crate depends on `rbg-core` and `rbg-runner`. Their sources and the workspace's
-//! `Cargo.lock` are packed into this binary (see `build.rs`) and written beside the crate: into
+//! A generated crate depends on `rbg-core`, `rbg-dynlib` (the C ABI, without its loader) and
+//! `rbg-runner`. Their sources and the workspace's `Cargo.lock` are packed into this binary (see `build.rs`) and written beside the crate: into
 //! `DIR/vendor/` for `rbg compile -o DIR`, into `CACHE/vendor-<hash>/` for the cache. The crate
 //! names them by relative paths and gets a copy of the lock file, so it builds offline (no
 //! index update for each game) after the checkout `rbg` was built from has moved or gone.
@@ -174,6 +174,7 @@ pub fn compile(path: &Path, out: &Path, how: &CompileTo, flags: &CompileFlags) -
     let deps = CrateDeps {
         rbg_core: PathBuf::from("vendor/rbg-core"),
         rbg_runner: PathBuf::from("vendor/rbg-runner"),
+        rbg_dynlib: PathBuf::from("vendor/rbg-dynlib"),
         native_cpu: how.native,
     };
     let written = write_crate(&game, &name, &flags.compile_options(), out, &deps, "")
@@ -258,6 +259,7 @@ pub fn build_engine(path: &Path, flags: &CompileFlags) -> Result<Engine, Failure
     let deps = CrateDeps {
         rbg_core: Path::new("..").join(&vendor).join("rbg-core"),
         rbg_runner: Path::new("..").join(&vendor).join("rbg-runner"),
+        rbg_dynlib: Path::new("..").join(&vendor).join("rbg-dynlib"),
         native_cpu: true,
     };
     let key = cache_key(&bytes, &name, &options, &deps);
@@ -340,13 +342,14 @@ fn cache_key(bytes: &[u8], name: &str, options: &CompileOptions, deps: &CrateDep
     // The whole options value (not the curated `fingerprint`), so a new option can never
     // reuse a crate generated without it.
     let fingerprint = format!("{options:?}");
-    let parts: [&[u8]; 6] = [
+    let parts: [&[u8]; 7] = [
         bytes,
         name.as_bytes(),
         fingerprint.as_bytes(),
         GENERATOR_VERSION.as_bytes(),
         deps.rbg_core.as_os_str().as_encoded_bytes(),
         deps.rbg_runner.as_os_str().as_encoded_bytes(),
+        deps.rbg_dynlib.as_os_str().as_encoded_bytes(),
     ];
     let vendored = vendored::HASH.to_le_bytes();
     for part in parts.iter().copied().chain([&vendored[..]]) {
