@@ -1,4 +1,4 @@
-//! Packs the sources of `rbg-core` and `rbg-runner` and the workspace's `Cargo.lock` into the
+//! Packs the sources of `rbg-core`, `rbg-dynlib` (the C ABI, without its loader) and `rbg-runner` and the workspace's `Cargo.lock` into the
 //! `rbg` library (and so into every program using it: the `rbg` binary, the Python module), so
 //! that the crates it generates can carry their own copy of them (`vendor/`) and build
 //! offline, wherever this checkout is later moved or even deleted.
@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// The crates generated code depends on, in dependency order.
-const VENDORED: &[&str] = &["rbg-core", "rbg-runner"];
+const VENDORED: &[&str] = &["rbg-core", "rbg-dynlib", "rbg-runner"];
 
 fn main() {
     let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));

@@ -54,6 +54,7 @@ use crate::moves::{Action, MoveList};
 use crate::perft::{PerftCounts, PerftOptions};
 use crate::playout::{PlayoutBuffers, PlayoutLimits, PlayoutOutcome};
 use crate::rng::PlayoutRng;
+use crate::split::SplitMoves;
 use crate::state_codec::StateCodecError;
 
 /// Why an operation of the dynamic layer failed.
@@ -118,6 +119,137 @@ where
     }
 }
 
+/// The [`Game`] methods that [`DynGame`] mirrors and [`AnyGame`] forwards, listed once: the
+/// trait [`DynGame`], its implementation for every `G: Game` and [`AnyGame`]'s implementation
+/// of [`Game`] are each made from this list by a callback macro, so a method added to [`Game`]
+/// (a hook with a default body, say) crosses the erasure by one line here. The methods that
+/// need more than forwarding (range checks, the visitor, state construction) are written out.
+///
+/// * `search`: a method on a state and a scratch returning `Result<T, SearchError>`, with what
+///   it answers for a foreign state (it may use the arguments, e.g. clear an output);
+/// * `query`: a method on a state, with its answer for a foreign state;
+/// * `constant`: a method on the game alone.
+macro_rules! erased_hooks {
+    ($callback:ident) => {
+        $callback! {
+            search {
+                fn keeper_step() -> bool, foreign false;
+                fn count_moves() -> Option<u64>, foreign None;
+                fn apply_nth_move(n: u64) -> bool, foreign false;
+                fn legal_moves(out: &mut MoveList) -> (), foreign out.clear();
+                fn split_moves(out: &mut SplitMoves) -> (), foreign {
+                    let _ = out.fill(|_| Ok::<(), SearchError>(()));
+                };
+                fn next_actions(prefix: &[Action], out: &mut Vec<Action>) -> (), foreign out.clear();
+                fn has_legal_move() -> bool, foreign false;
+                fn play_class_move(class: u32, a: Action, keeper_limit: u64) -> bool, foreign false;
+                fn complete_keeper(limit: u64) -> bool, foreign false;
+                fn random_playout(
+                    buffers: &mut PlayoutBuffers,
+                    rng: &mut PlayoutRng,
+                    limits: &PlayoutLimits
+                ) -> PlayoutOutcome, foreign PlayoutOutcome { moves_exact: true, ..Default::default() };
+                fn perft_subtree(depth: u32, opts: &PerftOptions) -> PerftCounts,
+                    foreign PerftCounts { leaves: (depth == 0) as u64, nodes: 1 };
+            }
+            query {
+                fn monotonic_class() -> Option<u32>, foreign None;
+                fn is_still_legal(m: &[Action]) -> bool, foreign false;
+                fn monotonic_moves(class: u32, out: &mut Vec<Action>) -> bool, foreign false;
+            }
+            constant {
+                fn monotonic_classes() -> u32;
+                fn rules_fingerprint() -> u64;
+            }
+        }
+    };
+}
+
+/// [`erased_hooks!`] into [`DynGame`]'s method declarations.
+macro_rules! dyn_game_methods {
+    (
+        search { $(fn $sname:ident($($sarg:ident: $sty:ty),* $(,)?) -> $sret:ty, foreign $sforeign:expr;)* }
+        query { $(fn $qname:ident($($qarg:ident: $qty:ty),*) -> $qret:ty, foreign $qforeign:expr;)* }
+        constant { $(fn $cname:ident() -> $cret:ty;)* }
+    ) => {
+        $(
+            #[doc = concat!("See [`Game::", stringify!($sname), "`].")]
+            fn $sname(&self, s: &mut dyn Any, sc: &mut dyn Any $(, $sarg: $sty)*) -> Result<$sret, DynError>;
+        )*
+        $(
+            #[doc = concat!("See [`Game::", stringify!($qname), "`]; `None` for a state of another type.")]
+            fn $qname(&self, s: &dyn Any $(, $qarg: $qty)*) -> Option<$qret>;
+        )*
+        $(
+            #[doc = concat!("See [`Game::", stringify!($cname), "`].")]
+            fn $cname(&self) -> $cret;
+        )*
+    };
+}
+
+/// [`erased_hooks!`] into the implementation of [`DynGame`] for every `G: Game`.
+macro_rules! engine_methods {
+    (
+        search { $(fn $sname:ident($($sarg:ident: $sty:ty),* $(,)?) -> $sret:ty, foreign $sforeign:expr;)* }
+        query { $(fn $qname:ident($($qarg:ident: $qty:ty),*) -> $qret:ty, foreign $qforeign:expr;)* }
+        constant { $(fn $cname:ident() -> $cret:ty;)* }
+    ) => {
+        $(
+            #[inline]
+            fn $sname(&self, s: &mut dyn Any, sc: &mut dyn Any $(, $sarg: $sty)*) -> Result<$sret, DynError> {
+                let (s, sc) = both::<G>(s, sc)?;
+                Ok(Game::$sname(self, s, sc $(, $sarg)*)?)
+            }
+        )*
+        $(
+            fn $qname(&self, s: &dyn Any $(, $qarg: $qty)*) -> Option<$qret> {
+                state::<G>(s).map(|s| Game::$qname(self, s $(, $qarg)*))
+            }
+        )*
+        $(
+            fn $cname(&self) -> $cret {
+                Game::$cname(self)
+            }
+        )*
+    };
+}
+
+/// [`erased_hooks!`] into [`AnyGame`]'s implementation of [`Game`]: a foreign state gets the
+/// listed answer, and so does a type mismatch behind a matching identity (impossible for states
+/// made by the handle); search errors pass through.
+macro_rules! any_game_methods {
+    (
+        search { $(fn $sname:ident($($sarg:ident: $sty:ty),* $(,)?) -> $sret:ty, foreign $sforeign:expr;)* }
+        query { $(fn $qname:ident($($qarg:ident: $qty:ty),*) -> $qret:ty, foreign $qforeign:expr;)* }
+        constant { $(fn $cname:ident() -> $cret:ty;)* }
+    ) => {
+        $(
+            #[inline]
+            fn $sname(&self, s: &mut DynState, sc: &mut DynScratch $(, $sarg: $sty)*) -> Result<$sret, SearchError> {
+                let Some((s, sc)) = self.parts(s, sc) else { return Ok($sforeign) };
+                match self.game.$sname(s, sc $(, $sarg)*) {
+                    Ok(v) => Ok(v),
+                    Err(DynError::Search(e)) => Err(e),
+                    Err(DynError::ForeignState | DynError::IllegalMove) => Ok($sforeign),
+                }
+            }
+        )*
+        $(
+            fn $qname(&self, s: &DynState $(, $qarg: $qty)*) -> $qret {
+                match self.erased(s) {
+                    Some(s) => self.game.$qname(s $(, $qarg)*).unwrap_or($qforeign),
+                    None => $qforeign,
+                }
+            }
+        )*
+        $(
+            fn $cname(&self) -> $cret {
+                self.game.$cname()
+            }
+        )*
+    };
+}
+
 /// The object-safe form of [`Game`], implemented for every `G: Game + Send + 'static`.
 ///
 /// States are [`ErasedState`]s made by [`DynGame::initial_state`] or [`DynGame::decode_state`]
@@ -152,49 +284,11 @@ pub trait DynGame: Send + Sync {
     ) -> Result<ControlFlow<()>, DynError>;
     /// See [`Game::apply_move`] (unchecked, like it).
     fn apply_move(&self, s: &mut dyn Any, m: &[Action]) -> Result<(), DynError>;
-    /// See [`Game::keeper_step`].
-    fn keeper_step(&self, s: &mut dyn Any, sc: &mut dyn Any) -> Result<bool, DynError>;
-    /// See [`Game::legal_moves`].
-    fn legal_moves(&self, s: &mut dyn Any, sc: &mut dyn Any, out: &mut MoveList) -> Result<(), DynError>;
-    /// See [`Game::next_actions`].
-    fn next_actions(
-        &self,
-        s: &mut dyn Any,
-        sc: &mut dyn Any,
-        prefix: &[Action],
-        out: &mut Vec<Action>,
-    ) -> Result<(), DynError>;
-    /// See [`Game::has_legal_move`].
-    fn has_legal_move(&self, s: &mut dyn Any, sc: &mut dyn Any) -> Result<bool, DynError>;
-    /// See [`Game::complete_keeper`].
-    fn complete_keeper(&self, s: &mut dyn Any, sc: &mut dyn Any, limit: u64) -> Result<bool, DynError>;
-    /// See [`Game::monotonic_class`].
-    fn monotonic_class(&self, s: &dyn Any) -> Option<u32>;
-    /// See [`Game::is_still_legal`]; `false` for a foreign state.
-    fn is_still_legal(&self, s: &dyn Any, m: &[Action]) -> bool;
-    /// See [`Game::monotonic_classes`].
-    fn monotonic_classes(&self) -> u32;
     /// See [`Game::encode_state`].
     fn encode_state(&self, s: &dyn Any, out: &mut Vec<u8>) -> Result<(), DynError>;
     /// See [`Game::decode_state`].
     fn decode_state(&self, bytes: &[u8]) -> Result<Box<dyn ErasedState>, StateCodecError>;
-    /// See [`Game::random_playout`]: one call for a whole playout, run by the engine.
-    fn random_playout(
-        &self,
-        s: &mut dyn Any,
-        sc: &mut dyn Any,
-        buffers: &mut PlayoutBuffers,
-        rng: &mut PlayoutRng,
-        limits: &PlayoutLimits,
-    ) -> Result<PlayoutOutcome, DynError>;
-    /// See [`Game::perft_subtree`]: one call for a whole subtree, run by the engine.
-    fn perft_subtree(
-        &self,
-        s: &mut dyn Any,
-        sc: &mut dyn Any,
-        depth: u32,
-        opts: &PerftOptions,
-    ) -> Result<PerftCounts, DynError>;
+    erased_hooks!(dyn_game_methods);
 }
 
 /// Checked downcasts of the erased arguments.
@@ -288,51 +382,6 @@ where
         Ok(())
     }
 
-    fn keeper_step(&self, s: &mut dyn Any, sc: &mut dyn Any) -> Result<bool, DynError> {
-        let (s, sc) = both::<G>(s, sc)?;
-        Ok(Game::keeper_step(self, s, sc)?)
-    }
-
-    #[inline]
-    fn legal_moves(&self, s: &mut dyn Any, sc: &mut dyn Any, out: &mut MoveList) -> Result<(), DynError> {
-        let (s, sc) = both::<G>(s, sc)?;
-        Ok(Game::legal_moves(self, s, sc, out)?)
-    }
-
-    fn next_actions(
-        &self,
-        s: &mut dyn Any,
-        sc: &mut dyn Any,
-        prefix: &[Action],
-        out: &mut Vec<Action>,
-    ) -> Result<(), DynError> {
-        let (s, sc) = both::<G>(s, sc)?;
-        Ok(Game::next_actions(self, s, sc, prefix, out)?)
-    }
-
-    fn has_legal_move(&self, s: &mut dyn Any, sc: &mut dyn Any) -> Result<bool, DynError> {
-        let (s, sc) = both::<G>(s, sc)?;
-        Ok(Game::has_legal_move(self, s, sc)?)
-    }
-
-    #[inline]
-    fn complete_keeper(&self, s: &mut dyn Any, sc: &mut dyn Any, limit: u64) -> Result<bool, DynError> {
-        let (s, sc) = both::<G>(s, sc)?;
-        Ok(Game::complete_keeper(self, s, sc, limit)?)
-    }
-
-    fn monotonic_class(&self, s: &dyn Any) -> Option<u32> {
-        state::<G>(s).and_then(|s| Game::monotonic_class(self, s))
-    }
-
-    fn is_still_legal(&self, s: &dyn Any, m: &[Action]) -> bool {
-        state::<G>(s).is_some_and(|s| Game::is_still_legal(self, s, m))
-    }
-
-    fn monotonic_classes(&self) -> u32 {
-        Game::monotonic_classes(self)
-    }
-
     fn encode_state(&self, s: &dyn Any, out: &mut Vec<u8>) -> Result<(), DynError> {
         let s = state::<G>(s).ok_or(DynError::ForeignState)?;
         Game::encode_state(self, s, out);
@@ -343,28 +392,7 @@ where
         Ok(Box::new(Game::decode_state(self, bytes)?))
     }
 
-    fn random_playout(
-        &self,
-        s: &mut dyn Any,
-        sc: &mut dyn Any,
-        buffers: &mut PlayoutBuffers,
-        rng: &mut PlayoutRng,
-        limits: &PlayoutLimits,
-    ) -> Result<PlayoutOutcome, DynError> {
-        let (s, sc) = both::<G>(s, sc)?;
-        Ok(Game::random_playout(self, s, sc, buffers, rng, limits)?)
-    }
-
-    fn perft_subtree(
-        &self,
-        s: &mut dyn Any,
-        sc: &mut dyn Any,
-        depth: u32,
-        opts: &PerftOptions,
-    ) -> Result<PerftCounts, DynError> {
-        let (s, sc) = both::<G>(s, sc)?;
-        Ok(Game::perft_subtree(self, s, sc, depth, opts)?)
-    }
+    erased_hooks!(engine_methods);
 }
 
 /// A state of an [`AnyGame`]: the engine's state, boxed, tagged with its game's identity.
@@ -599,63 +627,6 @@ impl Game for AnyGame {
         }
     }
 
-    fn keeper_step(&self, s: &mut DynState, sc: &mut DynScratch) -> Result<bool, SearchError> {
-        let Some((s, sc)) = self.parts(s, sc) else { return Ok(false) };
-        search_result(self.game.keeper_step(s, sc), false)
-    }
-
-    #[inline]
-    fn legal_moves(
-        &self,
-        s: &mut DynState,
-        sc: &mut DynScratch,
-        out: &mut MoveList,
-    ) -> Result<(), SearchError> {
-        out.clear();
-        let Some((s, sc)) = self.parts(s, sc) else { return Ok(()) };
-        search_result(self.game.legal_moves(s, sc, out), ())
-    }
-
-    fn next_actions(
-        &self,
-        s: &mut DynState,
-        sc: &mut DynScratch,
-        prefix: &[Action],
-        out: &mut Vec<Action>,
-    ) -> Result<(), SearchError> {
-        out.clear();
-        let Some((s, sc)) = self.parts(s, sc) else { return Ok(()) };
-        search_result(self.game.next_actions(s, sc, prefix, out), ())
-    }
-
-    fn has_legal_move(&self, s: &mut DynState, sc: &mut DynScratch) -> Result<bool, SearchError> {
-        let Some((s, sc)) = self.parts(s, sc) else { return Ok(false) };
-        search_result(self.game.has_legal_move(s, sc), false)
-    }
-
-    #[inline]
-    fn complete_keeper(
-        &self,
-        s: &mut DynState,
-        sc: &mut DynScratch,
-        limit: u64,
-    ) -> Result<bool, SearchError> {
-        let Some((s, sc)) = self.parts(s, sc) else { return Ok(false) };
-        search_result(self.game.complete_keeper(s, sc, limit), false)
-    }
-
-    fn monotonic_class(&self, s: &DynState) -> Option<u32> {
-        self.erased(s).and_then(|s| self.game.monotonic_class(s))
-    }
-
-    fn is_still_legal(&self, s: &DynState, m: &[Action]) -> bool {
-        self.erased(s).is_some_and(|s| self.game.is_still_legal(s, m))
-    }
-
-    fn monotonic_classes(&self) -> u32 {
-        self.game.monotonic_classes()
-    }
-
     fn encode_state(&self, s: &DynState, out: &mut Vec<u8>) {
         if let Some(s) = self.erased(s) {
             // Only a type mismatch can fail here, which matching identities rule out.
@@ -663,30 +634,7 @@ impl Game for AnyGame {
         }
     }
 
-    fn random_playout(
-        &self,
-        s: &mut DynState,
-        sc: &mut DynScratch,
-        buffers: &mut PlayoutBuffers,
-        rng: &mut PlayoutRng,
-        limits: &PlayoutLimits,
-    ) -> Result<PlayoutOutcome, SearchError> {
-        let finished = PlayoutOutcome { moves_exact: true, ..Default::default() };
-        let Some((s, sc)) = self.parts(s, sc) else { return Ok(finished) };
-        search_result(self.game.random_playout(s, sc, buffers, rng, limits), finished)
-    }
-
-    fn perft_subtree(
-        &self,
-        s: &mut DynState,
-        sc: &mut DynScratch,
-        depth: u32,
-        opts: &PerftOptions,
-    ) -> Result<PerftCounts, SearchError> {
-        let finished = PerftCounts { leaves: (depth == 0) as u64, nodes: 1 };
-        let Some((s, sc)) = self.parts(s, sc) else { return Ok(finished) };
-        search_result(self.game.perft_subtree(s, sc, depth, opts), finished)
-    }
+    erased_hooks!(any_game_methods);
 
     fn decode_state(&self, bytes: &[u8]) -> Result<DynState, StateCodecError> {
         Ok(DynState { game: self.id, state: self.game.decode_state(bytes)? })
@@ -786,5 +734,37 @@ mod tests {
         assert!(later.owns(&loaded));
         assert_eq!(loaded.downcast_ref::<crate::toy::NimState>(), Some(&static_state));
         assert!(later.decode_state(&bytes[..bytes.len() - 1]).is_err());
+    }
+
+    /// The listed hooks reach the engine through the handle (`count_moves` is one
+    /// `SearchingNim` overrides; the handle has no such search of its own), and a foreign
+    /// state gets the listed answers.
+    #[test]
+    fn listed_hooks_reach_the_engine_and_foreign_states_get_the_listed_answers() {
+        use crate::split::SplitMoves;
+        use crate::toy::SearchingNim;
+        let game = AnyGame::new(SearchingNim::new(5));
+        let mut sc = game.new_scratch();
+        let mut s = game.initial_state();
+        game.complete_keeper(&mut s, &mut sc, 10).unwrap();
+        // Five stones, the first player takes one or two: two moves, counted without a list.
+        assert_eq!(game.count_moves(&mut s, &mut sc).unwrap(), Some(2));
+        assert!(game.apply_nth_move(&mut s.clone(), &mut sc, 1).unwrap());
+        let mut split = SplitMoves::new();
+        game.split_moves(&mut s, &mut sc, &mut split).unwrap();
+        assert_eq!(split.len(), 2);
+
+        let other = AnyGame::new(SearchingNim::new(5));
+        let mut theirs = other.initial_state();
+        other.complete_keeper(&mut theirs, &mut other.new_scratch(), 10).unwrap();
+        assert_eq!(game.count_moves(&mut theirs, &mut sc).unwrap(), None);
+        assert!(!game.apply_nth_move(&mut theirs, &mut sc, 0).unwrap());
+        game.split_moves(&mut theirs, &mut sc, &mut split).unwrap();
+        assert!(split.is_empty());
+        let mut next = vec![Action::new(9, 9)];
+        game.next_actions(&mut theirs, &mut sc, &[], &mut next).unwrap();
+        assert!(next.is_empty());
+        assert_eq!(game.monotonic_class(&theirs), None);
+        assert!(!game.monotonic_moves(&theirs, 0, &mut next));
     }
 }

@@ -162,6 +162,12 @@ impl std::error::Error for SearchError {}
 /// All state-changing methods assume the state was reached from [`Game::initial_state`] by moves
 /// of this same game; moves passed to [`Game::apply_move`] must come from
 /// [`Game::visit_moves`] on that state (they are applied without re-validation).
+///
+/// A method added here (an optional capability: a hook with a default body) reaches engines
+/// chosen at run time by one line in `dynamic.rs`'s `erased_hooks!` list, which makes the
+/// object-safe mirror ([`crate::dynamic::DynGame`]) and [`crate::dynamic::AnyGame`]'s
+/// forwarding; a loaded library gets it by one line of the C ABI's declaration (crate
+/// `rbg-dynlib`) and its two bodies.
 pub trait Game: Sync {
     /// A game state: board, variables, current vertex, current player and rules position.
     /// Cloning is cheap (flat arrays); use `clone_from` to reuse buffers.

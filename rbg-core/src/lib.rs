@@ -48,10 +48,9 @@
 
 #![warn(missing_docs)]
 // Unsafe code only where a module opts in: `stack` reads the stack pointer with one instruction.
-// (The C ABI's unsafe code is in the expansion of `export_c_abi!`, in the exporting crate.)
+// (The C ABI and its unsafe code are in the crate rbg-dynlib.)
 #![deny(unsafe_code)]
 
-pub mod abi;
 pub mod count_replay;
 pub mod dynamic;
 mod mc_threads;

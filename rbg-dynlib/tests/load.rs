@@ -7,13 +7,12 @@ mod common;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use rbg_core::abi::ABI_VERSION;
 use rbg_core::dynamic::{AnyGame, DynError};
 use rbg_core::perft::{perft, PerftOptions};
 use rbg_core::playout::{flat_monte_carlo, McLimit, McOptions};
 use rbg_core::toy::Nim;
 use rbg_core::{Action, Game, MoveList, SearchError};
-use rbg_dynlib::{load, LibGame, LoadError};
+use rbg_dynlib::{load, LibGame, LoadError, ABI_VERSION};
 use rbg_interp::{InterpOptions, Interpreter};
 
 fn nim_library() -> &'static PathBuf {
@@ -28,22 +27,59 @@ fn tic_tac_toe_library() -> &'static PathBuf {
 
 #[test]
 fn a_library_of_another_abi_version_is_refused_with_both_versions_named() {
-    let other = ABI_VERSION + 1;
-    let path = common::rustc_cdylib(
-        "rbg_fake_other_version",
-        &format!("#[no_mangle]\npub extern \"C\" fn rbg_abi_version() -> u32 {{ {other} }}\n"),
-    );
-    match LibGame::open(&path) {
-        Err(e @ LoadError::VersionMismatch { found, expected, .. }) => {
-            assert_eq!((found, expected), (other, ABI_VERSION));
-            let text = e.to_string();
-            assert!(
-                text.contains(&format!("version {other}"))
-                    && text.contains(&format!("version {ABI_VERSION}")),
-                "{text}"
-            );
+    // Another hash, and 6: what every library built before the version became a hash of the
+    // declaration returns.
+    for other in [ABI_VERSION.wrapping_add(1), 6] {
+        let path = common::rustc_cdylib(
+            &format!("rbg_fake_version_{other}"),
+            &format!("#[no_mangle]\npub extern \"C\" fn rbg_abi_version() -> u32 {{ {other} }}\n"),
+        );
+        match LibGame::open(&path) {
+            Err(e @ LoadError::VersionMismatch { found, expected, .. }) => {
+                assert_eq!((found, expected), (other, ABI_VERSION));
+                let text = e.to_string();
+                assert!(
+                    text.contains(&format!("version {other:#010x}"))
+                        && text.contains(&format!("version {ABI_VERSION:#010x}"))
+                        && text.contains("rebuild the library"),
+                    "{text}"
+                );
+            }
+            other => panic!("expected a version mismatch, got {other:?}"),
         }
-        other => panic!("expected a version mismatch, got {other:?}"),
+    }
+}
+
+/// The `rbg_` symbols a built library exports, from `nm` (binutils).
+#[cfg(target_os = "linux")]
+fn exported_rbg_symbols(library: &std::path::Path) -> Vec<String> {
+    let out = std::process::Command::new("nm")
+        .args(["--dynamic", "--defined-only"])
+        .arg(library)
+        .output()
+        .expect("this test needs nm (binutils)");
+    assert!(out.status.success(), "nm failed on {}", library.display());
+    let mut names: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|line| line.split_whitespace().last())
+        .filter(|name| name.starts_with("rbg_"))
+        .map(String::from)
+        .collect();
+    names.sort_unstable();
+    names
+}
+
+/// The export macro makes exactly the declared functions, in the toy library and in a crate
+/// the compiler wrote; the loader looks up the same list.
+#[cfg(target_os = "linux")]
+#[test]
+fn libraries_export_exactly_the_declared_functions() {
+    let mut declared: Vec<String> = rbg_dynlib::SYMBOLS.iter().map(|s| s.to_string()).collect();
+    declared.sort_unstable();
+    // The 31 functions of the C ABI, counted in the declaration by hand.
+    assert_eq!(declared.len(), 31);
+    for library in [nim_library(), tic_tac_toe_library()] {
+        assert_eq!(exported_rbg_symbols(library), declared, "{}", library.display());
     }
 }
 
@@ -230,8 +266,8 @@ fn compiled_tic_tac_toe_loaded_at_run_time_gives_the_reference_perft() {
 #[test]
 fn a_playout_export_called_with_null_arguments_answers_a_status() {
     use core::ffi::c_void;
-    use rbg_core::abi::{AbiPlayoutLimits, AbiPlayoutOutcome, AbiStatus};
     use rbg_core::playout::PlayoutLimits;
+    use rbg_dynlib::abi::{AbiPlayoutLimits, AbiPlayoutOutcome, AbiStatus};
     type Playout = unsafe extern "C" fn(
         *mut c_void,
         *mut c_void,

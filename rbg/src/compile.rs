@@ -5,7 +5,7 @@
 //!
 //! # Crates that travel
 //!
-//! A generated crate depends on `rbg-core` and `rbg-runner`. Their sources and the workspace's
+//! A generated crate depends on `rbg-core`, `rbg-dynlib` (the C ABI, without its loader) and `rbg-runner`. Their sources and the workspace's
 //! `Cargo.lock` are packed into this library (`build.rs`) and written beside the crate: into
 //! `DIR/vendor/` for `rbg compile -o DIR`, into `CACHE/vendor-<hash>/` for the cache. The crate
 //! names them by relative paths and gets a copy of the lock file, so it builds offline (no

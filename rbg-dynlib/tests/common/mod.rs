@@ -57,21 +57,24 @@ fn workspace_crate(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().join(name)
 }
 
-/// A cdylib exporting the toy Nim (pile of 7) through `rbg_core::export_c_abi!`, built with
+/// A cdylib exporting the toy Nim (pile of 7) through `rbg_dynlib::export_c_abi!`, built with
 /// the default `panic = "unwind"` so the library's panic guards are live.
 pub fn nim_library() -> PathBuf {
     let dir = work_dir().join("nim");
     std::fs::create_dir_all(dir.join("src")).unwrap();
     let core = workspace_crate("rbg-core");
+    let dynlib = workspace_crate("rbg-dynlib");
     let manifest = format!(
         "[package]\nname = \"rbg-dynlib-test-nim\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n\
-         [lib]\ncrate-type = [\"cdylib\"]\n\n[dependencies]\nrbg-core = {{ path = {:?} }}\n\n[workspace]\n",
-        core.display().to_string()
+         [lib]\ncrate-type = [\"cdylib\"]\n\n[dependencies]\nrbg-core = {{ path = {:?} }}\n\
+         rbg-dynlib = {{ path = {:?}, default-features = false }}\n\n[workspace]\n",
+        core.display().to_string(),
+        dynlib.display().to_string()
     );
     write_if_changed(&dir.join("Cargo.toml"), &manifest);
     write_if_changed(
         &dir.join("src/lib.rs"),
-        "rbg_core::export_c_abi!(rbg_core::toy::Nim = rbg_core::toy::Nim::new(7));\n",
+        "rbg_dynlib::export_c_abi!(rbg_core::toy::Nim = rbg_core::toy::Nim::new(7));\n",
     );
     cargo_build(&dir);
     target_dir().join("release").join(cdylib_name("rbg_dynlib_test_nim"))

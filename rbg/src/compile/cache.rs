@@ -92,6 +92,7 @@ pub fn build_engine(
     let deps = CrateDeps {
         rbg_core: Path::new("..").join(&vendor).join("rbg-core"),
         rbg_runner: Path::new("..").join(&vendor).join("rbg-runner"),
+        rbg_dynlib: Path::new("..").join(&vendor).join("rbg-dynlib"),
         native_cpu: true,
     };
     // Keyed by the RBG text, so a changed SBG translator rebuilds the engines of SBG games.
@@ -259,13 +260,14 @@ fn cache_key(bytes: &[u8], name: &str, options: &CompileOptions, deps: &CrateDep
     // reuse a crate generated without it.
     let fingerprint = format!("{options:?}");
     let native = [deps.native_cpu as u8];
-    let parts: [&[u8]; 7] = [
+    let parts: [&[u8]; 8] = [
         bytes,
         name.as_bytes(),
         fingerprint.as_bytes(),
         GENERATOR_VERSION.as_bytes(),
         deps.rbg_core.as_os_str().as_encoded_bytes(),
         deps.rbg_runner.as_os_str().as_encoded_bytes(),
+        deps.rbg_dynlib.as_os_str().as_encoded_bytes(),
         &native,
     ];
     let vendored = vendor::HASH.to_le_bytes();

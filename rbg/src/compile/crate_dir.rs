@@ -41,6 +41,7 @@ pub fn write_crate_dir(
     let deps = CrateDeps {
         rbg_core: PathBuf::from("vendor/rbg-core"),
         rbg_runner: PathBuf::from("vendor/rbg-runner"),
+        rbg_dynlib: PathBuf::from("vendor/rbg-dynlib"),
         native_cpu: target.native,
     };
     let written = write_crate(&game.ir, &game.name, options, out, &deps, "").map_err(BuildError::Generate)?;

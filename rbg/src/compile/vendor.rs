@@ -1,4 +1,4 @@
-//! The sources of `rbg-core` and `rbg-runner` and the workspace's `Cargo.lock`, packed into
+//! The sources of `rbg-core`, `rbg-dynlib` (the C ABI, without its loader) and `rbg-runner` and the workspace's `Cargo.lock`, packed into
 //! this library by `build.rs`, and written next to generated crates so that they build offline
 //! wherever they are (see the [parent module](super)).
 
