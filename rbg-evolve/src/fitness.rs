@@ -27,6 +27,11 @@
 //! * `R = sum over the k piece types of (1/k - u_i)^2`, `u_i` the share of the min-max players'
 //!   moves made with pieces of type `i` (all zero, so `R = 1/k`, when min-max never moved).
 //!
+//! The playouts are recorded and measured by rbg-metrics (the lengths, the branching factor,
+//! the winners and the pieces used are its [`GameTrace`]s, [`Branching`], [`mean_length`] and
+//! [`piece_moves`]), the same code that measures games for `rbg analyze`; only the choice of
+//! moves and the formula are here.
+//!
 //! Fitness: `P/15 (L_M + L_D + 2|W| + 3S + 2C + (6 - 3|B_M| - |B_R| - 2R))`. With an extra
 //! scoring function `e` (clamped to [0, 1]) of weight `w`: `P/(15 + w) (... + w e)`, so the
 //! fitness stays in [0, 1].
@@ -34,6 +39,8 @@
 use rand::Rng as _;
 use rbg_agents::{Agent, AlphaBeta, AlphaBetaConfig, Budget};
 use rbg_core::{Game, MoveList, SearchError};
+use rbg_metrics::measures::{mean_length, piece_moves, Branching};
+use rbg_metrics::{End, GameTrace, Recorder};
 use rbg_sbg::{SbgGame, SbgReasoner};
 use serde::{Deserialize, Serialize};
 
@@ -185,18 +192,22 @@ enum Seat {
     Random,
 }
 
-/// How one playout ended: its length in half-moves and the winner (player 1 or 2), if any.
-struct Outcome {
-    length: u64,
-    winner: Option<usize>,
+/// One recorded playout and who played it.
+struct Playout {
+    trace: GameTrace,
+    seats: [Seat; 2],
+    /// Its first plies were played at random (see [`RANDOM_OPENING`]).
+    random_opening: u64,
 }
 
-/// Counts gathered over all playouts of an evaluation.
-struct Tally {
-    branching_sum: u64,
-    states: u64,
-    /// Min-max moves per piece type (index into the game's sorted kinds).
-    minmax_moves: Vec<u64>,
+impl Playout {
+    /// The plies chosen by min-max (not in the random opening).
+    fn minmax_plies(&self) -> impl Iterator<Item = &rbg_metrics::Ply> {
+        self.trace.plies.iter().enumerate().filter_map(move |(i, ply)| {
+            let seat = (ply.player as usize).clamp(1, 2) - 1;
+            (i as u64 >= self.random_opening && self.seats[seat] == Seat::MinMax).then_some(ply)
+        })
+    }
 }
 
 /// Why an evaluation stopped early.
@@ -216,17 +227,15 @@ struct Simulator<'a> {
     game: &'a SbgReasoner,
     settings: &'a EvalSettings,
     budget: Budget,
-    /// Per piece id: its type's index into `kinds`, if it is a piece of a type.
-    kind_of_piece: Vec<Option<usize>>,
     searchers: [AlphaBeta<SbgReasoner>; 2],
     scratch: rbg_sbg::SbgScratch,
     moves: MoveList,
     rng: Rng,
-    tally: Tally,
+    recorder: Recorder,
 }
 
 impl Simulator<'_> {
-    fn playout(&mut self, seats: [Seat; 2], random_opening: u64, seed: u64) -> Result<Outcome, Unplayable> {
+    fn playout(&mut self, seats: [Seat; 2], random_opening: u64, seed: u64) -> Result<Playout, Unplayable> {
         let game = self.game;
         for (i, searcher) in self.searchers.iter_mut().enumerate() {
             searcher.reset(seed.wrapping_add(i as u64));
@@ -242,31 +251,20 @@ impl Simulator<'_> {
                 return Err(Unplayable::TooLong);
             }
             let seat = (game.current_player(&state) as usize).clamp(1, 2) - 1;
-            self.tally.branching_sum += self.moves.len() as u64;
-            self.tally.states += 1;
             let chosen = if seats[seat] == Seat::Random || length < random_opening {
                 self.moves.get(self.rng.gen_range(0..self.moves.len())).to_vec()
             } else {
-                let decision = self.searchers[seat]
+                self.searchers[seat]
                     .select_move(game, &state, &self.budget)
-                    .map_err(|e| Unplayable::Search(e.to_string()))?;
-                let from = decision.mv.first().map_or(0, |a| a.vertex);
-                let piece = game.piece(&state, from) as usize;
-                if let Some(Some(kind)) = self.kind_of_piece.get(piece) {
-                    self.tally.minmax_moves[*kind] += 1;
-                }
-                decision.mv
+                    .map_err(|e| Unplayable::Search(e.to_string()))?
+                    .mv
             };
-            game.apply_move(&mut state, &chosen);
+            self.recorder.play(game, &mut state, self.moves.len(), &chosen);
             length += 1;
         }
-        let (white, black) = (game.score(&state, 1), game.score(&state, 2));
-        let winner = match white.cmp(&black) {
-            std::cmp::Ordering::Greater => Some(1),
-            std::cmp::Ordering::Less => Some(2),
-            std::cmp::Ordering::Equal => None,
-        };
-        Ok(Outcome { length, winner })
+        let scores = vec![game.score(&state, 1), game.score(&state, 2)];
+        let trace = self.recorder.finish(scores, End::Finished, vec![0, 1]);
+        Ok(Playout { trace, seats, random_opening })
     }
 }
 
@@ -302,20 +300,18 @@ pub fn evaluate(game: &SbgGame, settings: &EvalSettings, seed: u64) -> Features 
     let (Ok(first), Ok(second)) = (searcher(), searcher()) else {
         return Features::unplayable("the min-max player cannot be built");
     };
-    let kinds = game.kinds();
     let mut sim = Simulator {
         game: &reasoner,
         settings,
         budget: Budget { depth: Some(settings.depth), iterations: Some(settings.nodes_per_move), time: None },
-        kind_of_piece: kinds_of_pieces(game, &reasoner),
         searchers: [first, second],
         scratch: reasoner.new_scratch(),
         moves: MoveList::new(),
         rng: <Rng as rand_core::SeedableRng>::seed_from_u64(seed),
-        tally: Tally { branching_sum: 0, states: 0, minmax_moves: vec![0; kinds.len()] },
+        recorder: Recorder::new(&reasoner, false),
     };
     match simulate(&mut sim) {
-        Ok(counts) => features_of(game, settings, &sim.tally, &counts, &kinds),
+        Ok(playouts) => features_of(game, &reasoner, settings, &playouts),
         Err(Unplayable::TooLong) => Features::unplayable(format!(
             "a playout did not end within the turn limit of {} half-moves",
             settings.turn_limit
@@ -324,67 +320,66 @@ pub fn evaluate(game: &SbgGame, settings: &EvalSettings, seed: u64) -> Features 
     }
 }
 
-/// Results of all playouts of one evaluation.
-struct Counts {
-    minmax_lengths: u64,
-    random_lengths: u64,
-    /// Min-max against min-max: white's and black's wins.
-    white_wins: u64,
-    black_wins: u64,
-    /// Min-max against random: min-max's wins as white and as black.
-    minmax_white_wins: u64,
-    minmax_black_wins: u64,
+/// All playouts of one evaluation: `settings.playouts` of min-max against min-max, then as many
+/// of min-max against random (min-max white in the even-numbered ones).
+struct Playouts {
+    minmax: Vec<Playout>,
+    against_random: Vec<Playout>,
 }
 
-fn simulate(sim: &mut Simulator) -> Result<Counts, Unplayable> {
-    let mut counts = Counts {
-        minmax_lengths: 0,
-        random_lengths: 0,
-        white_wins: 0,
-        black_wins: 0,
-        minmax_white_wins: 0,
-        minmax_black_wins: 0,
-    };
+fn simulate(sim: &mut Simulator) -> Result<Playouts, Unplayable> {
     let n = sim.settings.playouts;
+    let mut minmax = Vec::with_capacity(n as usize);
     for i in 0..n {
-        let outcome = sim.playout([Seat::MinMax, Seat::MinMax], RANDOM_OPENING, u64::from(i))?;
-        counts.minmax_lengths += outcome.length;
-        match outcome.winner {
-            Some(1) => counts.white_wins += 1,
-            Some(_) => counts.black_wins += 1,
-            None => {}
+        minmax.push(sim.playout([Seat::MinMax, Seat::MinMax], RANDOM_OPENING, u64::from(i))?);
+    }
+    let mut against_random = Vec::with_capacity(n as usize);
+    for i in 0..n {
+        let seats = if i % 2 == 0 { [Seat::MinMax, Seat::Random] } else { [Seat::Random, Seat::MinMax] };
+        against_random.push(sim.playout(seats, 0, u64::from(n + i))?);
+    }
+    Ok(Playouts { minmax, against_random })
+}
+
+/// Playouts won by the player in `seat` (from 0).
+fn wins_of<'p>(playouts: impl IntoIterator<Item = &'p Playout>, seat: usize) -> u64 {
+    playouts.into_iter().filter(|p| p.trace.winner() == Some(seat)).count() as u64
+}
+
+/// Min-max's moves per piece type (index into `game.kinds()`) over all playouts.
+fn minmax_moves_by_kind(game: &SbgGame, reasoner: &SbgReasoner, playouts: &Playouts) -> Vec<u64> {
+    let all = playouts.minmax.iter().chain(&playouts.against_random);
+    let by_piece = piece_moves(all.flat_map(Playout::minmax_plies), reasoner.info().pieces.len());
+    let mut by_kind = vec![0; game.kinds().len()];
+    for (kind, moves) in kinds_of_pieces(game, reasoner).into_iter().zip(by_piece) {
+        if let Some(k) = kind {
+            by_kind[k] += moves;
         }
     }
-    for i in 0..n {
-        let minmax_white = i % 2 == 0;
-        let seats = if minmax_white { [Seat::MinMax, Seat::Random] } else { [Seat::Random, Seat::MinMax] };
-        let outcome = sim.playout(seats, 0, u64::from(n + i))?;
-        counts.random_lengths += outcome.length;
-        match (outcome.winner, minmax_white) {
-            (Some(1), true) => counts.minmax_white_wins += 1,
-            (Some(2), false) => counts.minmax_black_wins += 1,
-            _ => {}
-        }
-    }
-    Ok(counts)
+    by_kind
 }
 
 fn features_of(
     game: &SbgGame,
+    reasoner: &SbgReasoner,
     settings: &EvalSettings,
-    tally: &Tally,
-    counts: &Counts,
-    kinds: &[u8],
+    playouts: &Playouts,
 ) -> Features {
+    let kinds = game.kinds();
     let n = f64::from(settings.playouts);
     let limit = settings.turn_limit as f64;
-    let l_mm = counts.minmax_lengths as f64 / n / limit;
-    let l_rm = counts.random_lengths as f64 / n / limit;
+    let minmax_traces = || playouts.minmax.iter().map(|p| &p.trace);
+    let l_mm = mean_length(minmax_traces()) / limit;
+    let l_rm = mean_length(playouts.against_random.iter().map(|p| &p.trace)) / limit;
     let mean_branching =
-        if tally.states == 0 { 0.0 } else { tally.branching_sum as f64 / tally.states as f64 };
-    let total_moves: u64 = tally.minmax_moves.iter().sum();
-    let usefulness: Vec<f64> = tally
-        .minmax_moves
+        Branching::of(minmax_traces().chain(playouts.against_random.iter().map(|p| &p.trace))).mean;
+    let (white_wins, black_wins) = (wins_of(&playouts.minmax, 0), wins_of(&playouts.minmax, 1));
+    let minmax_white = || playouts.against_random.iter().filter(|p| p.seats[0] == Seat::MinMax);
+    let minmax_black = || playouts.against_random.iter().filter(|p| p.seats[1] == Seat::MinMax);
+    let (minmax_white_wins, minmax_black_wins) = (wins_of(minmax_white(), 0), wins_of(minmax_black(), 1));
+    let minmax_moves = minmax_moves_by_kind(game, reasoner, playouts);
+    let total_moves: u64 = minmax_moves.iter().sum();
+    let usefulness: Vec<f64> = minmax_moves
         .iter()
         .map(|&m| if total_moves == 0 { 0.0 } else { m as f64 / total_moves as f64 })
         .collect();
@@ -403,9 +398,9 @@ fn features_of(
         l_m: minmax_length_feature(l_mm),
         l_d: length_difference_feature(l_mm, l_rm),
         w: bell(mean_branching, settings.expected_branching),
-        b_m: (counts.white_wins as f64 - counts.black_wins as f64) / n,
-        b_r: (counts.minmax_white_wins as f64 - counts.minmax_black_wins as f64) / n,
-        s: (counts.minmax_white_wins + counts.minmax_black_wins) as f64 / n,
+        b_m: (white_wins as f64 - black_wins as f64) / n,
+        b_r: (minmax_white_wins as f64 - minmax_black_wins as f64) / n,
+        s: (minmax_white_wins + minmax_black_wins) as f64 / n,
         c: bell(size, settings.desired_rules_size),
         r: reducibility(&usefulness),
         extra,
