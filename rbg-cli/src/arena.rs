@@ -86,7 +86,7 @@ fn parse_time(text: &str) -> Result<std::time::Duration, String> {
 
 /// An agent of the command line.
 #[derive(Clone, Debug)]
-enum Entrant {
+pub(crate) enum Entrant {
     Human,
     Agent(AgentSpec),
 }
@@ -102,7 +102,7 @@ impl Entrant {
 
 /// Splits `--agents` into agents: a comma starts a new agent unless what follows is an option
 /// (`key=value` with no `:`) of the agent before it.
-fn parse_agents(text: &str, budget: Option<Budget>) -> Result<Vec<Entrant>, Failure> {
+pub(crate) fn parse_agents(text: &str, budget: Option<Budget>) -> Result<Vec<Entrant>, Failure> {
     let mut texts: Vec<String> = Vec::new();
     for piece in text.split(',') {
         let piece = piece.trim();
@@ -386,7 +386,7 @@ pub fn play(file: &Path, engine: &EngineArgs, args: &PlayArgs) -> Result<(), Fai
 }
 
 /// `--threads` of `rbg play`: from 1 to the most a match may use on this machine.
-fn check_threads(threads: usize) -> Result<(), Failure> {
+pub(crate) fn check_threads(threads: usize) -> Result<(), Failure> {
     let most = rbg_agents::matches::max_threads();
     if threads == 0 || threads > most {
         return Err(Failure::usage(format!(

@@ -11,6 +11,7 @@
 
 #![forbid(unsafe_code)]
 
+mod analyze;
 mod arena;
 mod bench;
 mod board;
@@ -223,6 +224,16 @@ enum Command {
         #[command(flatten)]
         engine: play::EngineArgs,
     },
+    /// Measure a game by self-play (results per seat with intervals, completion, length,
+    /// branching, drama, piece usage, strength gap); --json for scripts, --html for a report.
+    Analyze {
+        /// The game file (.rbg, or .sbg: Simplified Boardgames).
+        file: PathBuf,
+        #[command(flatten)]
+        args: analyze::AnalyzeArgs,
+        #[command(flatten)]
+        engine: play::EngineArgs,
+    },
     /// Check every move of a log written by `rbg play --log` against the rules.
     Replay {
         #[command(flatten)]
@@ -391,6 +402,9 @@ fn main() -> ExitCode {
         Command::Client { args, engine } => manager::client(&args, &engine.engine_args()),
         Command::Play { file, args, engine } => {
             arena::play(&file, &engine, &args).map_err(|f| f.about(&file))
+        }
+        Command::Analyze { file, args, engine } => {
+            analyze::run(&file, &engine, &args).map_err(|f| f.about(&file))
         }
         Command::Replay { args, engine } => arena::replay(&args, &engine),
         Command::Evolve { args } => evolve::run(&args),

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use crate::analyze::Analysis;
-use crate::stats::Rate;
+use crate::table::rows;
 
 /// Chart size in pixels, and the margins left for the axes' labels.
 const WIDTH: f64 = 640.0;
@@ -65,61 +65,21 @@ pub fn report(a: &Analysis) -> String {
     page
 }
 
-/// `0.512 [0.480, 0.544]`, or `n/a`.
-fn rate(r: Option<Rate>) -> String {
-    match r {
-        Some(r) => format!("{:.3} [{:.3}, {:.3}]", r.rate, r.low, r.high),
-        None => "n/a".to_string(),
-    }
-}
-
-fn number(x: Option<f64>) -> String {
-    x.map_or("n/a".to_string(), |x| format!("{x:.3}"))
-}
-
 fn measures_table(a: &Analysis) -> String {
-    let m = &a.measures;
-    let mut rows: Vec<(String, String)> = vec![
-        ("completion".into(), rate(m.completion)),
-        ("first-mover score".into(), rate(m.first_mover)),
-        ("draws".into(), rate(m.draws)),
-        ("balance".into(), number(m.balance)),
-        (
-            "duration (plies)".into(),
-            format!(
-                "mean {:.1}, median {}, {}..{}",
-                m.duration.mean, m.duration.median, m.duration.min, m.duration.max
-            ),
-        ),
-        ("branching (mean)".into(), format!("{:.2}", m.branching.mean)),
-        ("coverage".into(), number(m.coverage)),
-    ];
-    for s in &m.seats {
-        rows.push((format!("win rate, seat {}", s.name), rate(s.win)));
-    }
-    if a.agents.iter().any(|x| x != &a.agents[0]) {
-        for s in &m.agents {
-            rows.push((format!("score, agent {}", s.name), rate(s.score)));
-        }
-    }
-    for p in &m.pieces {
-        rows.push((format!("piece usage, {}", p.piece), format!("{:.3} ({} moves)", p.share, p.moves)));
-    }
-    if let Some(d) = &a.drama {
-        rows.push(("lead changes (samples)".into(), format!("{:.2}", d.lead_changes)));
-        rows.push(("decided at (share of game)".into(), number(d.decided_at)));
-        rows.push(("winner behind (share)".into(), number(d.winner_behind)));
-        rows.push(("drama".into(), number(d.drama)));
-    }
-    if let Some(s) = &a.strength {
-        rows.push((format!("strength: {} against {}", s.strong, s.weak), rate(s.strong_score)));
-        if let Some((gap, lo, hi)) = s.gap {
-            rows.push(("strength gap".into(), format!("{gap:+.3} [{lo:+.3}, {hi:+.3}]")));
-        }
-    }
-    let mut t = String::from("<table><tr><th>measure</th><th>value [95% interval]</th></tr>\n");
-    for (name, value) in rows {
-        let _ = writeln!(t, "<tr><td>{}</td><td>{}</td></tr>", escape(&name), escape(&value));
+    let mut t =
+        String::from("<table><tr><th>measure</th><th>value</th><th>95% interval</th><th>n</th></tr>\n");
+    for row in rows(a) {
+        let interval = match (row.low, row.high) {
+            (Some(low), Some(high)) => format!("{low:.3} .. {high:.3}"),
+            _ => String::new(),
+        };
+        let n = row.n.map_or(String::new(), |n| n.to_string());
+        let _ = writeln!(
+            t,
+            "<tr><td>{}</td><td>{:.3}</td><td>{interval}</td><td>{n}</td></tr>",
+            escape(&row.measure),
+            row.value
+        );
     }
     t.push_str("</table>\n");
     t

@@ -14,6 +14,8 @@
 //! * [`trace`]: [`Recorder`] (any game loop reports its moves to it; `rbg evolve`'s fitness
 //!   playouts do) and [`trace::replay`] (a match's game replayed into a trace).
 //! * [`measures`], [`values`], [`stats`] (Wilson intervals, distributions).
+//! * [`table`]: the analysis as rows (measure, value, interval), as the CLI prints it and
+//!   Python returns it.
 //! * [`html`]: the report as one HTML page with SVG charts (plain text: the caller writes it).
 //!
 //! The library returns plain data (serde-serialisable); JSON and files are the callers'.
@@ -24,6 +26,7 @@ pub mod analyze;
 pub mod html;
 pub mod measures;
 pub mod stats;
+pub mod table;
 pub mod trace;
 pub mod values;
 
@@ -32,5 +35,6 @@ pub use analyze::{
 };
 pub use measures::{Branching, Measures, PieceUse, Results};
 pub use stats::{Distribution, Rate};
+pub use table::{rows, Row};
 pub use trace::{End, GameTrace, Ply, Recorder};
 pub use values::{Drama, DramaSummary, SampleGame};

@@ -11,6 +11,10 @@ use rbg_agents::{Agent, AgentKind, AgentSpec};
 use rbg_core::{Action, Game, SearchError};
 use serde::Serialize;
 
+/// How far from ½ a value must be to give one player the lead: estimates are noisy, and
+/// without a margin a close game would count a lead change at every wobble around ½.
+pub const LEAD_MARGIN: f64 = 0.05;
+
 /// The value series of one sample game.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SampleGame {
@@ -26,7 +30,8 @@ pub struct SampleGame {
 /// What one game's value series says (see `docs/analysis.md`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Drama {
-    /// Times the leader (the player whose value is above ½) changed.
+    /// Times the leader changed: a player leads from a value above ½ + [`LEAD_MARGIN`] until
+    /// the other player's value is (a value within the margin of ½ leaves the lead as it was).
     pub lead_changes: u64,
     /// For a won game: the share of the game (0 to 1) played before the winner took the lead for
     /// good; 0 when they led throughout.
@@ -44,9 +49,9 @@ impl Drama {
         let mut leader = None;
         let mut lead_changes = 0;
         for &v in first {
-            let now = if v > 0.5 {
+            let now = if v > 0.5 + LEAD_MARGIN {
                 Some(0)
-            } else if v < 0.5 {
+            } else if v < 0.5 - LEAD_MARGIN {
                 Some(1)
             } else {
                 None
@@ -147,4 +152,32 @@ pub fn first_player_values<G: Game>(
             },
         )
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drama_of_series_worked_out_by_hand() {
+        // The first player's values; the second player wins. Leads: 0.7 first, 0.52 (within the
+        // margin) keeps it, 0.3 second, 0.6 first, 0.2 and 0.1 second: 3 changes. The second
+        // player's values are 0.3, 0.48, 0.7, 0.4, 0.8, 0.9: behind (below ½) at plies 0, 1 and
+        // 3, by 0.2, 0.02 and 0.1 (mean 0.32/3); above ½ for good from ply 4 of 6.
+        let first = [0.7, 0.52, 0.3, 0.6, 0.2, 0.1];
+        let d = Drama::of(&first, Some(1));
+        assert_eq!(d.lead_changes, 3);
+        assert_eq!(d.decided_at, Some(4.0 / 6.0));
+        assert_eq!(d.winner_behind, Some(3.0 / 6.0));
+        assert!((d.drama.unwrap() - 0.32 / 3.0).abs() < 1e-12, "{d:?}");
+        // The first player leading throughout and winning: decided from the start, no drama.
+        let d = Drama::of(&[0.6, 0.7, 0.9], Some(0));
+        assert_eq!(
+            (d.lead_changes, d.decided_at, d.winner_behind, d.drama),
+            (0, Some(0.0), Some(0.0), Some(0.0))
+        );
+        // A draw has lead changes only.
+        let d = Drama::of(&first, None);
+        assert_eq!((d.lead_changes, d.decided_at), (3, None));
+    }
 }
