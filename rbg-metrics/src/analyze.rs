@@ -120,7 +120,15 @@ pub struct StrengthGap {
     pub strong_score: Option<Rate>,
     /// `strong_score` minus the fair share `1/players`, with its interval moved alike: positive
     /// when the stronger agent does better than an equal one would.
-    pub gap: Option<(f64, f64, f64)>,
+    pub gap: Option<Gap>,
+}
+
+/// A difference with its 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Gap {
+    pub value: f64,
+    pub low: f64,
+    pub high: f64,
 }
 
 /// Everything an analysis found.
@@ -320,6 +328,6 @@ fn strength_gap<G: Game>(
         games: test.games,
         finished: summary.finished,
         strong_score,
-        gap: strong_score.map(|r| (r.rate - fair, r.low - fair, r.high - fair)),
+        gap: strong_score.map(|r| Gap { value: r.rate - fair, low: r.low - fair, high: r.high - fair }),
     })
 }

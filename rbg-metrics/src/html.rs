@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 
 use crate::analyze::Analysis;
+use crate::stats::Rate;
 use crate::table::rows;
 
 /// Chart size in pixels, and the margins left for the axes' labels.
@@ -151,15 +152,22 @@ fn short(v: f64) -> String {
     }
 }
 
-/// Bars with optional interval whiskers; `bars` are (label, value, interval).
-fn bar_chart(title: &str, y_label: &str, bars: &[(String, f64, Option<(f64, f64)>)], y_max: f64) -> String {
+/// One bar of a chart, with an optional interval whisker.
+struct Bar {
+    label: String,
+    value: f64,
+    interval: Option<(f64, f64)>,
+}
+
+/// Bars with their interval whiskers.
+fn bar_chart(title: &str, y_label: &str, bars: &[Bar], y_max: f64) -> String {
     if bars.is_empty() {
         return String::new();
     }
     let frame = Frame { x: (0.0, bars.len() as f64), y: (0.0, y_max.max(f64::EPSILON)) };
     let mut s = frame.open(title, "", y_label);
     let slot = frame.px(1.0) - frame.px(0.0);
-    for (i, (label, value, interval)) in bars.iter().enumerate() {
+    for (i, Bar { label, value, interval }) in bars.iter().enumerate() {
         let x = frame.px(i as f64) + slot * 0.15;
         let (top, bottom) = (frame.py(*value), frame.py(0.0));
         let _ = write!(
@@ -246,29 +254,35 @@ fn line_chart(
 }
 
 fn win_chart(a: &Analysis) -> String {
-    let mut bars: Vec<(String, f64, Option<(f64, f64)>)> = Vec::new();
+    let mut bars: Vec<Bar> = Vec::new();
+    let mut rate =
+        |label: String, r: Rate| bars.push(Bar { label, value: r.rate, interval: Some((r.low, r.high)) });
     for s in &a.measures.seats {
         if let Some(r) = s.win {
-            bars.push((format!("{} wins", s.name), r.rate, Some((r.low, r.high))));
+            rate(format!("{} wins", s.name), r);
         }
     }
     if let Some(r) = a.measures.draws {
-        bars.push(("draws".into(), r.rate, Some((r.low, r.high))));
+        rate("draws".into(), r);
     }
     if let Some(r) = a.strength.as_ref().and_then(|s| s.strong_score) {
-        bars.push(("strong's score".into(), r.rate, Some((r.low, r.high))));
+        rate("strong's score".into(), r);
     }
     bar_chart("Win rates with 95% intervals", "rate", &bars, 1.0)
 }
 
 fn length_chart(a: &Analysis) -> String {
     let d = &a.measures.duration;
-    let bars: Vec<(String, f64, Option<(f64, f64)>)> = d
+    let bars: Vec<Bar> = d
         .histogram
         .iter()
-        .map(|&(lo, hi, n)| (if lo == hi { lo.to_string() } else { format!("{lo}-{hi}") }, n as f64, None))
+        .map(|&(lo, hi, n)| Bar {
+            label: if lo == hi { lo.to_string() } else { format!("{lo}-{hi}") },
+            value: n as f64,
+            interval: None,
+        })
         .collect();
-    let most = bars.iter().map(|b| b.1).fold(0.0, f64::max);
+    let most = bars.iter().map(|b| b.value).fold(0.0, f64::max);
     bar_chart("Game length (plies)", "games", &bars, most)
 }
 

@@ -31,7 +31,7 @@ pub mod trace;
 pub mod values;
 
 pub use analyze::{
-    analyze, Analysis, AnalysisConfig, AnalysisError, Progress, Silent, Stage, StrengthGap, StrengthTest,
+    analyze, Analysis, AnalysisConfig, AnalysisError, Gap, Progress, Silent, Stage, StrengthGap, StrengthTest,
 };
 pub use measures::{Branching, Measures, PieceUse, Results};
 pub use stats::{Distribution, Rate};

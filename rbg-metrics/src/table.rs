@@ -84,12 +84,12 @@ pub fn rows(a: &Analysis) -> Vec<Row> {
     }
     if let Some(s) = &a.strength {
         push_rate(&mut rows, format!("strength: score of {} against {}", s.strong, s.weak), s.strong_score);
-        if let Some((gap, low, high)) = s.gap {
+        if let Some(gap) = s.gap {
             rows.push(Row {
                 measure: "strength gap".into(),
-                value: gap,
-                low: Some(low),
-                high: Some(high),
+                value: gap.value,
+                low: Some(gap.low),
+                high: Some(gap.high),
                 n: Some(s.finished),
             });
         }

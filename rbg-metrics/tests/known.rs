@@ -134,8 +134,8 @@ fn mcts_beats_random_on_breakthrough_and_sample_games_get_values() {
     };
     let a = run(&game, &config);
     let s = a.strength.as_ref().unwrap();
-    let (gap, low, _) = s.gap.unwrap();
-    assert!(gap > 0.0 && low > 0.0, "{s:?}");
+    let gap = s.gap.unwrap();
+    assert!(gap.value > 0.0 && gap.low > 0.0, "{s:?}");
     // The sample game's values: one per ply, each in [0, 1].
     let sample = &a.samples[0];
     assert_eq!(sample.first.len() as u64, a.measures.duration.min.max(sample.first.len() as u64));

@@ -12,6 +12,7 @@
 use pyo3::prelude::*;
 
 mod agent;
+mod analyze;
 mod board;
 mod errors;
 mod game;
@@ -53,6 +54,7 @@ fn _rbg(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(load_library, m)?)?;
     m.add_function(wrap_pyfunction!(_load_source, m)?)?;
     m.add_function(wrap_pyfunction!(load::_build_library, m)?)?;
+    m.add_function(wrap_pyfunction!(analyze::analyze, m)?)?;
     m.add("ParseWarning", m.py().get_type::<load::ParseWarning>())?;
     m.add_class::<game::PyGame>()?;
     m.add_class::<game::PlayoutStats>()?;

@@ -14,6 +14,8 @@ States are always keeper-completed: a real player is to move, or the game is ove
 ``Game.perft`` and ``Game.random_playouts`` run in Rust on all cores without the GIL;
 ``Agent.select_move`` searches without the GIL too. Ctrl-C stops all three
 (KeyboardInterrupt).
+``rbg.analyze`` measures a game by self-play (win rates with intervals, lengths, branching,
+drama, strength gap) and returns a table: a list of dicts, one per measure.
 ``rbg.Session`` plays a game with checked moves, undo, redo and the result.
 ``rbg.openspiel`` adapts a game to OpenSpiel (``pyspiel``), one action per move step.
 Games and states pickle (a game as its engine, path and text; a state as its game and
@@ -37,6 +39,7 @@ from ._rbg import (
     SearchError,
     Session,
     State,
+    analyze,
 )
 from ._rbg import load_library as _load_library
 from ._rbg import _build_library, _load_source
@@ -112,6 +115,7 @@ __all__ = [
     "SearchError",
     "Session",
     "State",
+    "analyze",
     "load",
     "load_library",
 ]

@@ -1,7 +1,7 @@
 """Type stubs of the rbg package (the native module rbg._rbg)."""
 
 import os
-from typing import List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 TERMINAL: int
 """current_player() of a finished game (OpenSpiel's PlayerId.TERMINAL, -4)."""
@@ -131,6 +131,20 @@ class Agent:
 
 def load(path: Union[str, os.PathLike], engine: str = "interpreter") -> Game:
     """Loads a .rbg or .sbg file into the interpreter or (engine="compiled") a compiled reasoner."""
+
+def analyze(
+    game: Game,
+    agents: Union[str, List[str]] = "mcts:iterations=100",
+    games: int = 100,
+    seed: int = 0,
+    threads: Optional[int] = None,
+    max_moves: int = 10000,
+    samples: int = 4,
+    evaluator: str = "mcts:iterations=200",
+    strength: Optional[Tuple[str, str]] = None,
+    strength_games: int = 20,
+) -> List[Dict[str, Any]]:
+    """Measures `game` by self-play: one dict per measure (measure, value, low, high, n)."""
 
 def load_library(path: Union[str, os.PathLike]) -> Game:
     """Loads a compiled reasoner library (built by `rbg compile` and cargo)."""
