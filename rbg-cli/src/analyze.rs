@@ -126,7 +126,10 @@ fn config<G: Game>(
     };
     build_all(game, "--agents", &agents)?;
     build_all(game, "--evaluator", std::slice::from_ref(&evaluator))?;
-    let strength = strength_test(args, &agents[0])?;
+    let strength = match agents.first() {
+        Some(first) => strength_test(args, first)?,
+        None => None,
+    };
     if let Some(test) = &strength {
         build_all(game, "--strength", &[test.weak.clone(), test.strong.clone()])?;
     }

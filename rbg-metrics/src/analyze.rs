@@ -15,7 +15,7 @@ use serde::Serialize;
 use crate::measures::Measures;
 use crate::stats::Rate;
 use crate::trace::{replay, GameTrace, Recorder};
-use crate::values::{estimates_values, first_player_values, positions, DramaSummary, SampleGame};
+use crate::values::{estimates_values, first_player_values, positions, smooth, DramaSummary, SampleGame};
 
 /// A weak agent against a strong one.
 #[derive(Clone, Debug, PartialEq)]
@@ -281,11 +281,12 @@ fn estimate_samples<G: Game>(
         let states = positions(game, moves, config.limits.keeper_limit)
             .map_err(|e| AnalysisError::Evaluator(format!("replaying sample game {index}: {e}")))?;
         let seed = rbg_agents::matches::game_seed(config.seed ^ SAMPLE_SEED, index as u64);
-        let first =
+        let raw =
             first_player_values(game, &config.evaluator, &states, seed).map_err(AnalysisError::Evaluator)?;
+        let first = smooth(&raw);
         let winner = traces.get(index).and_then(GameTrace::winner);
         let drama = crate::values::Drama::of(&first, winner);
-        samples.push(SampleGame { index: index as u64, first, winner, drama });
+        samples.push(SampleGame { index: index as u64, first, raw, winner, drama });
         done += moves.len() as u64;
         progress.advance(Stage::Samples, done);
     }

@@ -46,7 +46,7 @@ pub fn rows(a: &Analysis) -> Vec<Row> {
         push_rate(&mut rows, format!("draw rate: {}", s.name), s.draw);
         push_rate(&mut rows, format!("loss rate: {}", s.name), s.loss);
     }
-    if a.agents.iter().any(|x| x != &a.agents[0]) {
+    if a.agents.windows(2).any(|pair| pair[0] != pair[1]) {
         for s in &m.agents {
             push_rate(&mut rows, format!("score: agent {}", s.name), s.score);
         }

@@ -20,8 +20,11 @@ pub const LEAD_MARGIN: f64 = 0.05;
 pub struct SampleGame {
     /// The game's number in the analysis.
     pub index: u64,
-    /// `first[i]`: the first player's estimated value before ply `i`.
+    /// `first[i]`: the first player's value at ply `i`, the mean of the estimates before and
+    /// after the move (see [`smooth`]); the measures and the charts use it.
     pub first: Vec<f64>,
+    /// `raw[i]`: the first player's estimated value before ply `i`, as the evaluator gave it.
+    pub raw: Vec<f64>,
     /// The winning seat (from 0), if the game finished with one winner.
     pub winner: Option<usize>,
     pub drama: Drama,
@@ -105,6 +108,16 @@ impl DramaSummary {
     }
 }
 
+/// The mean of each estimate and the next one (the last stays as it is). An estimate by
+/// playouts favours the player to move (in a race such as breakthrough, random playouts are won
+/// more often by whoever moves first), so the raw series of a two-player game zigzags with the
+/// turn, and every zigzag across ½ would count as a lead change; the mean of the values before
+/// and after a move carries the bias of each player once.
+pub fn smooth(raw: &[f64]) -> Vec<f64> {
+    let pairs = raw.windows(2).map(|pair| (pair[0] + pair[1]) / 2.0);
+    pairs.chain(raw.last().copied()).collect()
+}
+
 /// Whether `spec` gives value estimates in [0, 1] (the Monte Carlo agents).
 pub fn estimates_values(spec: &AgentSpec) -> bool {
     matches!(spec.kind, AgentKind::FlatMc(_) | AgentKind::Mcts(_) | AgentKind::SplitMcts(_))
@@ -157,6 +170,16 @@ pub fn first_player_values<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn smoothing_takes_the_mean_of_each_value_and_the_next() {
+        assert_eq!(
+            smooth(&[0.8, 0.4, 0.9, 0.3]),
+            vec![(0.8 + 0.4) / 2.0, (0.4 + 0.9) / 2.0, (0.9 + 0.3) / 2.0, 0.3]
+        );
+        assert_eq!(smooth(&[0.7]), vec![0.7]);
+        assert!(smooth(&[]).is_empty());
+    }
 
     #[test]
     fn drama_of_series_worked_out_by_hand() {

@@ -75,8 +75,9 @@ pub fn analyze(
             strong: parse_spec("strength", &strong)?,
             games,
         }),
-        (None, games) => AnalysisConfig::self_play(&stoppable, agents[0].clone(), games)
-            .strength
+        (None, games) => agents
+            .first()
+            .and_then(|first| AnalysisConfig::self_play(&stoppable, first.clone(), games).strength)
             .map(|test| StrengthTest { games, ..test }),
     };
     let config = AnalysisConfig {
