@@ -199,7 +199,10 @@ pub fn analyze<G: Game>(
         pool.install(|| estimate_samples(game, config, &traces, &sample_moves, progress))?;
     let drama = (!samples.is_empty()).then(|| DramaSummary::of(&samples));
     let strength = match &config.strength {
-        Some(test) if test.games > 0 => Some(strength_gap(game, config, test, progress)?),
+        // Alone, a player has nobody to be stronger than.
+        Some(test) if test.games > 0 && info.num_players() > 1 => {
+            Some(strength_gap(game, config, test, progress)?)
+        }
         _ => None,
     };
     Ok(Analysis {
