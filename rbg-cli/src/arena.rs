@@ -44,7 +44,6 @@ use rbg_core::dynamic::AnyGame;
 use rbg_core::moves::check_listed;
 use rbg_core::notation::{self, VertexStyle};
 use rbg_core::{Game, MoveList, Player};
-use serde::{Deserialize, Serialize};
 
 use crate::human::{play_interactive, Human, HumanGameEnd, Seat};
 use crate::play::{any_game, EngineArgs, EngineKind};
@@ -139,43 +138,7 @@ fn parse_agents(text: &str, budget: Option<Budget>) -> Result<Vec<Entrant>, Fail
         .collect()
 }
 
-/// One line of the log.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-pub struct LogRecord {
-    #[serde(default)]
-    pub game: String,
-    #[serde(default)]
-    pub file: Option<String>,
-    pub index: u64,
-    #[serde(default)]
-    pub seed: u64,
-    #[serde(default)]
-    pub agents: Vec<String>,
-    #[serde(default)]
-    pub players: Vec<String>,
-    pub moves: Vec<String>,
-    #[serde(default)]
-    pub scores: Option<Vec<i64>>,
-    #[serde(default)]
-    pub termination: Option<String>,
-    #[serde(default)]
-    pub result: Option<Vec<String>>,
-    #[serde(default)]
-    pub error: Option<String>,
-    /// The engine that played (`interp`, `compiled`, `sbg`); absent in older logs.
-    #[serde(default)]
-    pub engine: Option<String>,
-    /// How `moves` are written: [`RBG_NOTATION`] or [`SBG_NOTATION`]; absent in older logs
-    /// (which are RBG).
-    #[serde(default)]
-    pub notation: Option<String>,
-}
-
-/// Moves as `index@vertex` pairs of the RBG rules' action indices (the interpreter's and the
-/// compiled engine's, and the reference tools').
-pub const RBG_NOTATION: &str = "rbg";
-/// Moves as `1@from 2@to` pairs of the direct Simplified Boardgames reasoner (`--engine sbg`).
-pub const SBG_NOTATION: &str = "sbg";
+pub use rbg::session::{GameLog as LogRecord, RBG_NOTATION, SBG_NOTATION};
 
 /// What every record of one `rbg play` run shares.
 struct LogContext<'a> {

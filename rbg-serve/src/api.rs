@@ -331,17 +331,9 @@ fn agent_budget(
 async fn log(State(app): State<App>, UrlPath(id): UrlPath<String>) -> Answer {
     let (_, s) = session(&app, &id)?;
     let log = lock(&s)?.log();
-    Ok(Json(json!({
-        "game": log.game,
-        "file": log.file,
-        "index": log.index,
-        "seed": log.seed,
-        "agents": log.agents,
-        "players": log.players,
-        "moves": log.moves,
-        "scores": log.scores,
-        "termination": log.termination,
-    })))
+    let log = serde_json::to_value(log)
+        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("the log is not JSON: {e}")))?;
+    Ok(Json(log))
 }
 
 #[derive(Deserialize)]

@@ -146,17 +146,32 @@ fn a_game_of_tic_tac_toe_step_by_step_with_history() {
     assert_eq!(status, 200);
     assert_eq!(log["moves"].as_array().unwrap().len(), 5);
     assert_eq!(log["players"], json!(["cross", "nought"]));
-    // Exactly the fields the page has always served (the session's record without `result`
-    // and `error`): no agent moved, the game goes on at 50 each.
+    // Exactly the fields of a record of `rbg play --log`: no agent moved, the game goes on at
+    // 50 each, so there is no result yet.
     let mut keys: Vec<&str> = log.as_object().unwrap().keys().map(String::as_str).collect();
     keys.sort_unstable();
-    let fields = ["agents", "file", "game", "index", "moves", "players", "scores", "seed", "termination"];
+    let fields = [
+        "agents",
+        "engine",
+        "error",
+        "file",
+        "game",
+        "index",
+        "moves",
+        "notation",
+        "players",
+        "result",
+        "scores",
+        "seed",
+        "termination",
+    ];
     assert_eq!(keys, fields);
     assert_eq!(log["file"], "ticTacToe.rbg");
     assert_eq!((log["index"].clone(), log["seed"].clone()), (json!(0), json!(0)));
     assert_eq!(log["agents"], json!([]));
     assert_eq!(log["scores"], json!([50, 50]));
     assert_eq!(log["termination"], "unfinished");
+    assert_eq!(log["result"], Value::Null);
     // A move by its notation: nought's mark at cell 6 (rx0y2) and the switch after it, whose
     // action indices the offers tell.
     let mark6 = view["next"].as_array().unwrap().iter().find(|a| a["vertex"] == 6).cloned().unwrap();
