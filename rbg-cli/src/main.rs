@@ -276,11 +276,9 @@ pub struct Failure {
     usage: bool,
 }
 
-/// Exit code of a usage error (as clap's own).
-pub const USAGE_EXIT_CODE: u8 = 2;
-
-/// Exit code when standard output was closed early (128 + SIGPIPE).
-const BROKEN_PIPE_EXIT_CODE: u8 = 141;
+// The exit codes of usage errors (as clap's own) and of a closed standard output (128 +
+// SIGPIPE), shared with the runners of compiled games.
+pub use rbg_runner::{BROKEN_PIPE_EXIT_CODE, USAGE_EXIT_CODE};
 
 impl Failure {
     pub fn new(message: impl Into<String>) -> Self {
