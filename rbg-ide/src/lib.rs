@@ -35,7 +35,7 @@ pub use complete::{Completion, CompletionKind};
 pub use diagnostics::{IdeDiagnostic, QuickFix, Related, Severity};
 pub use highlight::{Highlight, TokenClass};
 pub use hover::Hover;
-pub use outline::{Directive, DirectiveKind};
+pub use outline::{Directive, DirectiveKind, OutlineItem, OutlineKind};
 pub use rename::RenameError;
 pub use symbols::{Reference, Symbol, SymbolId, SymbolIndex, SymbolKind};
 
@@ -185,6 +185,55 @@ impl Analysis {
             .rev()
             .find(|(_, d)| d.span.start <= offset)
             .filter(|(n, d)| offset <= d.span.end || *n + 1 == self.directives.len())
+    }
+
+    /// The directives, each section with the names it declares.
+    pub fn outline(&self) -> Vec<OutlineItem> {
+        self.directives.iter().filter_map(|d| self.outline_item(d)).collect()
+    }
+
+    fn outline_item(&self, directive: &Directive) -> Option<OutlineItem> {
+        let (name, detail, kind) = match &directive.kind {
+            DirectiveKind::Section(section) => {
+                (format!("#{}", section.name()), String::new(), OutlineKind::Section)
+            }
+            DirectiveKind::Macro { name, params } => {
+                let params: Vec<&str> = params.iter().map(|(p, _)| p.as_str()).collect();
+                let detail =
+                    if params.is_empty() { String::new() } else { format!("({})", params.join("; ")) };
+                (format!("#{name}"), detail, OutlineKind::Macro)
+            }
+            DirectiveKind::Unreadable => return None,
+        };
+        let inside = |span: Span| directive.span.start <= span.start && span.end <= directive.span.end;
+        let children = match kind {
+            OutlineKind::Section => self
+                .symbols
+                .symbols
+                .iter()
+                .filter(|s| !matches!(s.kind, SymbolKind::Macro | SymbolKind::Parameter))
+                .filter_map(|s| {
+                    let at = s.definition.filter(|&d| inside(d))?;
+                    Some(OutlineItem {
+                        name: s.name.clone(),
+                        detail: s.kind.noun().to_string(),
+                        kind: OutlineKind::Symbol(s.kind),
+                        span: at,
+                        name_span: at,
+                        children: Vec::new(),
+                    })
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        Some(OutlineItem {
+            name,
+            detail,
+            kind,
+            span: directive.span,
+            name_span: directive.name_span,
+            children,
+        })
     }
 
     pub(crate) fn expanded(&self) -> Option<&Expanded> {

@@ -152,3 +152,22 @@ pub fn call_arity(tokens: &[Token], open: usize, end: usize) -> Option<(usize, u
     }
     None
 }
+
+/// One entry of a file's outline (for an editor's document symbols).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutlineItem {
+    pub name: String,
+    pub detail: String,
+    pub kind: OutlineKind,
+    /// The whole entry, and its name.
+    pub span: Span,
+    pub name_span: Span,
+    pub children: Vec<OutlineItem>,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum OutlineKind {
+    Section,
+    Macro,
+    Symbol(crate::symbols::SymbolKind),
+}
