@@ -83,6 +83,16 @@ fn decode(body: &[u8]) -> Incoming {
         Err(e) => return invalid(-32700, format!("the message is not JSON: {e}")),
     };
     let id = value.get("id").filter(|id| id.is_string() || id.is_number()).cloned();
+    // Message is an untagged enum that would read `{"id": 1}` as a response: require a method
+    // or an outcome.
+    let has = |key: &str| value.get(key).is_some();
+    if !(has("method") || has("result") || has("error")) {
+        return Incoming::Invalid {
+            code: -32600,
+            message: "neither a request, a notification nor a response".into(),
+            id,
+        };
+    }
     match serde_json::from_value::<Message>(value) {
         Ok(message) => Incoming::Message(message),
         Err(e) => Incoming::Invalid { code: -32600, message: format!("not a JSON-RPC message: {e}"), id },
