@@ -157,10 +157,21 @@ fn layout(items: &[Item]) -> String {
         }
         previous = Some(item);
     }
-    if !out.is_empty() {
+    // A file ending inside an unterminated string or comment keeps its end as it is: a line
+    // break added there would become part of it.
+    if !out.is_empty() && !previous.is_some_and(is_open_ended) {
         out.push('\n');
     }
     out
+}
+
+/// An unterminated string or block comment (it runs to the end of the file).
+fn is_open_ended(item: &Item) -> bool {
+    match item.token {
+        Some(TokenKind::Str(_)) => item.text.len() < 2 || !item.text.ends_with('"'),
+        Some(_) => false,
+        None => !item.line_comment && (item.text.len() < 4 || !item.text.ends_with("*/")),
+    }
 }
 
 /// What the layout knows at a point: brackets open in the current directive, which of them

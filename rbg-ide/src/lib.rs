@@ -177,14 +177,10 @@ impl Analysis {
         self.symbols.references_of(reference.symbol).cloned().collect()
     }
 
-    /// The directive whose text holds `offset`.
+    /// The directive `offset` belongs to: the last one starting at or before it (a directive
+    /// reaches to the next `#`, so the place after its last token, where one types, is in it).
     pub fn directive_at(&self, offset: u32) -> Option<(usize, &Directive)> {
-        self.directives
-            .iter()
-            .enumerate()
-            .rev()
-            .find(|(_, d)| d.span.start <= offset)
-            .filter(|(n, d)| offset <= d.span.end || *n + 1 == self.directives.len())
+        self.directives.iter().enumerate().rev().find(|(_, d)| d.span.start <= offset)
     }
 
     /// The directives, each section with the names it declares.

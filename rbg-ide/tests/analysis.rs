@@ -316,10 +316,16 @@ proptest! {
         let at = u32::from(at) % (analysis.source().bytes.len() as u32 + 2);
         let _ = (analysis.diagnostics(), analysis.outline(), analysis.highlights());
         let _ = (analysis.hover(at), analysis.completions(at), analysis.references(at), analysis.definition(at));
-        let _ = (analysis.rename(at, "fresh"), format(&analysis.text()));
+        let _ = analysis.rename(at, "fresh");
+        if let Ok(formatted) = format(&analysis.text()) {
+            prop_assert_eq!(format(&formatted), Ok(formatted.clone()), "formatting twice");
+        }
     }
 }
 
-/// What random edits insert: brackets, operators, names, pasting, directives, non-ASCII.
-const FRAGMENTS: [&str; 16] =
-    ["", "(", ")", "[", "]", "{", "}", "~", "#", ";", ",", "->", "x", "up", "é", "\u{0}"];
+/// What random edits insert: brackets, operators, names, pasting, directives, strings,
+/// comments, line breaks, non-ASCII.
+const FRAGMENTS: [&str; 21] = [
+    "", "(", ")", "[", "]", "{", "}", "~", "#", ";", ",", "->", "x", "up", "é", "\u{0}", "\"", "/*", "//",
+    "\n", " ",
+];
