@@ -8,7 +8,9 @@
 //!   a closing one, before `,` `;` `:`, around `~` and `^`, after `->`, before a postfix `*`,
 //!   after a sign, and where the author joined a name or a closing bracket to a following
 //!   opening bracket (`f(x)`, `{a}[b]`) or separated them;
-//! * comments are kept where they are, line comments with one space before them.
+//! * comments are kept where they are, line comments with one space before them;
+//! * consecutive lines that are each one board row (`[a, b, c]`, perhaps followed by `)`) with
+//!   the same number of cells are aligned in columns: each cell is padded to its column's width.
 //!
 //! Only whitespace changes, and never between two tokens that would read differently joined
 //! (`- >` is not `->`, `a b` is not `ab`). The result is lexed again and must give the same
@@ -46,7 +48,7 @@ struct Item<'t> {
 pub fn format(text: &str) -> Result<String, FormatError> {
     let lexed = lexer::lex(text.as_bytes()).map_err(|d| FormatError { message: d.message, span: d.span })?;
     let items = items(text, &lexed.tokens)?;
-    let out = layout(&items);
+    let out = align_board_rows(&layout(&items));
     let relexed = lexer::lex(out.as_bytes()).map_err(|d| FormatError { message: d.message, span: None })?;
     let same = relexed.tokens.len() == lexed.tokens.len()
         && relexed.tokens.iter().zip(&lexed.tokens).all(|(a, b)| a.kind == b.kind);
@@ -340,4 +342,58 @@ pub fn join_tokens<'k>(kinds: impl IntoIterator<Item = &'k TokenKind>) -> String
         previous = Some((kind, text));
     }
     out
+}
+
+/// One line that is a board row: indentation, cells, and what follows the `]`.
+struct RowLine<'a> {
+    indent: &'a str,
+    cells: Vec<&'a str>,
+    after: &'a str,
+}
+
+/// Reads `line` as a board row: `[`, two or more names or holes separated by `,`, `]`, then
+/// only `)`s. (One cell would also match an off action such as `[empty]`.)
+fn row_line(line: &str) -> Option<RowLine<'_>> {
+    let body = line.trim_start();
+    let indent = &line[..line.len() - body.len()];
+    let inner = body.strip_prefix('[')?;
+    let close = inner.find(']')?;
+    let after = &inner[close + 1..];
+    if !after.bytes().all(|b| b == b')') {
+        return None;
+    }
+    let cells: Vec<&str> = inner[..close].split(',').map(str::trim).collect();
+    let names = cells.iter().all(|c| c.bytes().all(|b| b.is_ascii_alphanumeric()));
+    (names && cells.len() >= 2).then_some(RowLine { indent, cells, after })
+}
+
+/// Aligns runs of board rows in columns (see the module documentation).
+fn align_board_rows(text: &str) -> String {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let rows: Vec<Option<RowLine>> = lines.iter().map(|l| row_line(l)).collect();
+    let mut out: Vec<String> = Vec::with_capacity(lines.len());
+    let mut i = 0;
+    while i < lines.len() {
+        let Some(first) = &rows[i] else {
+            out.push(lines[i].to_string());
+            i += 1;
+            continue;
+        };
+        let same_shape = |r: &Option<RowLine>| r.as_ref().is_some_and(|r| r.cells.len() == first.cells.len());
+        let run = rows[i..].iter().take_while(|r| same_shape(r)).count();
+        let run_rows: Vec<&RowLine> = rows[i..i + run].iter().flatten().collect();
+        let widths: Vec<usize> = (0..first.cells.len())
+            .map(|c| run_rows.iter().map(|r| r.cells[c].len()).max().unwrap_or(0))
+            .collect();
+        for row in &run_rows {
+            let cells: Vec<String> = if run > 1 {
+                row.cells.iter().zip(&widths).map(|(cell, &w)| format!("{cell:<w$}")).collect()
+            } else {
+                row.cells.iter().map(|cell| cell.to_string()).collect()
+            };
+            out.push(format!("{}[{}]{}", row.indent, cells.join(", "), row.after));
+        }
+        i += run;
+    }
+    out.join("\n")
 }

@@ -289,6 +289,13 @@ fn the_formatter_keeps_comments_and_separates_what_must_stay_apart() {
     // A continuation line: one level for the directive, one for the open `(`.
     assert_eq!(formatted, "// head\n#a = x - > y // tail\n\n#b(p; q) = (p\n        + q) /* c */\n");
     assert_eq!(format(&formatted).unwrap(), formatted);
+    // Board rows on lines of their own line up in columns: column 0 is as wide as `wPawn`,
+    // column 1 as `wKing`, column 2 as `e`.
+    let board = "#board = rectangle(up, down, left, right,\n [e, wKing,e]\n [wPawn,e, e])\n";
+    let aligned =
+        "#board = rectangle(up, down, left, right,\n        [e    , wKing, e]\n        [wPawn, e    , e])\n";
+    assert_eq!(format(board).unwrap(), aligned);
+    assert_eq!(format(aligned).unwrap(), aligned);
     let error = format("#rules = (up | down)").unwrap_err();
     assert_eq!(error.span, Some(Span::new(13, 14)));
 }
