@@ -38,9 +38,16 @@ impl Analysis {
             parts.push(self.describe(symbol, reference));
             span = Some(reference.span);
         }
-        if let Some((group, lowered)) = self.lowered_rule(offset) {
-            parts.push(format!("Lowered:\n{}", code_block(&lowered)));
-            span.get_or_insert(group);
+        if let Some(lowered) = self.lowered_rule(offset) {
+            let title = match lowered.call {
+                Some(call) => {
+                    let (line, column) = self.source.line_col(call.start);
+                    format!("Lowered, as expanded at the call on line {line}, column {column}:")
+                }
+                None => "Lowered:".to_string(),
+            };
+            parts.push(format!("{title}\n{}", code_block(&lowered.text)));
+            span.get_or_insert(lowered.span);
         }
         Some(Hover { span: span?, text: parts.join("\n\n---\n\n") })
     }
@@ -160,20 +167,46 @@ impl Analysis {
     }
 
     /// The lowered form of the innermost parenthesised part around `offset` of the rules or
-    /// of a macro without parameters, with that part's span.
-    pub fn lowered_rule(&self, offset: u32) -> Option<(Span, String)> {
-        let (_, directive) = self.directive_at(offset)?;
-        let readable = match &directive.kind {
-            DirectiveKind::Section(SectionKind::Rules) => true,
-            DirectiveKind::Macro { params, .. } => params.is_empty(),
-            _ => false,
-        };
+    /// of a macro without parameters; in a macro with parameters, of its whole body as
+    /// expanded at its first call.
+    pub fn lowered_rule(&self, offset: u32) -> Option<LoweredRule> {
+        let (n, directive) = self.directive_at(offset)?;
         let body = &self.tokens[directive.body.clone()];
-        if !readable || body.is_empty() || offset < body[0].span.start {
+        if body.is_empty() || offset < body[0].span.start {
             return None;
         }
-        let group =
-            innermost_group(body, offset).unwrap_or_else(|| body[0].span.to(body[body.len() - 1].span));
+        let whole = body[0].span.to(body[body.len() - 1].span);
+        match &directive.kind {
+            DirectiveKind::Section(SectionKind::Rules) => {}
+            DirectiveKind::Macro { params, .. } if params.is_empty() => {}
+            DirectiveKind::Macro { .. } => return self.lowered_at_first_call(n, whole),
+            _ => return None,
+        }
+        let span = innermost_group(body, offset).unwrap_or(whole);
+        let fragment = self.source.snippet(span);
+        let text = match self.lower_as_rules(&fragment)? {
+            Ok(lowered) => lowered,
+            Err(error) => format!("(not a rule on its own: {error})"),
+        };
+        Some(LoweredRule { span, text, call: None })
+    }
+
+    /// A parameterised macro's body lowered as its first call expands it (only if that is a rule).
+    fn lowered_at_first_call(&self, directive: usize, whole: Span) -> Option<LoweredRule> {
+        let symbol = self
+            .symbols
+            .symbols
+            .iter()
+            .position(|s| s.kind == SymbolKind::Macro && s.directive == Some(directive))?;
+        let call = self.symbols.references_of(symbol).find(|r| !r.definition && !r.pasted)?.span;
+        let expansion = self.expansion_at(call)?;
+        let text = self.lower_as_rules(&expansion)?.ok()?;
+        Some(LoweredRule { span: whole, text, call: Some(call) })
+    }
+
+    /// `fragment` read as the whole rules of a copy of the file: its printed low-level rules,
+    /// or the error that stops it. `None` if the file has no rules section to replace.
+    fn lower_as_rules(&self, fragment: &str) -> Option<Result<String, String>> {
         let rules = self.directives.iter().rev().find(|d| d.section() == Some(SectionKind::Rules))?;
         let text = self.text();
         let (start, end) = if rules.body.is_empty() {
@@ -183,21 +216,31 @@ impl Analysis {
             let last = self.tokens.get(rules.body.end - 1)?;
             (self.tokens.get(rules.body.start)?.span.start as usize, last.span.end as usize)
         };
-        let fragment = text.get(group.start as usize..group.end as usize)?;
-        let copy = format!("{}{fragment}{}", text.get(..start)?, text.get(end..)?);
+        let copy = format!("{} {fragment} {}", text.get(..start)?, text.get(end..)?);
         let out = rbg_parser::parse(&self.source.name, copy.as_bytes());
-        let lowered = match &out.game {
+        Some(match &out.game {
             Some(game) => {
                 let printed = rbg_parser::print::print_game(game);
-                printed.split_once("#rules = \n").map_or(printed.clone(), |(_, r)| r.trim_end().to_string())
+                Ok(printed
+                    .split_once("#rules = \n")
+                    .map_or(printed.clone(), |(_, r)| r.trim_end().to_string()))
             }
             None => {
-                let error = out.diagnostics.iter().find(|d| d.is_error()).map(|d| d.message.as_str());
-                format!("(not a rule on its own: {})", error.unwrap_or("?"))
+                let error = out.diagnostics.iter().find(|d| d.is_error()).map(|d| d.message.clone());
+                Err(error.unwrap_or_else(|| "?".into()))
             }
-        };
-        Some((group, lowered))
+        })
     }
+}
+
+/// The low-level form of a part of the rules (what `rbg lower` prints for it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoweredRule {
+    /// The part lowered.
+    pub span: Span,
+    pub text: String,
+    /// For a macro with parameters: the call whose expansion was lowered.
+    pub call: Option<Span>,
 }
 
 /// The span of the innermost `( … )` of `body` containing `offset` (brackets included).

@@ -34,7 +34,7 @@ use rbg_parser::token::Token;
 pub use complete::{Completion, CompletionKind};
 pub use diagnostics::{IdeDiagnostic, QuickFix, Related, Severity};
 pub use highlight::{Highlight, TokenClass};
-pub use hover::Hover;
+pub use hover::{Hover, LoweredRule};
 pub use outline::{Directive, DirectiveKind, OutlineItem, OutlineKind};
 pub use rename::RenameError;
 pub use symbols::{Reference, Symbol, SymbolId, SymbolIndex, SymbolKind};

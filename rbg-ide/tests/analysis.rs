@@ -206,6 +206,11 @@ fn hover_shows_a_call_expansion_and_the_lowered_rule() {
     // an assignment `[$ v=expr]`.
     let lowered = "{wPawn}[empty]up [wPawn]->black {bPawn}[empty]down [bPawn][$ turns=turns+1]";
     assert!(hover.text.contains(lowered), "{}", hover.text);
+    // Inside the body of `step` (it has parameters): the body lowered as its first call,
+    // `step(wPawn; up)` on line 6, column 19, expands it: `{wPawn}[empty]up [wPawn]`.
+    let hover = analysis.hover(nth(GAME, "empty", 3).start).expect("a hover");
+    assert!(hover.text.contains("as expanded at the call on line 6, column 19"), "{}", hover.text);
+    assert!(hover.text.contains("```rbg\n{wPawn}[empty]up [wPawn]\n```"), "{}", hover.text);
     let hover = analysis.hover(nth(GAME, "turns", 0).start).expect("a hover");
     assert!(hover.text.contains("variable `turns`, from 0 to 10"), "{}", hover.text);
     let hover = analysis.hover(nth(GAME, "wPawn", 0).start).expect("a hover");
