@@ -166,7 +166,7 @@ fn range(line: u32, start: u32, end: u32) -> Value {
 #[test]
 fn an_editor_session() {
     let mut client = Client::start();
-    let capabilities = &client.initialize()["result"]["capabilities"];
+    let capabilities = client.initialize()["result"]["capabilities"].clone();
     for provider in [
         "hoverProvider",
         "definitionProvider",
@@ -195,8 +195,17 @@ fn an_editor_session() {
     let edits = &rename["result"]["changes"][URI];
     let ranges: Vec<&Value> = edits.as_array().expect("edits").iter().map(|e| &e["range"]).collect();
     assert_eq!(ranges, [&range(4, 6, 11), &range(4, 21, 26), &range(4, 41, 46)]);
-    // Renaming `black` goes through the macro's argument list too: the player (line 0,
-    // 23-28), `->black` (line 5, 36-41), and the argument is not black here; nothing else.
+    // Renaming the piece `wPawn` from its declaration (line 1, 17-22) reaches the board
+    // (line 3, 58-63) and the argument of the macro call `step(wPawn; up)` (line 5, 23-28).
+    let rename = client.at("textDocument/rename", 1, 18, json!({ "newName": "whitePawn" }));
+    let ranges: Vec<Value> = rename["result"]["changes"][URI]
+        .as_array()
+        .expect("edits")
+        .iter()
+        .map(|e| e["range"].clone())
+        .collect();
+    assert_eq!(ranges, [range(1, 17, 22), range(3, 58, 63), range(5, 23, 28)]);
+    // The player `black`: its declaration (line 0, 23-28) and `->black` (line 5, 36-41).
     let rename = client.at("textDocument/rename", 0, 24, json!({ "newName": "red" }));
     let ranges: Vec<Value> = rename["result"]["changes"][URI]
         .as_array()
@@ -205,6 +214,30 @@ fn an_editor_session() {
         .map(|e| e["range"].clone())
         .collect();
     assert_eq!(ranges, [range(0, 23, 28), range(5, 36, 41)]);
+
+    // The outline: the six directives in order.
+    let symbols = client.request("textDocument/documentSymbol", json!({ "textDocument": { "uri": URI } }));
+    let names: Vec<&str> =
+        symbols["result"].as_array().expect("symbols").iter().filter_map(|s| s["name"].as_str()).collect();
+    assert_eq!(names, ["#players", "#pieces", "#variables", "#board", "#step", "#rules"]);
+
+    // Semantic tokens: `wPawn` in `step(wPawn; up)` (line 5, 23-28) is a piece (`enumMember` in
+    // the legend), `step` (18-22) a macro, `dir` in the body of `step` (line 4, 36-39) a parameter.
+    let legend = capabilities["semanticTokensProvider"]["legend"]["tokenTypes"].clone();
+    let kind =
+        |name: &str| legend.as_array().and_then(|l| l.iter().position(|t| t == name)).expect(name) as u64;
+    let tokens =
+        client.request("textDocument/semanticTokens/full", json!({ "textDocument": { "uri": URI } }));
+    let data: Vec<u64> =
+        tokens["result"]["data"].as_array().expect("data").iter().filter_map(Value::as_u64).collect();
+    let (mut line, mut start, mut decoded) = (0, 0, Vec::new());
+    for token in data.chunks(5) {
+        (line, start) = if token[0] == 0 { (line, start + token[1]) } else { (line + token[0], token[1]) };
+        decoded.push((line, start, token[2], token[3]));
+    }
+    assert!(decoded.contains(&(5, 23, 5, kind("enumMember"))), "{decoded:?}");
+    assert!(decoded.contains(&(5, 18, 4, kind("macro"))), "{decoded:?}");
+    assert!(decoded.contains(&(4, 36, 3, kind("parameter"))), "{decoded:?}");
 
     // Completion of `st` typed in the rules: the macro, with its parameters as a snippet.
     let typed = GAME.replace("turns + 1])*", "turns + 1] st)*");
