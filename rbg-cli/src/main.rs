@@ -20,8 +20,10 @@ mod describe;
 mod diagnostics;
 mod evolve;
 mod excerpt;
+mod fmt;
 mod human;
 mod load;
+mod lsp;
 mod manager;
 mod play;
 mod position;
@@ -252,6 +254,10 @@ enum Command {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
+    /// Format RBG files in one style (comments kept, meaning unchanged).
+    Fmt(fmt::FmtArgs),
+    /// Run the language server on standard input and output (for editors).
+    Lsp(lsp::LspArgs),
 }
 
 /// Writes a line to stderr, ignoring write errors (stderr may be closed).
@@ -399,6 +405,8 @@ fn main() -> ExitCode {
         Command::Render { file, args, engine } => {
             render::run(&file, &engine, &args).map_err(|f| f.about(&file))
         }
+        Command::Fmt(args) => fmt::run(&args),
+        Command::Lsp(args) => lsp::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
