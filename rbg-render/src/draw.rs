@@ -56,26 +56,50 @@ fn finite(x: f64) -> f64 {
 fn half_extent(shape: Shape) -> [f64; 2] {
     match shape {
         Shape::Hexagons => [0.5, 1.0 / 3f64.sqrt()],
-        Shape::Squares | Shape::Nodes => [0.5, 0.5],
+        Shape::Squares | Shape::Nodes | Shape::Tiles => [0.5, 0.5],
+    }
+}
+
+/// The extent of the drawn board in cells: left, top, right, bottom (cells and arcs included).
+fn extent(layout: &Layout) -> [f64; 4] {
+    let mut box_ = [f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY];
+    let mut add = |p: [f64; 2]| {
+        let p = [finite(p[0]), finite(p[1])];
+        box_ = [box_[0].min(p[0]), box_[1].min(p[1]), box_[2].max(p[0]), box_[3].max(p[1])];
+    };
+    let [hx, hy] = half_extent(layout.shape);
+    for v in (0..layout.points.len()).filter(|&v| layout.is_shown(v)) {
+        match layout.outlines.get(v) {
+            Some(outline) if layout.shape == Shape::Tiles => outline.iter().for_each(|&p| add(p)),
+            _ => {
+                let [x, y] = layout.points[v];
+                add([x - hx, y - hy]);
+                add([x + hx, y + hy]);
+            }
+        }
+    }
+    for arc in layout.links.iter().filter_map(|l| l.arc) {
+        let [x, y] = arc.centre;
+        add([x - arc.radius, y - arc.radius]);
+        add([x + arc.radius, y + arc.radius]);
+    }
+    if box_[0].is_finite() {
+        box_
+    } else {
+        [-0.5, -0.5, 0.5, 0.5]
     }
 }
 
 fn frame(layout: &Layout, options: &RenderOptions) -> Frame {
     let cell = if options.cell_size.is_finite() { options.cell_size.clamp(8.0, 512.0) } else { 48.0 };
-    let [hx, hy] = half_extent(layout.shape);
-    let xs = layout.points.iter().map(|p| finite(p[0]));
-    let ys = layout.points.iter().map(|p| finite(p[1]));
-    let (min_x, max_x) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(x), b.max(x)));
-    let (min_y, max_y) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| (a.min(y), b.max(y)));
-    let (min_x, max_x, min_y, max_y) =
-        if min_x.is_finite() { (min_x, max_x, min_y, max_y) } else { (0.0, 0.0, 0.0, 0.0) };
+    let [min_x, min_y, max_x, max_y] = extent(layout);
     let pad = (cell * 0.25).max(6.0);
     let coordinates = options.show_coordinates && layout.files_and_ranks.is_some();
     let left = pad + if coordinates { cell * 0.45 } else { 0.0 };
     let top = pad + if layout.layer_labels.is_empty() { 0.0 } else { cell * 0.5 };
-    let origin = [left + (hx - min_x) * cell, top + (hy - min_y) * cell];
-    let right = left + (max_x - min_x + 2.0 * hx) * cell;
-    let bottom = top + (max_y - min_y + 2.0 * hy) * cell;
+    let origin = [left - min_x * cell, top - min_y * cell];
+    let right = left + (max_x - min_x) * cell;
+    let bottom = top + (max_y - min_y) * cell;
     Frame { cell, origin, board: [left, top, right, bottom], pad, font: (cell * 0.3).clamp(11.0, 22.0) }
 }
 
@@ -117,7 +141,9 @@ pub(crate) fn picture<G: Game>(
     let caption = if options.show_caption { caption_lines(game, state) } else { Vec::new() };
     let caption_top = below;
     below += caption.len() as f64 * f.font * 1.4;
-    let legend_entries = legend(info, &looks, &pieces);
+    let shown_pieces: Vec<u32> =
+        pieces.iter().enumerate().filter(|&(v, _)| layout.is_shown(v)).map(|(_, &p)| p).collect();
+    let legend_entries = legend(info, &looks, &shown_pieces);
     let board_width = f.board[2] + f.pad;
     let caption_width =
         caption.iter().map(|l| l.chars().count() as f64 * CHAR_WIDTH * f.font).fold(0.0, f64::max);
@@ -171,8 +197,11 @@ pub(crate) fn picture<G: Game>(
 }
 
 /// The outline of vertex `v`'s cell as an element name and its geometry attributes, grown by
-/// `grow` pixels on every side (negative shrinks).
+/// `grow` pixels on every side (negative shrinks); `None` for hidden vertices.
 fn cell_shape(layout: &Layout, f: &Frame, v: usize, grow: f64) -> Option<(&'static str, Vec<Attr<'static>>)> {
+    if !layout.is_shown(v) {
+        return None;
+    }
     let [cx, cy] = f.pixel(*layout.points.get(v)?);
     let c = f.cell;
     Some(match layout.shape {
@@ -200,8 +229,31 @@ fn cell_shape(layout: &Layout, f: &Frame, v: usize, grow: f64) -> Option<(&'stat
                 .collect();
             ("polygon", vec![("points", corners.join(" "))])
         }
+        Shape::Tiles => {
+            let outline = layout.outlines.get(v)?;
+            // Grown about the centre so that the narrowest width changes by 2 × grow.
+            let width = crate::tiles::min_width(outline) * c;
+            let factor = if width > 1e-9 { ((width + 2.0 * grow) / width).max(0.1) } else { 1.0 };
+            let corners: Vec<String> = outline
+                .iter()
+                .map(|&p| {
+                    let [px, py] = f.pixel(p);
+                    format!("{},{}", num(cx + (px - cx) * factor), num(cy + (py - cy) * factor))
+                })
+                .collect();
+            ("polygon", vec![("points", corners.join(" "))])
+        }
         Shape::Nodes => ("circle", vec![("cx", num(cx)), ("cy", num(cy)), ("r", num(node_radius(c) + grow))]),
     })
+}
+
+/// The width of the largest piece symbol that fits vertex `v`'s cell, in pixels.
+fn piece_room(layout: &Layout, f: &Frame, v: usize) -> f64 {
+    match layout.shape {
+        Shape::Nodes => f.cell * 0.9,
+        Shape::Tiles => layout.outlines.get(v).map_or(f.cell, |o| crate::tiles::min_width(o) * f.cell * 1.1),
+        Shape::Squares | Shape::Hexagons => f.cell,
+    }
 }
 
 fn node_radius(cell: f64) -> f64 {
@@ -210,7 +262,7 @@ fn node_radius(cell: f64) -> f64 {
 
 fn board(w: &mut SvgWriter, info: &GameInfo, layout: &Layout, f: &Frame) {
     w.open("g", &[("class", "board".into())]);
-    if layout.shape == Shape::Nodes {
+    if layout.shape == Shape::Nodes || !layout.links.is_empty() {
         w.open(
             "g",
             &[
@@ -219,28 +271,44 @@ fn board(w: &mut SvgWriter, info: &GameInfo, layout: &Layout, f: &Frame) {
                 ("stroke-width", num((f.cell * 0.05).max(1.0))),
             ],
         );
-        for &(a, b) in &layout.links {
-            let (Some(&pa), Some(&pb)) = (layout.points.get(a as usize), layout.points.get(b as usize))
+        for link in &layout.links {
+            let (Some(&pa), Some(&pb)) =
+                (layout.points.get(link.a as usize), layout.points.get(link.b as usize))
             else {
                 continue;
             };
             let ([x1, y1], [x2, y2]) = (f.pixel(pa), f.pixel(pb));
-            w.empty(
-                "line",
-                &[
-                    ("class", "edge".into()),
-                    ("x1", num(x1)),
-                    ("y1", num(y1)),
-                    ("x2", num(x2)),
-                    ("y2", num(y2)),
-                ],
-            );
+            match link.arc {
+                None => w.empty(
+                    "line",
+                    &[
+                        ("class", "edge".into()),
+                        ("x1", num(x1)),
+                        ("y1", num(y1)),
+                        ("x2", num(x2)),
+                        ("y2", num(y2)),
+                    ],
+                ),
+                Some(arc) => {
+                    let r = num(arc.radius * f.cell);
+                    let path = format!(
+                        "M {} {} A {r} {r} 0 {} {} {} {}",
+                        num(x1),
+                        num(y1),
+                        u8::from(arc.large),
+                        u8::from(arc.clockwise),
+                        num(x2),
+                        num(y2)
+                    );
+                    w.empty("path", &[("class", "edge arc".into()), ("d", path), ("fill", "none".into())]);
+                }
+            }
         }
         w.close();
     }
     let stroke = match layout.shape {
         Shape::Squares => "none",
-        Shape::Hexagons | Shape::Nodes => LINE,
+        Shape::Hexagons | Shape::Nodes | Shape::Tiles => LINE,
     };
     for (v, name) in info.vertices.iter().enumerate() {
         let Some((element, mut attrs)) = cell_shape(layout, f, v, 0.0) else { continue };
@@ -248,7 +316,7 @@ fn board(w: &mut SvgWriter, info: &GameInfo, layout: &Layout, f: &Frame) {
         let fill = match layout.shape {
             Shape::Squares if shade == 1 => DARK_SQUARE,
             Shape::Squares => LIGHT_SQUARE,
-            Shape::Hexagons => HEX_SHADES[usize::from(shade) % 3],
+            Shape::Hexagons | Shape::Tiles => HEX_SHADES[usize::from(shade) % 3],
             Shape::Nodes => NODE_FILL,
         };
         let class = if layout.shape == Shape::Squares && shade == 1 { "cell dark" } else { "cell" };
@@ -346,6 +414,9 @@ fn draw_pieces(
     w.open("g", &[("class", "pieces".into()), ("text-anchor", "middle".into())]);
     for (v, &piece) in pieces.iter().enumerate() {
         let Some(&point) = layout.points.get(v) else { continue };
+        if !layout.is_shown(v) {
+            continue;
+        }
         let unknown = Look::Disc { fill: "#999999".into(), ink: "#ffffff".into(), label: "?".into() };
         let look = looks.get(piece as usize).unwrap_or(&unknown);
         if *look == Look::Hidden {
@@ -360,8 +431,7 @@ fn draw_pieces(
                 ("data-piece", name),
             ],
         );
-        let scale = if layout.shape == Shape::Nodes { 0.9 } else { 1.0 };
-        piece_icon(w, look, f.pixel(point), f.cell * scale);
+        piece_icon(w, look, f.pixel(point), piece_room(layout, f, v));
         w.close();
     }
     w.close();
@@ -435,10 +505,13 @@ fn vertex_names(w: &mut SvgWriter, info: &GameInfo, layout: &Layout, f: &Frame) 
     w.open("g", &[("class", "vertex-names".into()), ("font-size", num(size)), ("fill", "#4a4a4a".into())]);
     for (v, name) in info.vertices.iter().enumerate() {
         let Some(&point) = layout.points.get(v) else { continue };
+        if !layout.is_shown(v) {
+            continue;
+        }
         let [cx, cy] = f.pixel(point);
         let (x, y, anchor) = match layout.shape {
             Shape::Squares => (cx - f.cell * 0.46, cy - f.cell * 0.46 + size, "start"),
-            Shape::Hexagons => (cx, cy - f.cell * 0.3, "middle"),
+            Shape::Hexagons | Shape::Tiles => (cx, cy - f.cell * 0.3, "middle"),
             Shape::Nodes => (cx, cy + node_radius(f.cell) + size, "middle"),
         };
         w.text("text", &[("x", num(x)), ("y", num(y)), ("text-anchor", anchor.into())], name);
