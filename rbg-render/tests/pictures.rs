@@ -467,3 +467,262 @@ proptest! {
         prop_assert_eq!(shown.len(), occupied);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Every board of the corpus and of games/ (geometry, SBG translations, boards), drawn at the
+// default size and measured in the SVG: no two sites overlap, every site is large enough to
+// click, grid-named sites lie on a grid.
+
+/// Every game file the project knows: `(name, RBG text, text the hints are read from)`.
+fn every_board_game() -> Vec<(String, String, String)> {
+    let mut out = Vec::new();
+    let root = rbg_testdata::workspace_root().join("games");
+    for dir in [root.clone(), root.join("geometry"), root.join("boards"), root.join("sbg")] {
+        let mut files: Vec<PathBuf> =
+            std::fs::read_dir(&dir).expect("games dir").flatten().map(|e| e.path()).collect();
+        files.sort();
+        for path in files {
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            let name = path.display().to_string();
+            match path.extension().and_then(|e| e.to_str()) {
+                Some("rbg") => out.push((name, text.clone(), text)),
+                Some("sbg") => {
+                    let game =
+                        rbg_sbg::parse(&name, text.as_bytes()).unwrap_or_else(|d| panic!("{name}: {d:?}"));
+                    out.push((name, rbg_sbg::to_rbg(&game), text));
+                }
+                _ => {}
+            }
+        }
+    }
+    if let Some(corpus) = rbg_testdata::corpus() {
+        for game in rbg_testdata::corpus_games(&corpus) {
+            let text = String::from_utf8_lossy(&game.bytes()).into_owned();
+            out.push((game.name, text.clone(), text));
+        }
+    }
+    out
+}
+
+/// A drawn site: its vertex name and its outline (a convex polygon) or disc, in pixels.
+enum Site {
+    Polygon(Vec<[f64; 2]>),
+    Disc([f64; 2], f64),
+}
+
+fn sites(doc: &roxmltree::Document<'_>) -> Vec<(String, Site)> {
+    doc.descendants()
+        .filter(|n| has_class(n, "cell"))
+        .map(|n| {
+            let site = match n.tag_name().name() {
+                "rect" => {
+                    let (x, y, w, h) =
+                        (number(&n, "x"), number(&n, "y"), number(&n, "width"), number(&n, "height"));
+                    Site::Polygon(vec![[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
+                }
+                "circle" => Site::Disc([number(&n, "cx"), number(&n, "cy")], number(&n, "r")),
+                "polygon" => Site::Polygon(corners(&n)),
+                other => panic!("a cell drawn as {other}"),
+            };
+            (n.attribute("data-vertex").expect("data-vertex").to_string(), site)
+        })
+        .collect()
+}
+
+/// The least width of a convex polygon (over its sides, the farthest corner from the side's
+/// line), or a disc's diameter.
+fn width(site: &Site) -> f64 {
+    match site {
+        Site::Disc(_, r) => 2.0 * r,
+        Site::Polygon(p) => (0..p.len())
+            .map(|k| {
+                let (a, b) = (p[k], p[(k + 1) % p.len()]);
+                let len = (b[0] - a[0]).hypot(b[1] - a[1]);
+                p.iter()
+                    .map(|q| ((q[0] - a[0]) * (b[1] - a[1]) - (q[1] - a[1]) * (b[0] - a[0])).abs() / len)
+                    .fold(0.0, f64::max)
+            })
+            .fold(f64::INFINITY, f64::min),
+    }
+}
+
+fn centre(site: &Site) -> [f64; 2] {
+    match site {
+        Site::Disc(c, _) => *c,
+        Site::Polygon(p) => {
+            let n = p.len() as f64;
+            p.iter().fold([0.0, 0.0], |a, q| [a[0] + q[0] / n, a[1] + q[1] / n])
+        }
+    }
+}
+
+/// How far the interiors of two sites overlap (a separating axis leaves at most this much),
+/// in pixels; discs by the distance of their centres.
+fn overlap(a: &Site, b: &Site) -> f64 {
+    match (a, b) {
+        (Site::Disc(ca, ra), Site::Disc(cb, rb)) => ra + rb - (ca[0] - cb[0]).hypot(ca[1] - cb[1]),
+        (Site::Polygon(pa), Site::Polygon(pb)) => {
+            let mut least = f64::INFINITY;
+            for poly in [pa, pb] {
+                for k in 0..poly.len() {
+                    let (p, q) = (poly[k], poly[(k + 1) % poly.len()]);
+                    let len = (q[0] - p[0]).hypot(q[1] - p[1]);
+                    if len < 1e-9 {
+                        continue;
+                    }
+                    let axis = [-(q[1] - p[1]) / len, (q[0] - p[0]) / len];
+                    let span = |s: &Vec<[f64; 2]>| {
+                        s.iter()
+                            .map(|c| c[0] * axis[0] + c[1] * axis[1])
+                            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x), hi.max(x)))
+                    };
+                    let ((la, ha), (lb, hb)) = (span(pa), span(pb));
+                    least = least.min(ha.min(hb) - la.max(lb));
+                }
+            }
+            least
+        }
+        _ => panic!("one board drawn with discs and polygons"),
+    }
+}
+
+/// Least-squares `origin + x·u + y·v` through the points of the grid cells; the largest
+/// distance of a point from it.
+fn grid_residual(cells: &[([i64; 2], [f64; 2])]) -> f64 {
+    // Normal equations of [1 x y] · [o; u; v] = p, for each coordinate.
+    let mut m = [[0.0f64; 3]; 3];
+    let mut rhs = [[0.0f64; 2]; 3];
+    for &(c, p) in cells {
+        let row = [1.0, c[0] as f64, c[1] as f64];
+        for i in 0..3 {
+            for j in 0..3 {
+                m[i][j] += row[i] * row[j];
+            }
+            rhs[i][0] += row[i] * p[0];
+            rhs[i][1] += row[i] * p[1];
+        }
+    }
+    let solve = |k: usize| -> [f64; 3] {
+        // Cramer's rule on the 3 × 3 system.
+        let det = |a: [[f64; 3]; 3]| {
+            a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1])
+                - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0])
+                + a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0])
+        };
+        let d = det(m);
+        let mut out = [0.0; 3];
+        for col in 0..3 {
+            let mut a = m;
+            for r in 0..3 {
+                a[r][col] = rhs[r][k];
+            }
+            out[col] = if d.abs() > 1e-9 { det(a) / d } else { 0.0 };
+        }
+        out
+    };
+    let (x, y) = (solve(0), solve(1));
+    cells
+        .iter()
+        .map(|&(c, p)| {
+            let fx = x[0] + x[1] * c[0] as f64 + x[2] * c[1] as f64;
+            let fy = y[0] + y[1] * c[0] as f64 + y[2] * c[1] as f64;
+            (fx - p[0]).hypot(fy - p[1])
+        })
+        .fold(0.0, f64::max)
+}
+
+/// Smallest width of a site and closest centres of point sites, in pixels (the brief: 24).
+const CLICKABLE: f64 = 24.0;
+/// Overlap tolerated between neighbouring sites (rounding of the coordinates written).
+const TOUCH: f64 = 0.05;
+
+#[test]
+fn every_board_has_separate_clickable_sites_and_grid_names_on_a_grid() {
+    let started = std::time::Instant::now();
+    let games = every_board_game();
+    let mut checked = 0;
+    for (name, rbg_text, hint_text) in &games {
+        let out = rbg_parser::parse(name, rbg_text.as_bytes());
+        let Some(ir) = out.game else { panic!("{name} parses: {:?}", out.diagnostics) };
+        let game = Interpreter::new(&ir, name, InterpOptions::default()).expect("the game builds");
+        let info = game.info();
+        let hint = rbg_render::LayoutHint::from_source(hint_text).expect("hints read");
+        let layout = Layout::with_hint(info, &hint);
+        let svg = rbg_render::render_svg_with_layout(
+            &game,
+            &layout,
+            &game.initial_state(),
+            None,
+            &RenderOptions::default(),
+        );
+        let doc = roxmltree::Document::parse(&svg).expect("well-formed");
+        let drawn = sites(&doc);
+        // Each vertex drawn once, except helpers, which are not drawn.
+        let shown = (0..info.vertices.len()).filter(|&v| layout.is_shown(v)).count();
+        assert_eq!(drawn.len(), shown, "{name}");
+        assert!(shown * 2 >= info.vertices.len(), "{name}: most of the board is shown");
+        for (vertex, site) in &drawn {
+            assert!(width(site) >= CLICKABLE - 0.01, "{name}: {vertex} is {:.1} px across", width(site));
+        }
+        let boxes: Vec<[f64; 4]> = drawn
+            .iter()
+            .map(|(_, s)| match s {
+                Site::Disc(c, r) => [c[0] - r, c[1] - r, c[0] + r, c[1] + r],
+                Site::Polygon(p) => p
+                    .iter()
+                    .fold([f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY], |b, q| {
+                        [b[0].min(q[0]), b[1].min(q[1]), b[2].max(q[0]), b[3].max(q[1])]
+                    }),
+            })
+            .collect();
+        for i in 0..drawn.len() {
+            for j in i + 1..drawn.len() {
+                let (a, b) = (boxes[i], boxes[j]);
+                if a[2] <= b[0] || b[2] <= a[0] || a[3] <= b[1] || b[3] <= a[1] {
+                    continue;
+                }
+                let (sa, sb) = (&drawn[i].1, &drawn[j].1);
+                assert!(overlap(sa, sb) <= TOUCH, "{name}: {} and {} overlap", drawn[i].0, drawn[j].0);
+                if let (Site::Disc(..), Site::Disc(..)) = (sa, sb) {
+                    let (ca, cb) = (centre(sa), centre(sb));
+                    assert!(
+                        (ca[0] - cb[0]).hypot(ca[1] - cb[1]) >= CLICKABLE,
+                        "{name}: {} {}",
+                        drawn[i].0,
+                        drawn[j].0
+                    );
+                }
+            }
+        }
+        // Grid-named sites: on a lattice (equal steps along rows and along columns). A tiling's
+        // `x<column>y<row>` count distinct coordinates, not steps (docs/language-extensions.md),
+        // and the `hexagon` generator counts cells along its own rows: the names are lattice
+        // coordinates only where a generator's point is its coordinates (`rectangle`).
+        let threshold = (info.vertices.len() * 3).div_ceil(5);
+        let lattice_names = match (layout.origin, &info.positions) {
+            (Origin::Generator, Some(p)) => {
+                p.iter().all(|q| q.point == [f64::from(q.coords[0]), f64::from(q.coords[1])])
+            }
+            _ => true,
+        };
+        if let (true, Some((_, cells))) =
+            (lattice_names, rbg_render::names::grid_from_most_names(&info.vertices, &info.edges, threshold))
+        {
+            let by_name: HashMap<&str, [f64; 2]> =
+                drawn.iter().map(|(v, s)| (v.as_str(), centre(s))).collect();
+            let placed: Vec<([i64; 2], [f64; 2])> = info
+                .vertices
+                .iter()
+                .zip(&cells)
+                .filter_map(|(v, c)| Some(((*c)?, *by_name.get(v.as_str())?)))
+                .collect();
+            if placed.len() >= 3 {
+                let residual = grid_residual(&placed);
+                assert!(residual < 0.5, "{name}: grid-named sites are {residual:.2} px off a grid");
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked >= 30, "{checked} boards");
+    eprintln!("{checked} boards checked in {:.2} s", started.elapsed().as_secs_f64());
+}
