@@ -478,6 +478,10 @@ fn piece_icon(w: &mut SvgWriter, look: &Look, [cx, cy]: [f64; 2], cell: f64) {
                     ("stroke-width", num((cell * 0.03).max(1.0))),
                 ],
             );
+            if label.is_empty() {
+                // A plain man or stone.
+                return;
+            }
             let size = match label.chars().count() {
                 0 | 1 => cell * 0.4,
                 2 => cell * 0.3,

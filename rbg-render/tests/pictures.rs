@@ -81,10 +81,15 @@ fn drawn_pieces(doc: &roxmltree::Document<'_>) -> HashMap<String, DrawnPiece> {
     for g in doc.descendants().filter(|n| n.has_tag_name("g") && has_class(n, "piece")) {
         let vertex = g.attribute("data-vertex").expect("data-vertex").to_string();
         let piece = g.attribute("data-piece").expect("data-piece").to_string();
-        // The symbol on top (glyph) or the disc's label: the last text element.
-        let text_node = g.children().rfind(|n| n.has_tag_name("text")).expect("a text");
-        let text = text_node.text().unwrap_or("").to_string();
-        let centre = [number(&text_node, "x"), number(&text_node, "y")];
+        // The symbol on top (glyph) or the disc's label: the last text element; a plain man or
+        // stone is a disc without one.
+        let (text, centre) = match g.children().rfind(|n| n.has_tag_name("text")) {
+            Some(t) => (t.text().unwrap_or("").to_string(), [number(&t, "x"), number(&t, "y")]),
+            None => {
+                let disc = g.children().find(|n| has_class(n, "disc")).expect("a disc or a text");
+                (String::new(), [number(&disc, "cx"), number(&disc, "cy")])
+            }
+        };
         assert!(
             out.insert(vertex.clone(), DrawnPiece { piece, text, centre }).is_none(),
             "one piece per vertex"
@@ -306,8 +311,8 @@ fn draughts_shows_the_men_and_not_the_unused_squares() {
         let expected = if row <= 2 { "bMan" } else { "wMan" };
         assert_eq!(drawn.piece, expected, "{vertex}");
         assert!(row <= 2 || row >= 5, "{vertex}");
-        // Men are discs labelled M (draughts has no chess pieces besides its kings).
-        assert_eq!(drawn.text, "M");
+        // Men are plain discs (draughts has no chess pieces besides its kings).
+        assert_eq!(drawn.text, "");
     }
 }
 
@@ -725,4 +730,43 @@ fn every_board_has_separate_clickable_sites_and_grid_names_on_a_grid() {
     }
     assert!(checked >= 30, "{checked} boards");
     eprintln!("{checked} boards checked in {:.2} s", started.elapsed().as_secs_f64());
+}
+
+/// Pieces are readable on large and small boards at the default size: discs at least 24 px
+/// across and inside their cells, labels and glyphs at least 11 px high.
+#[test]
+fn pieces_are_readable_on_a_19x19_go_board_and_a_4x4_reversi_board() {
+    for name in ["go", "reversi_4x4"] {
+        let Some(game) = corpus_game(name) else { return };
+        let mut state = game.initial_state();
+        let mut sc = game.new_scratch();
+        let mut legal = MoveList::new();
+        game.complete_keeper(&mut state, &mut sc, 100).unwrap();
+        for k in 0..6 {
+            game.legal_moves(&mut state, &mut sc, &mut legal).unwrap();
+            if legal.is_empty() {
+                break;
+            }
+            let m = legal.get(k % legal.len()).to_vec();
+            game.apply_move(&mut state, &m);
+            game.complete_keeper(&mut state, &mut sc, 100).unwrap();
+        }
+        let svg = render_svg(&game, &state, None, &RenderOptions::default());
+        let doc = roxmltree::Document::parse(&svg).expect("well-formed");
+        let cell_width: HashMap<String, f64> = sites(&doc).into_iter().map(|(v, s)| (v, width(&s))).collect();
+        let pieces: Vec<roxmltree::Node<'_, '_>> =
+            doc.descendants().filter(|n| n.has_tag_name("g") && has_class(n, "piece")).collect();
+        assert!(pieces.len() >= 4, "{name}: {} pieces", pieces.len());
+        for g in pieces {
+            let room = cell_width[g.attribute("data-vertex").unwrap()];
+            for node in g.children().filter(|n| n.is_element()) {
+                if has_class(&node, "disc") {
+                    let d = 2.0 * number(&node, "r");
+                    assert!((CLICKABLE..=room).contains(&d), "{name}: a disc {d} px across in {room}");
+                } else if node.has_tag_name("text") {
+                    assert!(number(&node, "font-size") >= 11.0, "{name}: {:?}", node.text());
+                }
+            }
+        }
+    }
 }
