@@ -19,6 +19,8 @@ const LIGHT_SQUARE: &str = "#f0d9b5";
 const DARK_SQUARE: &str = "#b58863";
 const HEX_SHADES: [&str; 3] = ["#f3e5c8", "#e2c99c", "#d0b07a"];
 const NODE_FILL: &str = "#f7f2e6";
+/// The board under points and lines.
+const BOARD_WOOD: &str = "#e8c987";
 const LINE: &str = "#5b5b5b";
 const LAST_MOVE: &str = "#f5d742";
 const CURRENT: &str = "#1f5fd6";
@@ -36,6 +38,8 @@ struct Frame {
     board: [f64; 4],
     pad: f64,
     font: f64,
+    /// Radius of the discs of [`Shape::Nodes`], in pixels.
+    node_radius: f64,
 }
 
 impl Frame {
@@ -100,7 +104,14 @@ fn frame(layout: &Layout, options: &RenderOptions) -> Frame {
     let origin = [left - min_x * cell, top - min_y * cell];
     let right = left + (max_x - min_x) * cell;
     let bottom = top + (max_y - min_y) * cell;
-    Frame { cell, origin, board: [left, top, right, bottom], pad, font: (cell * 0.3).clamp(11.0, 22.0) }
+    Frame {
+        cell,
+        origin,
+        board: [left, top, right, bottom],
+        pad,
+        font: (cell * 0.3).clamp(11.0, 22.0),
+        node_radius: node_radius(layout, cell),
+    }
 }
 
 /// The look of each piece of `game` (see [`crate::pieces`]; the initial position tells which
@@ -243,25 +254,53 @@ fn cell_shape(layout: &Layout, f: &Frame, v: usize, grow: f64) -> Option<(&'stat
                 .collect();
             ("polygon", vec![("points", corners.join(" "))])
         }
-        Shape::Nodes => ("circle", vec![("cx", num(cx)), ("cy", num(cy)), ("r", num(node_radius(c) + grow))]),
+        Shape::Nodes => ("circle", vec![("cx", num(cx)), ("cy", num(cy)), ("r", num(f.node_radius + grow))]),
     })
 }
 
 /// The width of the largest piece symbol that fits vertex `v`'s cell, in pixels.
 fn piece_room(layout: &Layout, f: &Frame, v: usize) -> f64 {
     match layout.shape {
-        Shape::Nodes => f.cell * 0.9,
+        Shape::Nodes => f.cell.min(f.node_radius * 2.5),
         Shape::Tiles => layout.outlines.get(v).map_or(f.cell, |o| crate::tiles::min_width(o) * f.cell * 1.1),
         Shape::Squares | Shape::Hexagons => f.cell,
     }
 }
 
-fn node_radius(cell: f64) -> f64 {
-    cell * 0.3
+/// The radius of a point's disc: 0.3 cells for nodes of a graph, 0.4 on a board of points and
+/// lines (where stones fill the points), less where points are closer than one cell.
+fn node_radius(layout: &Layout, cell: f64) -> f64 {
+    if !layout.on_points {
+        return cell * 0.3;
+    }
+    let shown: Vec<[f64; 2]> =
+        (0..layout.points.len()).filter(|&v| layout.is_shown(v)).map(|v| layout.points[v]).collect();
+    let mut closest = f64::INFINITY;
+    for (i, a) in shown.iter().enumerate() {
+        for b in &shown[i + 1..] {
+            closest = closest.min((a[0] - b[0]).hypot(a[1] - b[1]));
+        }
+    }
+    cell * 0.4 * closest.min(1.0)
 }
 
 fn board(w: &mut SvgWriter, info: &GameInfo, layout: &Layout, f: &Frame) {
     w.open("g", &[("class", "board".into())]);
+    if layout.on_points {
+        let [l, t, r, b] = f.board;
+        w.empty(
+            "rect",
+            &[
+                ("class", "board-fill".into()),
+                ("x", num(l)),
+                ("y", num(t)),
+                ("width", num(r - l)),
+                ("height", num(b - t)),
+                ("fill", BOARD_WOOD.into()),
+                ("rx", num(f.cell * 0.1)),
+            ],
+        );
+    }
     if layout.shape == Shape::Nodes || !layout.links.is_empty() {
         w.open(
             "g",
@@ -320,6 +359,17 @@ fn board(w: &mut SvgWriter, info: &GameInfo, layout: &Layout, f: &Frame) {
             Shape::Nodes => NODE_FILL,
         };
         let class = if layout.shape == Shape::Squares && shade == 1 { "cell dark" } else { "cell" };
+        if layout.dots {
+            let [cx, cy] = f.pixel(layout.points[v]);
+            let dot = [
+                ("class", "dot".into()),
+                ("cx", num(cx)),
+                ("cy", num(cy)),
+                ("r", num(f.cell * 0.09)),
+                ("fill", LINE.into()),
+            ];
+            w.empty("circle", &dot);
+        }
         attrs.extend([
             ("class", class.into()),
             ("id", format!("cell-{v}")),
@@ -327,6 +377,10 @@ fn board(w: &mut SvgWriter, info: &GameInfo, layout: &Layout, f: &Frame) {
             ("fill", fill.into()),
             ("stroke", stroke.into()),
         ]);
+        if layout.on_points {
+            // A click target over the point, not drawn: the lines and dots show the board.
+            attrs.extend([("fill-opacity", "0".into()), ("stroke-opacity", "0".into())]);
+        }
         w.empty(element, &attrs);
     }
     w.close();
@@ -516,7 +570,7 @@ fn vertex_names(w: &mut SvgWriter, info: &GameInfo, layout: &Layout, f: &Frame) 
         let (x, y, anchor) = match layout.shape {
             Shape::Squares => (cx - f.cell * 0.46, cy - f.cell * 0.46 + size, "start"),
             Shape::Hexagons | Shape::Tiles => (cx, cy - f.cell * 0.3, "middle"),
-            Shape::Nodes => (cx, cy + node_radius(f.cell) + size, "middle"),
+            Shape::Nodes => (cx, cy + f.node_radius + size, "middle"),
         };
         w.text("text", &[("x", num(x)), ("y", num(y)), ("text-anchor", anchor.into())], name);
     }

@@ -100,6 +100,10 @@ pub struct Layout {
     /// Captions of cuboid layers: the text and the point (in cells) above the layer's first
     /// column.
     pub layer_labels: Vec<(String, [f64; 2])>,
+    /// For [`Shape::Nodes`]: a board of points and lines (mill, alquerque, go), drawn as lines
+    /// on a board with a dot on each point where `dots`; else (the graph layout) nodes.
+    pub on_points: bool,
+    pub dots: bool,
 }
 
 /// Least width of a cell and least distance between points, in cells (24 and about 38 pixels
@@ -132,6 +136,19 @@ impl Layout {
             layout.shape = Shape::Nodes;
             layout.links.extend(grid_links);
         }
+        if layout.shape == Shape::Squares
+            && hint.style.is_none()
+            && layout.files_and_ranks.is_some()
+            && plays_stones(info)
+        {
+            // Go is played on the points of its grid.
+            layout.shape = Shape::Nodes;
+            layout.links = links(info, &layout.hidden);
+            layout.on_points = true;
+        } else if layout.shape == Shape::Nodes && layout.origin != Origin::Graph {
+            layout.on_points = true;
+            layout.dots = true;
+        }
         layout.fit_clickable();
         layout
     }
@@ -148,6 +165,8 @@ impl Layout {
             hidden: vec![false; n],
             files_and_ranks: None,
             layer_labels: Vec::new(),
+            on_points: false,
+            dots: false,
         }
     }
 
@@ -191,6 +210,13 @@ impl Layout {
     pub fn is_shown(&self, v: usize) -> bool {
         v < self.points.len() && !self.hidden.get(v).copied().unwrap_or(false)
     }
+}
+
+/// Whether the pieces are go stones: a coloured piece named `…Stone`.
+fn plays_stones(info: &GameInfo) -> bool {
+    let stones =
+        info.pieces.iter().filter(|p| p.len() > 5 && p.to_ascii_lowercase().ends_with("stone")).count();
+    stones >= 2
 }
 
 fn closest_pair(points: &[[f64; 2]]) -> f64 {
