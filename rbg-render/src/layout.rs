@@ -10,7 +10,8 @@
 //!    follow the pattern: the others are helper vertices (below).
 //! 3. **Edge labels naming directions** (`up`, `left`, `ne` ...; [`crate::directions`]).
 //! 4. **Rings**: a label running around concentric cycles ([`crate::rings`]), drawn as circles.
-//! 5. **The edge graph** laid out automatically ([`crate::graph`]): nodes and edges.
+//! 5. **Edge labels as vectors** of any names ([`crate::labels`]): a grid or hex lattice.
+//! 6. **The edge graph** laid out automatically ([`crate::graph`]): nodes and edges.
 //!
 //! A grid is then drawn by what its edges say: hexagons when every edge is one of three
 //! directions `a`, `b` and `a ± b` (a square grid sheared into a hex board, as `games/hex.rbg`
@@ -55,6 +56,8 @@ pub enum Origin {
     Directions,
     /// Concentric rings.
     Rings,
+    /// Edge labels taken as vectors ([`crate::labels`]).
+    Labels,
     /// The automatic layout of the edge graph.
     Graph,
 }
@@ -433,8 +436,7 @@ fn grid(
     let at = |c: &Option<[i64; 2]>| c.map_or([0.0, 0.0], |c| [c[0] as f64, c[1] as f64]);
     let row_gap = 3f64.sqrt() / 2.0;
     if let (Some(shear), true) = (hex_shear, style.is_none() || style == Some(Style::Hex)) {
-        let points: Vec<[f64; 2]> =
-            cells.iter().map(|c| at(c)).map(|[x, y]| [x + shear * y, y * row_gap]).collect();
+        let points: Vec<[f64; 2]> = cells.iter().map(at).map(|[x, y]| [x + shear * y, y * row_gap]).collect();
         let mut layout = Layout::blank(points, Shape::Hexagons, origin);
         layout.shades = layout.points.iter().map(|&p| hexagon_shade(p, row_gap)).collect();
         return layout;
@@ -505,6 +507,13 @@ fn node_list(info: &GameInfo, hidden: &mut [bool], style: Option<Style>) -> Layo
         if let Some(rings) = crate::rings::layout(m, info.labels.len(), &ring_edges) {
             let mut layout = Layout::blank(place(rings.points.clone()), Shape::Nodes, Origin::Rings);
             layout.links = ring_links(info, hidden, &index, &rings);
+            return layout;
+        }
+    }
+    if !wants(Style::Graph) {
+        if let Some(sub_points) = crate::labels::layout(m, info.labels.len(), &sub_edges) {
+            let mut layout = Layout::blank(place(sub_points), Shape::Nodes, Origin::Labels);
+            layout.links = links(info, hidden);
             return layout;
         }
     }

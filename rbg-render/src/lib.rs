@@ -37,6 +37,7 @@ pub mod directions;
 mod draw;
 pub mod graph;
 pub mod hint;
+pub mod labels;
 pub mod layout;
 pub mod names;
 pub mod pieces;

@@ -37,6 +37,9 @@ pub fn grid_from_names(names: &[String], edges: &[(u32, u32, u32)]) -> Option<(N
     Some((pattern, cells.into_iter().collect::<Option<_>>()?))
 }
 
+/// Reads one name's grid cell: column, row (or chess rank), layer.
+type NameParser = fn(&str) -> Option<[i64; 3]>;
+
 /// As [`grid_from_names`] for the vertices whose names follow one pattern, at least `required`
 /// of them: the others (helper vertices, named otherwise) get `None`. Edges touching those are
 /// not used to judge the guess.
@@ -48,7 +51,7 @@ pub fn grid_from_most_names(
     if names.is_empty() || required == 0 {
         return None;
     }
-    let patterns: [(NamePattern, fn(&str) -> Option<[i64; 3]>); 3] = [
+    let patterns: [(NamePattern, NameParser); 3] = [
         (NamePattern::Axes, parse_axes),
         (NamePattern::RowColumn, parse_row_column),
         (NamePattern::Chess, parse_chess),
