@@ -413,6 +413,9 @@ fn games() -> &'static Vec<Interpreter> {
         list.push(interpreter(SMALL_HEXAGON, "hexagonal"));
         list.push(interpreter(WHEEL, "wheel"));
         list.push(interpreter(SMALL_CUBOID, "cuboid"));
+        for file in ["boards/surakarta.rbg", "boards/pretwa.rbg", "geometry/walkers3464.rbg"] {
+            list.push(workspace_game(file));
+        }
         for name in ["theMillGame", "yavalath", "arimaa", "chineseCheckers6"] {
             if let Some(game) = corpus_game(name) {
                 list.push(game);
@@ -466,7 +469,10 @@ proptest! {
             prop_assert_eq!(&info.pieces[game.piece(&state, v.unwrap()) as usize], &drawn.piece);
         }
         let looks = rbg_render::game_piece_looks(game);
+        // Pieces on helper vertices (surakarta's loops) are not drawn.
+        let layout = Layout::new(info);
         let occupied = (0..info.vertices.len() as u32)
+            .filter(|&v| layout.is_shown(v as usize))
             .filter(|&v| looks[game.piece(&state, v) as usize] != rbg_render::pieces::Look::Hidden)
             .count();
         prop_assert_eq!(shown.len(), occupied);
@@ -769,4 +775,73 @@ fn pieces_are_readable_on_a_19x19_go_board_and_a_4x4_reversi_board() {
             }
         }
     }
+}
+
+/// A game file of `games/` with its layout hints, rendered at the default size.
+fn hinted_picture(file: &str) -> (Interpreter, Layout, String) {
+    let game = workspace_game(file);
+    let text = std::fs::read_to_string(rbg_testdata::workspace_root().join("games").join(file)).unwrap();
+    let layout = Layout::with_hint(game.info(), &rbg_render::LayoutHint::from_source(&text).unwrap());
+    let (state, _) = play(&game, &[]);
+    let svg = rbg_render::render_svg_with_layout(&game, &layout, &state, None, &RenderOptions::default());
+    (game, layout, svg)
+}
+
+#[test]
+fn walkers_on_3464_are_hexagons_squares_and_triangles() {
+    // The game's description: 19 hexagons, 42 squares and 24 triangles.
+    let (_, layout, svg) = hinted_picture("geometry/walkers3464.rbg");
+    assert_eq!(layout.shape, Shape::Tiles);
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let mut by_sides: HashMap<usize, usize> = HashMap::new();
+    for cell in doc.descendants().filter(|n| has_class(n, "cell")) {
+        *by_sides.entry(corners(&cell).len()).or_default() += 1;
+    }
+    assert_eq!(by_sides, HashMap::from([(6, 19), (4, 42), (3, 24)]));
+}
+
+#[test]
+fn games_hex_with_its_hint_is_a_rhombus_of_hexagons() {
+    // games/hex.rbg is a 9 × 9 rectangle whose sixth neighbour (`up right`) is in its rules;
+    // its `// @layout hex` shears it: the six neighbours of every cell one cell (48 px) apart.
+    let (game, layout, svg) = hinted_picture("hex.rbg");
+    assert_eq!(layout.shape, Shape::Hexagons);
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let centres = cell_centres(&doc);
+    let at = |x: i32, y: i32| centres[&format!("rx{x}y{y}")];
+    for (dx, dy) in [(1, 0), (0, 1), (1, -1)] {
+        let (a, b) = (at(4, 4), at(4 + dx, 4 + dy));
+        assert!(((a[0] - b[0]).hypot(a[1] - b[1]) - CELL).abs() < 0.05, "step ({dx}, {dy})");
+    }
+    // The other diagonal is not a neighbour: √3 cells apart.
+    let (a, b) = (at(4, 4), at(5, 5));
+    assert!(((a[0] - b[0]).hypot(a[1] - b[1]) - CELL * 3f64.sqrt()).abs() < 0.05);
+    assert_eq!(centres.len(), game.info().vertices.len());
+}
+
+#[test]
+fn surakarta_pretwa_and_alquerque_are_drawn_with_their_lines() {
+    let count = |svg: &str, class: &str, tag: &str| {
+        let doc = roxmltree::Document::parse(svg).unwrap();
+        doc.descendants().filter(|n| has_class(n, class) && (tag.is_empty() || n.has_tag_name(tag))).count()
+    };
+    // Surakarta: 36 points (the 24 loop helpers not drawn), 2 × 6 × 5 = 60 grid lines and the
+    // 8 loops as arcs.
+    let (_, layout, svg) = hinted_picture("boards/surakarta.rbg");
+    assert_eq!(layout.hidden.iter().filter(|&&h| h).count(), 24);
+    assert_eq!(count(&svg, "cell", ""), 36);
+    assert_eq!(count(&svg, "arc", "path"), 8);
+    assert_eq!(count(&svg, "edge", "line"), 60);
+    // Pretwa: the centre and 3 circles of 6; 18 arcs around the circles, 18 radial lines.
+    let (_, layout, svg) = hinted_picture("boards/pretwa.rbg");
+    assert_eq!(layout.origin, Origin::Rings);
+    assert_eq!(count(&svg, "cell", ""), 19);
+    assert_eq!(count(&svg, "arc", "path"), 18);
+    assert_eq!(count(&svg, "edge", "line"), 18);
+    // Alquerque: 25 points, 40 orthogonal lines and one diagonal through each of the 16 unit
+    // squares.
+    let (_, layout, svg) = hinted_picture("boards/alquerque.rbg");
+    assert!(layout.on_points);
+    assert_eq!(count(&svg, "cell", ""), 25);
+    assert_eq!(count(&svg, "edge", "line"), 56);
 }
