@@ -275,13 +275,7 @@ fn node_radius(layout: &Layout, cell: f64) -> f64 {
     }
     let shown: Vec<[f64; 2]> =
         (0..layout.points.len()).filter(|&v| layout.is_shown(v)).map(|v| layout.points[v]).collect();
-    let mut closest = f64::INFINITY;
-    for (i, a) in shown.iter().enumerate() {
-        for b in &shown[i + 1..] {
-            closest = closest.min((a[0] - b[0]).hypot(a[1] - b[1]));
-        }
-    }
-    cell * 0.4 * closest.min(1.0)
+    cell * 0.4 * crate::layout::closest_pair(&shown).min(1.0)
 }
 
 fn board(w: &mut SvgWriter, info: &GameInfo, layout: &Layout, f: &Frame) {

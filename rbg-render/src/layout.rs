@@ -222,10 +222,18 @@ fn plays_stones(info: &GameInfo) -> bool {
     stones >= 2
 }
 
-fn closest_pair(points: &[[f64; 2]]) -> f64 {
+/// The least distance between two of the points (infinite for fewer than two): a sweep
+/// over the points sorted by x, so boards of many points take `n log n` for usual layouts.
+pub(crate) fn closest_pair(points: &[[f64; 2]]) -> f64 {
+    let mut sorted: Vec<[f64; 2]> =
+        points.iter().copied().filter(|p| p[0].is_finite() && p[1].is_finite()).collect();
+    sorted.sort_by(|a, b| a[0].total_cmp(&b[0]));
     let mut best = f64::INFINITY;
-    for (i, a) in points.iter().enumerate() {
-        for b in &points[i + 1..] {
+    for (i, a) in sorted.iter().enumerate() {
+        for b in &sorted[i + 1..] {
+            if b[0] - a[0] >= best {
+                break;
+            }
             best = best.min((a[0] - b[0]).hypot(a[1] - b[1]));
         }
     }

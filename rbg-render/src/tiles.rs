@@ -141,25 +141,42 @@ fn regular(points: &[[f64; 2]], neighbours: &[Vec<usize>]) -> Option<Vec<Vec<[f6
 const DISC_CORNERS: usize = 24;
 
 /// Voronoi cells cut to discs whose radius is 0.6 of the farthest side-sharing neighbour's
-/// distance (so border cells stay closed and about as large as inner ones).
+/// distance (so border cells stay closed and about as large as inner ones; a cell without
+/// neighbours takes the median radius). Only points within twice the radius can cut a cell;
+/// they are found in the points sorted by x.
 fn voronoi(points: &[[f64; 2]], neighbours: &[Vec<usize>]) -> Vec<Vec<[f64; 2]>> {
-    let nearest = nearest_distances(points);
+    let reach: Vec<Option<f64>> = (0..points.len())
+        .map(|i| {
+            neighbours[i]
+                .iter()
+                .filter(|&&j| j < points.len() && j != i)
+                .map(|&j| length(sub(points[j], points[i])))
+                .filter(|d| d.is_finite() && *d > 1e-9)
+                .reduce(f64::max)
+        })
+        .collect();
+    let mut known: Vec<f64> = reach.iter().flatten().copied().collect();
+    known.sort_by(f64::total_cmp);
+    let median = known.get(known.len() / 2).copied().unwrap_or(1.0);
+    let mut by_x: Vec<usize> = (0..points.len()).collect();
+    by_x.sort_by(|&a, &b| points[a][0].total_cmp(&points[b][0]));
+    let xs: Vec<f64> = by_x.iter().map(|&i| points[i][0]).collect();
     (0..points.len())
         .map(|i| {
             let centre = points[i];
-            let reach = neighbours[i]
-                .iter()
-                .filter(|&&j| j < points.len() && j != i)
-                .map(|&j| length(sub(points[j], centre)))
-                .fold(nearest[i], f64::max);
-            let radius = 0.6 * reach.max(1e-6);
+            let radius = 0.6 * reach[i].unwrap_or(median);
             let mut polygon: Vec<[f64; 2]> = (0..DISC_CORNERS)
                 .map(|m| {
                     let a = std::f64::consts::TAU * (m as f64 + 0.5) / DISC_CORNERS as f64;
                     [centre[0] + radius * a.cos(), centre[1] + radius * a.sin()]
                 })
                 .collect();
-            for (j, &other) in points.iter().enumerate() {
+            let first = xs.partition_point(|&x| x < centre[0] - 2.0 * radius);
+            for &j in &by_x[first..] {
+                let other = points[j];
+                if other[0] > centre[0] + 2.0 * radius {
+                    break;
+                }
                 if j == i || length(sub(other, centre)) > 2.0 * radius {
                     continue;
                 }
@@ -167,23 +184,6 @@ fn voronoi(points: &[[f64; 2]], neighbours: &[Vec<usize>]) -> Vec<Vec<[f64; 2]>>
             }
             polygon
         })
-        .collect()
-}
-
-/// The distance from each point to its nearest other point.
-fn nearest_distances(points: &[[f64; 2]]) -> Vec<f64> {
-    points
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            points
-                .iter()
-                .enumerate()
-                .filter(|&(j, _)| j != i)
-                .map(|(_, q)| length(sub(*q, *p)))
-                .fold(f64::INFINITY, f64::min)
-        })
-        .map(|d| if d.is_finite() { d } else { 1.0 })
         .collect()
 }
 
