@@ -845,3 +845,15 @@ fn surakarta_pretwa_and_alquerque_are_drawn_with_their_lines() {
     assert_eq!(count(&svg, "cell", ""), 25);
     assert_eq!(count(&svg, "edge", "line"), 56);
 }
+
+#[test]
+fn a_points_hint_draws_a_rectangle_as_points_and_lines() {
+    let game = workspace_game("ticTacToe.rbg");
+    let hint = rbg_render::LayoutHint::from_source("// @layout points\n").unwrap();
+    let layout = Layout::with_hint(game.info(), &hint);
+    assert_eq!(layout.shape, Shape::Nodes);
+    assert!(layout.on_points && layout.dots);
+    // 3 × 3 points: 2 × 3 × 2 = 12 lines along rows and columns.
+    assert_eq!(layout.links.len(), 12);
+    assert_eq!(Layout::new(game.info()).shape, Shape::Squares, "without the hint: squares");
+}
