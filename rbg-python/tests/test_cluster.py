@@ -206,3 +206,27 @@ def test_the_command_line_reports_bad_input_with_rbgs_exit_codes(tmp_path):
     done = run("play", str(TICTACTOE), "--agents", "random,random", "--address", "127.0.0.1:9", "--timeout", "1")
     assert done.returncode == 1 and "cannot reach the Ray cluster" in done.stderr
     assert run("play", str(TICTACTOE)).returncode == 2
+
+
+def rbg_binary():
+    """The `rbg` command built by the workspace's release build (CI builds it before these
+    tests), or None."""
+    target = os.environ.get("CARGO_TARGET_DIR") or str(WORKSPACE / "target")
+    path = os.path.join(target, "release", "rbg")
+    return path if os.access(path, os.X_OK) else None
+
+
+def test_a_tournament_on_two_nodes_writes_what_rbg_play_writes(two_nodes, tmp_path):
+    binary = rbg_binary()
+    if binary is None:
+        pytest.skip("the rbg command is not built (cargo build --release -p rbg-cli)")
+    _, backend = two_nodes
+    breakthrough = str(corpus_game("breakthrough"))
+    options = ["--agents", "mcts,flatmc", "--iterations", "30", "--games", "4", "--seed", "9", "--max-moves", "30"]
+    log = tmp_path / "rbg-play.jsonl"
+    done = subprocess.run([binary, "play", breakthrough, *options, "--log", str(log)], capture_output=True,
+                          text=True, timeout=TEST_SECONDS - 10)
+    assert done.returncode == 0, done.stderr
+    ours = cluster.play(breakthrough, "mcts,flatmc", 4, iterations=30, seed=9, max_moves=30, backend=backend)
+    assert log.read_text().splitlines() == ours.log_lines()
+    assert done.stdout == ours.table
