@@ -23,6 +23,8 @@ from conftest import GAMES, WORKSPACE, corpus_game, reference_perft
 # Ray on loopback only (Ray otherwise swaps 127.0.0.1 for the network address): before Ray is
 # imported, so that the nodes started below inherit it.
 os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
+# No usage report to Ray's servers from a test.
+os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
 if os.environ.get("RBG_RAY") == "1":
     import ray  # noqa: F401  (RBG_RAY=1: Ray must be there; an ImportError fails the run)
 else:
