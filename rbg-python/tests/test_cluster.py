@@ -208,6 +208,8 @@ def test_the_command_line_reports_bad_input_with_rbgs_exit_codes(tmp_path):
     done = run("play", str(TICTACTOE), "--agents", "random,random", "--address", "127.0.0.1:9", "--timeout", "1")
     assert done.returncode == 1 and "cannot reach the Ray cluster" in done.stderr
     assert run("play", str(TICTACTOE)).returncode == 2
+    done = run("evolve")
+    assert done.returncode == 2 and "not implemented" in done.stderr
 
 
 def rbg_binary():

@@ -25,7 +25,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, List, Optional, Protocol, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Protocol, Sequence, Tuple
 
 import rbg
 from rbg import _rbg
@@ -40,7 +40,6 @@ __all__ = [
     "PlayoutAnalysis",
     "Ray",
     "analyze",
-    "evolve",
     "mc",
     "perft",
     "play",
@@ -146,8 +145,8 @@ class Ray:
     (the cluster this machine is a node of) or ``"ray://HOST:PORT"`` (Ray Client). A host
     that does not answer within ``timeout`` seconds is a ``ConnectionError`` (Ray itself would
     retry for minutes). Without an address a new Ray starts here, on 127.0.0.1, with
-    ``num_cpus`` CPUs (default: all). Ray is initialised once per process; a driver that initialised it already keeps its
-    connection. Every task takes one CPU and is retried up to ``max_retries`` times when its
+    ``num_cpus`` CPUs (default: all). Ray is initialised once per process; a driver that
+    initialised it already keeps its connection. Every task takes one CPU and is retried up to ``max_retries`` times when its
     worker dies. On connecting, one task per node checks that the ``rbg`` package is
     installed there (``RuntimeError`` naming the package and the node when it is not).
     """
@@ -182,19 +181,11 @@ class Ray:
                 ray.init(address=address, logging_level="WARNING", log_to_driver=False)
         if check_nodes:
             check_workers(timeout=max(timeout, 60.0))
-        self._remote: Dict[Callable, Any] = {}
-
-    def _remote_of(self, fn):
-        remote = self._remote.get(fn)
-        if remote is None:
-            remote = self._ray.remote(num_cpus=1, max_retries=self.max_retries)(_task)
-            self._remote[fn] = remote
-        return remote
+        self._task = ray.remote(num_cpus=1, max_retries=max_retries)(_task)
 
     def map(self, fn, tasks, progress=None):
         ray = self._ray
-        remote = self._remote_of(fn)
-        pending = {remote.remote(fn, args, self._exit_once): i for i, args in enumerate(tasks)}
+        pending = {self._task.remote(fn, args, self._exit_once): i for i, args in enumerate(tasks)}
         results: List[Any] = [None] * len(tasks)
         done = 0
         try:
@@ -206,10 +197,21 @@ class Ray:
                     if progress:
                         progress(done, len(tasks))
         except ray.exceptions.RayTaskError as e:
-            for ref in pending:
-                ray.cancel(ref)
+            _cancel(pending)
             raise _task_error(e) from None
+        except ray.exceptions.RayError as e:
+            # Lost beyond its retries (a worker killed every time, a node gone), or cancelled.
+            _cancel(pending)
+            raise RuntimeError(f"a task failed on Ray: {e}") from None
         return results
+
+
+def _cancel(refs) -> None:
+    """Cancels the tasks of a run that failed (their results are no longer wanted)."""
+    import ray
+
+    for ref in refs:
+        ray.cancel(ref)
 
 
 def _task_error(error: BaseException) -> BaseException:
@@ -584,12 +586,3 @@ def analyze(
     rows.sort(key=lambda r: r["index"])
     return rows, analysis.summary(rows)
 
-
-# --------------------------------------------------------------------------------------------
-# Evolution
-
-
-def evolve(*args, **kwargs):
-    """Evolution on Ray is not there yet: it needs bindings of rbg-evolve's generation,
-    fitness and checkpoint steps (see docs/cluster.md)."""
-    raise NotImplementedError("rbg.cluster.evolve is not implemented yet; run `rbg evolve` on one machine")

@@ -83,7 +83,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--chunk", type=int, default=8, help="games a task (default 8)")
     p.add_argument("--rows", help="write the per-game rows here, one JSON object a line")
 
-    sub.add_parser("evolve", parents=[common], help="(not implemented yet)")
+    sub.add_parser("evolve", parents=[common], help="not there yet: see docs/cluster.md")
     return parser
 
 
@@ -150,6 +150,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     except (rbg.ParseError, OSError, ConnectionError, TimeoutError, RuntimeError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
     return 0
 
 
