@@ -13,6 +13,7 @@ use pyo3::prelude::*;
 
 mod agent;
 mod board;
+mod cluster;
 mod errors;
 mod game;
 mod interrupt;
@@ -61,5 +62,6 @@ fn _rbg(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<agent::PyAgent>()?;
     m.add_class::<session::PySession>()?;
     m.add("TERMINAL", state::TERMINAL)?;
+    cluster::register(m)?;
     errors::register(m)
 }
