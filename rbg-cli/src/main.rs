@@ -247,7 +247,7 @@ enum Command {
     Board {
         /// The game file (.rbg, or .sbg: Simplified Boardgames).
         file: PathBuf,
-        /// Write an SVG drawing of the board to this file.
+        /// Write an SVG drawing of the board (the initial position with the site names) to this file.
         #[arg(long, short = 'o')]
         output: Option<PathBuf>,
         /// How diagnostics are printed.
