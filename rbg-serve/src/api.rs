@@ -21,7 +21,7 @@ use serde_json::{json, Value};
 
 use crate::games::{self, ResolveError};
 use crate::jobs::{self, Job};
-use crate::session::{Finish, Refusal, Session};
+use crate::session::{refuse, Finish, Refusal, Session};
 use crate::{Config, Loader};
 
 /// The server's shared state.
@@ -66,7 +66,8 @@ impl IntoResponse for ApiError {
 
 impl From<Refusal> for ApiError {
     fn from(r: Refusal) -> Self {
-        ApiError(StatusCode::UNPROCESSABLE_ENTITY, r.0)
+        let status = if r.1 { StatusCode::CONFLICT } else { StatusCode::UNPROCESSABLE_ENTITY };
+        ApiError(status, r.0)
     }
 }
 
@@ -370,14 +371,14 @@ async fn agent_move(
     drop(spec.build(game.as_ref()).map_err(|e| bad(e.to_string()))?);
     let (state, think) = {
         let mut session = lock(&s)?;
-        let think = session.start_thinking().map_err(|r| ApiError(StatusCode::CONFLICT, r.0))?;
+        let think = session.start_thinking()?;
         (session.state().clone(), think)
     };
     let searching = Arc::clone(&s);
     let search = tokio::task::spawn_blocking(move || {
-        let answer = spec.build(game.as_ref()).map_err(|e| Refusal(e.to_string())).and_then(|mut agent| {
+        let answer = spec.build(game.as_ref()).map_err(|e| refuse(e.to_string())).and_then(|mut agent| {
             let decision =
-                agent.select_move(game.as_ref(), &state, &budget).map_err(|e| Refusal(e.to_string()))?;
+                agent.select_move(game.as_ref(), &state, &budget).map_err(|e| refuse(e.to_string()))?;
             Ok((agent.name(), decision.mv))
         });
         let mut session = lock(&searching)?;
@@ -423,7 +424,7 @@ async fn analyse(
     let (game, state, version) = {
         let session = lock(&s)?;
         if session.mover().is_none() {
-            return Err(ApiError::from(Refusal("the game is over".into())));
+            return Err(ApiError::from(refuse("the game is over")));
         }
         (Arc::clone(session.game()), session.state().clone(), session.version)
     };
@@ -551,7 +552,7 @@ async fn start_mc(
     let (game, state) = {
         let session = lock(&s)?;
         if session.mover().is_none() {
-            return Err(ApiError::from(Refusal("the game is over".into())));
+            return Err(ApiError::from(refuse("the game is over")));
         }
         (Arc::clone(session.game()), session.state().clone())
     };

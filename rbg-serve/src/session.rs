@@ -22,14 +22,20 @@ use serde::Serialize;
 /// by step from `next` alone.
 pub const MAX_LISTED_MOVES: usize = 5000;
 
-/// A request the session refuses (answered with a 4xx status; nothing changes).
+/// A request the session refuses (answered with a 4xx status; nothing changes): the reason,
+/// and whether the refusal is only for now (the board is locked while an agent thinks: 409).
 #[derive(Debug)]
-pub struct Refusal(pub String);
+pub struct Refusal(pub String, pub bool);
 
 impl<E: std::fmt::Display> From<E> for Refusal {
     fn from(e: E) -> Self {
-        Refusal(e.to_string())
+        Refusal(e.to_string(), false)
     }
+}
+
+/// A refusal for a reason given.
+pub fn refuse(reason: impl Into<String>) -> Refusal {
+    Refusal(reason.into(), false)
 }
 
 /// Why an agent's answer did not land.
@@ -252,7 +258,7 @@ impl Session {
     /// Refuses a change while an agent searches for this session.
     fn unlocked(&self) -> Result<(), Refusal> {
         match self.thinking {
-            Some(_) => Err(Refusal("the agent is thinking: stop it first".into())),
+            Some(_) => Err(Refusal("the agent is thinking: stop it first".into(), true)),
             None => Ok(()),
         }
     }
@@ -307,7 +313,7 @@ impl Session {
     pub fn start_thinking(&mut self) -> Result<u64, Refusal> {
         self.unlocked()?;
         if self.mover().is_none() {
-            return Err(Refusal("the game is over".into()));
+            return Err(refuse("the game is over"));
         }
         self.next_think = self.next_think.wrapping_add(1);
         self.thinking = Some(self.next_think);
@@ -443,10 +449,9 @@ impl Session {
     /// Plays the `n`th legal move (in the reasoner's order) at the position shown.
     pub fn play_ordinal(&mut self, n: u32) -> Result<(), Refusal> {
         let state = self.state().clone();
-        let list =
-            self.legal_moves(&state, usize::MAX)?.ok_or_else(|| Refusal("too many moves to list".into()))?;
+        let list = self.legal_moves(&state, usize::MAX)?.ok_or_else(|| refuse("too many moves to list"))?;
         if n as usize >= list.len() {
-            return Err(Refusal(format!("move number {n}: the position has {} legal moves", list.len())));
+            return Err(refuse(format!("move number {n}: the position has {} legal moves", list.len())));
         }
         let mv = list.get(n as usize).to_vec();
         self.play(&mv)
