@@ -301,7 +301,7 @@ async function everyGame(page) {
         else await next.click();
       }
       clicks++;
-      await page.waitForTimeout(30);
+      await page.waitForFunction(() => document.body.dataset.busy === "0");
     }
     try {
       await page.waitForFunction(() => document.querySelectorAll("#history li").length === 1, null, { timeout: 5000 });

@@ -37,7 +37,23 @@ function say(text, isError) {
   m.className = isError ? "error" : "";
 }
 
+// Requests under way, on the body as `data-busy` (tests wait for 0).
+let pending = 0;
+function busy(change) {
+  pending += change;
+  document.body.dataset.busy = String(pending);
+}
+
 async function api(method, path, body) {
+  busy(1);
+  try {
+    return await request(method, path, body);
+  } finally {
+    busy(-1);
+  }
+}
+
+async function request(method, path, body) {
   const options = { method, headers: {} };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
@@ -392,6 +408,7 @@ async function step(action) {
 function setThinking(on) {
   thinking = on;
   $("stop").disabled = !on;
+  $("agent-move").disabled = on || !view || view.over;
   document.body.classList.toggle("thinking", on);
 }
 
