@@ -51,7 +51,8 @@ pub enum Finish {
 struct Record {
     actions: Vec<Action>,
     text: String,
-    ordinal: u32,
+    /// `None` when the position has too many moves to list.
+    ordinal: Option<u32>,
 }
 
 pub struct Session {
@@ -133,8 +134,9 @@ pub struct View {
     pub history: Vec<String>,
     /// The same moves in human notation.
     pub notation: Vec<String>,
-    /// Each move's number in the list of legal moves of its position (the page's links).
-    pub ordinals: Vec<u32>,
+    /// Each move's number in the list of legal moves of its position (the page's links);
+    /// `None` where the position has too many moves to list.
+    pub ordinals: Vec<Option<u32>>,
     pub cursor: usize,
     pub partial: Vec<ActionView>,
     /// The actions that can follow the partial move (each can be completed).
@@ -408,8 +410,8 @@ impl Session {
             Err(_) => full(),
         };
         let ordinal = match self.legal_moves(before, usize::MAX) {
-            Ok(Some(list)) => list.iter().position(|m| m == mv).unwrap_or(0) as u32,
-            _ => 0,
+            Ok(Some(list)) => list.iter().position(|m| m == mv).map(|n| n as u32),
+            _ => None,
         };
         Record { actions: mv.to_vec(), text, ordinal }
     }
@@ -426,7 +428,9 @@ impl Session {
         let mut threats: Vec<u32> = Vec::new();
         let mut moves = Vec::with_capacity(list.len());
         for mv in list.iter() {
-            let sketch = self.sketch(&state, mv)?;
+            // A move whose effects cannot be computed (a keeper that loops after it) is still
+            // offered, as a button with its pair notation.
+            let sketch = self.sketch(&state, mv).unwrap_or_default();
             let actions = format_move(&info, mv, VertexStyle::Name);
             let piece = sketch.parts.last().map(|part| match *part {
                 MovePart::Shift { piece, becomes, .. } => becomes.unwrap_or(piece),
@@ -501,7 +505,7 @@ impl Session {
                     None => format_move(info, all_moves[i], VertexStyle::Name),
                 })
                 .collect(),
-            ordinals: (0..all_moves.len()).map(|i| self.records.get(i).map_or(0, |r| r.ordinal)).collect(),
+            ordinals: (0..all_moves.len()).map(|i| self.records.get(i).and_then(|r| r.ordinal)).collect(),
             cursor,
             partial: self.play.partial().iter().map(action_view).collect(),
             next: next.iter().map(action_view).collect(),

@@ -497,8 +497,12 @@ async function jump(toEnd) {
 function updateUrl(v) {
   const params = new URLSearchParams();
   params.set("game", v.game);
-  if (v.ordinals.length > 0) params.set("m", v.ordinals.join("."));
-  if (v.cursor < v.history.length) params.set("at", String(v.cursor));
+  // A move of a position with too many moves to number is not in the address: it then holds
+  // the game alone (the log keeps the moves).
+  if (v.ordinals.length > 0 && v.ordinals.every((n) => n !== null)) {
+    params.set("m", v.ordinals.join("."));
+    if (v.cursor < v.history.length) params.set("at", String(v.cursor));
+  }
   params.set("you", $("side").value);
   params.set("vs", $("level").value);
   const url = `${location.pathname}?${params}`;
