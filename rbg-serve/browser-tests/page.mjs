@@ -340,6 +340,14 @@ try {
   // The library and the narrow window.
   await page.goto(`${base}/?game=chess.rbg&m=12.11&you=white&vs=easy`);
   await page.waitForFunction(() => document.querySelectorAll("#history li").length === 2);
+  // Study: perft to depth 3 from here, and the agent's view (a second of search).
+  await page.fill("#depth", "3");
+  await page.click("#perft");
+  await page.waitForFunction(() => /done|cancelled/.test(document.getElementById("job").textContent));
+  const perft = await page.textContent("#job");
+  if (!/depth 3: \d+ leaves/.test(perft)) failures.push(`perft shows "${perft}"`);
+  await page.click("#analyse");
+  await page.waitForFunction(() => document.querySelectorAll("#analysis tr").length > 3);
   await page.screenshot({ path: join(outDir, "chess-1280.png") });
   await page.click("#open-library");
   await page.waitForFunction(() => [...document.querySelectorAll(".game-card img")].slice(0, 8).every((i) => i.complete && i.naturalWidth > 0));
