@@ -174,7 +174,8 @@ async fn thumbnail(State(app): State<App>, UrlPath(game): UrlPath<String>) -> Re
                 game.complete_keeper(&mut state, &mut sc, rbg_core::perft::DEFAULT_KEEPER_LIMIT)
                     .map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
                 let options = rbg_render::RenderOptions::default();
-                Ok::<_, ApiError>(rbg_render::render_svg(&game, &state, None, &options))
+                let layout = rbg_render::Layout::with_hint(game.info(), &layout_hint(&path));
+                Ok::<_, ApiError>(rbg_render::render_svg_with_layout(&game, &layout, &state, None, &options))
             })
             .await
             .map_err(|_| ApiError(StatusCode::INTERNAL_SERVER_ERROR, "drawing the game failed".into()))??;
@@ -184,6 +185,13 @@ async fn thumbnail(State(app): State<App>, UrlPath(game): UrlPath<String>) -> Re
     };
     Ok(([(header::CONTENT_TYPE, "image/svg+xml"), (header::CACHE_CONTROL, "max-age=3600")], svg)
         .into_response())
+}
+
+/// The `// @layout` hints of a game file (docs/pictures-and-web.md); hints that cannot be
+/// read are left out, so the board is still drawn, by inference alone.
+fn layout_hint(path: &std::path::Path) -> rbg_render::LayoutHint {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    rbg_render::LayoutHint::from_source(&text).unwrap_or_default()
 }
 
 /// The file of a game the request names, or the error answer.
@@ -244,7 +252,8 @@ async fn new_session(State(app): State<App>, body: Result<Json<NewSession>, Json
     let (file, max_history) = (request.game.clone(), app.config.max_history);
     let session = tokio::task::spawn_blocking(move || {
         let game = loader(&path).map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e))?;
-        let mut session = Session::new(file, Arc::new(game), max_history).map_err(ApiError::from)?;
+        let hint = layout_hint(&path);
+        let mut session = Session::new(file, Arc::new(game), &hint, max_history).map_err(ApiError::from)?;
         replay(&mut session, &request)?;
         Ok::<_, ApiError>(session)
     })

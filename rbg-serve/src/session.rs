@@ -15,7 +15,7 @@ use rbg_core::notation::{
 use rbg_core::perft::DEFAULT_KEEPER_LIMIT;
 use rbg_core::{Action, Game, MoveList};
 use rbg_render::pieces::{ChessKind, Look};
-use rbg_render::{game_piece_looks, render_svg_with_layout, Layout, RenderOptions, TextBoard};
+use rbg_render::{game_piece_looks, render_svg_with_layout, Layout, LayoutHint, RenderOptions, TextBoard};
 use serde::Serialize;
 
 /// Most legal moves a view lists with their notation; a position with more is played step
@@ -208,9 +208,14 @@ fn look_view(look: &Look) -> LookView {
 }
 
 impl Session {
-    /// A new game at its initial position.
-    pub fn new(file: String, game: Arc<AnyGame>, max_history: usize) -> Result<Session, Refusal> {
-        let layout = Layout::new(game.info());
+    /// A new game at its initial position, its board laid out with the game file's hints.
+    pub fn new(
+        file: String,
+        game: Arc<AnyGame>,
+        hint: &LayoutHint,
+        max_history: usize,
+    ) -> Result<Session, Refusal> {
+        let layout = Layout::with_hint(game.info(), hint);
         let options = SessionOptions { max_history, ..SessionOptions::default() };
         let play = Play::new(Arc::clone(&game), options)?;
         let info = game.info();
