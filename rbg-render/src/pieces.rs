@@ -276,6 +276,17 @@ fn chess_kind(rest: &str) -> Option<ChessKind> {
     if let (Some(c), None) = (chars.next(), chars.next()) {
         return ChessKind::WORDS.iter().find(|w| w.1 == c).map(|w| w.2);
     }
+    // A piece letter with a short lower-case mark of its state, e.g. `Rc` and `Kc` for a rook
+    // and king that may still castle (games/chessGardner.rbg).
+    let mut chars = rest.chars();
+    if let Some(c) = chars.next().filter(char::is_ascii_uppercase) {
+        let mark = chars.as_str();
+        if mark.len() <= 2 && mark.chars().all(|m| m.is_ascii_lowercase()) {
+            if let Some(word) = ChessKind::WORDS.iter().find(|w| w.1 == c) {
+                return Some(word.2);
+            }
+        }
+    }
     ChessKind::WORDS.iter().find_map(|&(word, _, kind)| {
         let head = rest.get(..word.len())?;
         (head.eq_ignore_ascii_case(word) && word_ends(&rest[word.len()..])).then_some(kind)
@@ -368,7 +379,7 @@ mod tests {
     #[test]
     fn chess_names_get_their_symbols() {
         let looks = piece_looks(
-            &names(&["whiteKing", "blackQueen", "wN", "bPawn", "whiteRookMoved", "empty"]),
+            &names(&["whiteKing", "blackQueen", "wN", "bPawn", "whiteRookMoved", "empty", "wRc", "bKc"]),
             &[],
             &[],
         );
@@ -378,6 +389,8 @@ mod tests {
         assert_eq!(looks[3], Look::Glyph { kind: ChessKind::Pawn, white: false });
         assert_eq!(looks[4], Look::Glyph { kind: ChessKind::Rook, white: true });
         assert_eq!(looks[5], Look::Hidden);
+        assert_eq!(looks[6], Look::Glyph { kind: ChessKind::Rook, white: true });
+        assert_eq!(looks[7], Look::Glyph { kind: ChessKind::King, white: false });
         assert_eq!(ChessKind::King.glyph(true), '♔');
         assert_eq!(ChessKind::Pawn.glyph(false), '♟');
     }
