@@ -10,7 +10,7 @@ use std::ops::Range;
 
 use rbg_parser::expand::SectionKind;
 use rbg_parser::source::Span;
-use rbg_parser::token::{Keyword, Sym, Token, TokenKind};
+use rbg_parser::token::{Sym, Token, TokenKind};
 
 /// What a directive defines.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,7 +83,7 @@ fn read_directive(tokens: &[Token], hash: usize, end: usize) -> Directive {
     };
     let Some(head) = tokens.get(hash + 1).filter(|_| hash + 1 < end) else { return unreadable };
     let (kind, after_head) = match &head.kind {
-        TokenKind::Keyword(keyword) => match section_of(*keyword) {
+        TokenKind::Keyword(keyword) => match SectionKind::of_keyword(*keyword) {
             Some(section) => (DirectiveKind::Section(section), hash + 2),
             None => return unreadable,
         },
@@ -118,17 +118,6 @@ fn read_params(tokens: &[Token], at: usize, end: usize) -> (Vec<(String, Span)>,
         i += 1;
     }
     (params, i)
-}
-
-pub fn section_of(keyword: Keyword) -> Option<SectionKind> {
-    match keyword {
-        Keyword::Board => Some(SectionKind::Board),
-        Keyword::Players => Some(SectionKind::Players),
-        Keyword::Variables => Some(SectionKind::Variables),
-        Keyword::Pieces => Some(SectionKind::Pieces),
-        Keyword::Rules => Some(SectionKind::Rules),
-        Keyword::Hexagon | Keyword::Cuboid | Keyword::Rectangle => None,
-    }
 }
 
 /// The number of arguments of a call whose `(` is token `open`, and the index after its `)`:
