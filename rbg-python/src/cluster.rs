@@ -6,13 +6,12 @@
 //! built from their specifications. So the games, and the log records they make, depend on
 //! `(seed, index)` alone, never on which worker plays them or when.
 
-use std::fmt::Write as _;
 use std::time::Duration;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use rbg_agents::matches::{game_seed, seating, GameResult, Termination};
-use rbg_agents::{play_game, AgentSpec, Budget, MatchSummary, PlayLimits, Tally};
+use rbg_agents::matches::{game_seed, seating, FailedGame, GameResult, Termination};
+use rbg_agents::{play_game, AgentSpec, Budget, MatchSummary, PlayLimits};
 use rbg_core::notation::{self, VertexStyle};
 use rbg_core::perft::{perft_subtree, PerftOptions};
 use rbg_core::Game;
@@ -217,79 +216,11 @@ pub fn _match_table(
         let result = GameResult { index, seed: 0, seating: seats, moves: Vec::new(), scores, termination };
         summary.add(&result);
         if let Termination::Error(e) = &result.termination {
-            failed.push((index, moves, e.clone()));
+            failed.push(FailedGame { index, moves, error: e.clone() });
         }
     }
-    failed.sort();
-    Ok(summary_table(&info.name, &info.players, &summary, &failed, max_moves))
-}
-
-/// Most failed games listed under the table (as `rbg play`).
-const FAILED_SHOWN: usize = 10;
-
-/// The table of `rbg play` (rbg-cli's `print_summary`, laid out the same).
-fn summary_table(
-    name: &str,
-    players: &[String],
-    summary: &MatchSummary,
-    failed: &[(u64, usize, String)],
-    max_moves: u64,
-) -> String {
-    let mut out = String::new();
-    let n = summary.games();
-    let s = if n == 1 { "" } else { "s" };
-    let _ = writeln!(out, "\n{name}: {n} game{s}, {} finished", summary.finished);
-    let names: Vec<String> =
-        summary.agents.iter().enumerate().map(|(i, a)| format!("{} {a}", i + 1)).collect();
-    let agent_width = names.iter().map(|a| a.chars().count()).max().unwrap_or(0).max("agent".len());
-    let seat_width = players.iter().map(|p| p.chars().count()).max().unwrap_or(0).max("seat".len());
-    let wdl = |t: &Tally| format!("{}/{}/{}", t.wins, t.draws, t.losses);
-    let wdl_width = summary.per_agent.iter().map(|t| wdl(t).len()).max().unwrap_or(0).max("W/D/L".len());
-    let games_width = summary.per_agent.iter().map(|t| t.games().to_string().len()).max().unwrap_or(0).max(5);
-    let _ = writeln!(
-        out,
-        "{:<agent_width$}  {:<seat_width$}  {:>games_width$}  {:>wdl_width$}  mean score",
-        "agent", "seat", "games", "W/D/L"
-    );
-    let row = |out: &mut String, agent: &str, seat: &str, t: &Tally| {
-        let mean = t.mean_score().map_or("-".to_string(), |m| format!("{m:.2}"));
-        let line = format!(
-            "{agent:<agent_width$}  {seat:<seat_width$}  {:>games_width$}  {:>wdl_width$}  {mean:>10}",
-            t.games(),
-            wdl(t)
-        );
-        let _ = writeln!(out, "{}", line.trim_end());
-    };
-    for (a, agent) in names.iter().enumerate() {
-        row(&mut out, agent, "all", &summary.per_agent[a]);
-        for (seat, player) in players.iter().enumerate() {
-            row(&mut out, "", player, &summary.per_seat[a][seat]);
-        }
-    }
-    if let Some(elo) = summary.elo() {
-        let s = if elo.games == 1 { "" } else { "s" };
-        let _ = writeln!(
-            out,
-            "Elo difference (1 minus 2): {elo}; score {:.3} over {} game{s}",
-            elo.score, elo.games
-        );
-    }
-    if summary.move_limit > 0 {
-        let s = if summary.move_limit == 1 { "" } else { "s" };
-        let _ = writeln!(
-            out,
-            "{} game{s} stopped at the move limit ({max_moves} moves), not counted above",
-            summary.move_limit
-        );
-    }
-    if summary.errors > 0 {
-        let s = if summary.errors == 1 { "" } else { "s" };
-        let _ = writeln!(out, "{} game{s} failed, not counted above:", summary.errors);
-        for (index, moves, e) in failed.iter().take(FAILED_SHOWN) {
-            let _ = writeln!(out, "  game {index} (ply {}): {e}", moves + 1);
-        }
-    }
-    out
+    failed.sort_by_key(|f| f.index);
+    Ok(summary.table(&info.name, &info.players, &failed, max_moves))
 }
 
 /// Adds the functions above to the native module.
