@@ -33,5 +33,8 @@ for spec in breakthrough:4:2000 chess:3:100 connect4:7:2000 englishDraughts:7:50
   echo "$g interpreter perft-$d $(ir "$R" perft "$f" --depth "$d" --only-last)"
   echo "$g compiled perft-$d $(ir "$bin" perft --depth "$d" --only-last)"
   echo "$g interpreter mc-$n $(ir "$R" mc "$f" --playouts "$n" --seed 7)"
-  echo "$g compiled mc-$n $(ir "$bin" mc --playouts "$n" --seed 7)"
+  # The compiled runner's `auto` count-and-replay choice times itself, so its count would
+  # depend on the machine's load: both fixed modes instead.
+  echo "$g compiled mc-$n-list $(ir "$bin" mc --playouts "$n" --seed 7 --count-replay-from never)"
+  echo "$g compiled mc-$n-count $(ir "$bin" mc --playouts "$n" --seed 7 --count-replay-from 0)"
 done

@@ -20,6 +20,26 @@ pub struct SearchStats {
     /// for the Monte Carlo agents, the evaluation for alpha-beta; `None` for the random agent.
     pub value: Option<f64>,
     pub elapsed: Duration,
+    /// What the search learned of each move at the root, most visited first: the Monte Carlo
+    /// agents' visit counts and mean rewards (empty for the other agents).
+    pub root: Vec<RootMove>,
+}
+
+/// One move at the root of a search (see [`SearchStats::root`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RootMove {
+    pub mv: Vec<Action>,
+    /// Playouts or tree visits through the move.
+    pub visits: u64,
+    /// The mean reward in [0, 1] for the mover over those visits (`None` before the first).
+    pub value: Option<f64>,
+}
+
+/// Sorts root moves most visited first (ties: higher value first), as [`SearchStats::root`] lists them.
+pub(crate) fn sort_root(root: &mut [RootMove]) {
+    root.sort_by(|a, b| {
+        b.visits.cmp(&a.visits).then(b.value.unwrap_or(0.0).total_cmp(&a.value.unwrap_or(0.0)))
+    });
 }
 
 /// A chosen move and how it was found.

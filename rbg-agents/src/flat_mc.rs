@@ -6,7 +6,7 @@ use rbg_core::perft::{DEFAULT_KEEPER_LIMIT, DEFAULT_MAX_STREAMED_MOVES};
 use rbg_core::playout::{PlayoutBuffers, PlayoutLimits};
 use rbg_core::{Game, MoveList, PlayoutRng, SearchError};
 
-use crate::agent::{mover, rewards_into, Agent, AgentError, Decision, SearchStats};
+use crate::agent::{mover, rewards_into, sort_root, Agent, AgentError, Decision, RootMove, SearchStats};
 use crate::budget::{Budget, Meter};
 
 /// Settings of [`FlatMonteCarlo`].
@@ -138,6 +138,14 @@ impl<G: Game> Agent<G> for FlatMonteCarlo<G> {
         }
         stats.value = (counts[best] > 0).then(|| mean(best));
         stats.elapsed = meter.elapsed();
+        stats.root = (0..n)
+            .map(|i| RootMove {
+                mv: self.moves.get(i).to_vec(),
+                visits: counts[i],
+                value: (counts[i] > 0).then(|| mean(i)),
+            })
+            .collect();
+        sort_root(&mut stats.root);
         Ok(Decision { mv: self.moves.get(best).to_vec(), stats })
     }
 }

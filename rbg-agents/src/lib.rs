@@ -52,7 +52,7 @@ mod split_mcts;
 mod uct;
 mod zobrist;
 
-pub use agent::{Agent, AgentError, Decision, SearchStats};
+pub use agent::{Agent, AgentError, Decision, RootMove, SearchStats};
 pub use alpha_beta::{AlphaBeta, AlphaBetaConfig};
 pub use budget::Budget;
 pub use eval::{piece_owners, Evaluation};

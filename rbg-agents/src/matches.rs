@@ -37,6 +37,7 @@
 //! and no interval is given.
 
 use core::fmt;
+use core::fmt::Write as _;
 
 use rbg_core::{Action, Game, SearchError};
 
@@ -528,6 +529,97 @@ fn play_one<G: Game>(game: &G, specs: &[AgentSpec], config: &MatchConfig, index:
         }
     };
     GameResult { index, seed, seating, moves, scores, termination }
+}
+
+/// A game that failed, as the result table lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FailedGame {
+    /// The game's number in the match.
+    pub index: u64,
+    /// The moves played before the error.
+    pub moves: usize,
+    /// The error.
+    pub error: String,
+}
+
+impl FailedGame {
+    /// The failure of a game that ended with an error, else `None`.
+    pub fn of(game: &GameResult) -> Option<FailedGame> {
+        match &game.termination {
+            Termination::Error(error) => {
+                Some(FailedGame { index: game.index, moves: game.moves.len(), error: error.clone() })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Most failed games listed under the result table.
+pub const FAILED_SHOWN: usize = 10;
+
+impl MatchSummary {
+    /// The result table `rbg play` prints after a match (and `rbg.cluster` returns): per agent
+    /// and per seat the games, wins/draws/losses and mean score, the Elo difference of two
+    /// agents, the games stopped at the move limit and the first [`FAILED_SHOWN`] failures.
+    pub fn table(&self, name: &str, players: &[String], failed: &[FailedGame], max_moves: u64) -> String {
+        let summary = self;
+        let mut out = String::new();
+        let n = summary.games();
+        let s = if n == 1 { "" } else { "s" };
+        let _ = writeln!(out, "\n{name}: {n} game{s}, {} finished", summary.finished);
+        let names: Vec<String> =
+            summary.agents.iter().enumerate().map(|(i, a)| format!("{} {a}", i + 1)).collect();
+        let agent_width = names.iter().map(|a| a.chars().count()).max().unwrap_or(0).max("agent".len());
+        let seat_width = players.iter().map(|p| p.chars().count()).max().unwrap_or(0).max("seat".len());
+        let wdl = |t: &Tally| format!("{}/{}/{}", t.wins, t.draws, t.losses);
+        let wdl_width = summary.per_agent.iter().map(|t| wdl(t).len()).max().unwrap_or(0).max("W/D/L".len());
+        let games_width =
+            summary.per_agent.iter().map(|t| t.games().to_string().len()).max().unwrap_or(0).max(5);
+        let _ = writeln!(
+            out,
+            "{:<agent_width$}  {:<seat_width$}  {:>games_width$}  {:>wdl_width$}  mean score",
+            "agent", "seat", "games", "W/D/L"
+        );
+        let row = |out: &mut String, agent: &str, seat: &str, t: &Tally| {
+            let mean = t.mean_score().map_or("-".to_string(), |m| format!("{m:.2}"));
+            let line = format!(
+                "{agent:<agent_width$}  {seat:<seat_width$}  {:>games_width$}  {:>wdl_width$}  {mean:>10}",
+                t.games(),
+                wdl(t)
+            );
+            let _ = writeln!(out, "{}", line.trim_end());
+        };
+        for (a, agent) in names.iter().enumerate() {
+            row(&mut out, agent, "all", &summary.per_agent[a]);
+            for (seat, player) in players.iter().enumerate() {
+                row(&mut out, "", player, &summary.per_seat[a][seat]);
+            }
+        }
+        if let Some(elo) = summary.elo() {
+            let s = if elo.games == 1 { "" } else { "s" };
+            let _ = writeln!(
+                out,
+                "Elo difference (1 minus 2): {elo}; score {:.3} over {} game{s}",
+                elo.score, elo.games
+            );
+        }
+        if summary.move_limit > 0 {
+            let s = if summary.move_limit == 1 { "" } else { "s" };
+            let _ = writeln!(
+                out,
+                "{} game{s} stopped at the move limit ({max_moves} moves), not counted above",
+                summary.move_limit
+            );
+        }
+        if summary.errors > 0 {
+            let s = if summary.errors == 1 { "" } else { "s" };
+            let _ = writeln!(out, "{} game{s} failed, not counted above:", summary.errors);
+            for game in failed.iter().take(FAILED_SHOWN) {
+                let _ = writeln!(out, "  game {} (ply {}): {}", game.index, game.moves + 1, game.error);
+            }
+        }
+        out
+    }
 }
 
 #[cfg(test)]

@@ -27,7 +27,9 @@ use rbg_core::perft::DEFAULT_KEEPER_LIMIT;
 use rbg_core::playout::PlayoutBuffers;
 use rbg_core::{Action, Game, MoveList, Player, PlayoutRng, SearchError};
 
-use crate::agent::{move_hash, mover, rewards_into, splitmix, Agent, AgentError, Decision, SearchStats};
+use crate::agent::{
+    move_hash, mover, rewards_into, sort_root, splitmix, Agent, AgentError, Decision, RootMove, SearchStats,
+};
 use crate::budget::{Budget, Meter};
 use crate::flat_mc::random_playout;
 use crate::uct;
@@ -336,6 +338,18 @@ impl<G: Game> Agent<G> for Mcts<G> {
         let chosen = &self.nodes[best as usize];
         stats.value = (chosen.visits > 0).then(|| chosen.mean());
         stats.elapsed = meter.elapsed();
+        let root = &self.nodes[0];
+        stats.root = (root.first_child..root.first_child + root.num_children)
+            .map(|c| {
+                let node = &self.nodes[c as usize];
+                RootMove {
+                    mv: self.node_move(c).to_vec(),
+                    visits: node.visits.into(),
+                    value: (node.visits > 0).then(|| node.mean()),
+                }
+            })
+            .collect();
+        sort_root(&mut stats.root);
         Ok(Decision { mv: self.node_move(best).to_vec(), stats })
     }
 

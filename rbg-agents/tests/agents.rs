@@ -321,3 +321,24 @@ fn play_game_checks_its_arguments() {
         play_game(&game, &mut two, 0, &PlayLimits { max_moves: 3, ..PlayLimits::default() }).unwrap();
     assert_eq!((record.moves.len(), record.finished), (3, false));
 }
+
+/// The Monte Carlo agents report their root: every legal move once, visits summing to the
+/// iterations (each iteration goes through exactly one root move), most visited first, and
+/// the move chosen among them. In Nim with 7 stones (take 1 or 2) the root has two moves.
+#[test]
+fn monte_carlo_agents_report_their_root_moves() {
+    let game = Nim::new(7);
+    let mut root = game.initial_state();
+    assert!(game.complete_keeper(&mut root, &mut game.new_scratch(), 100).unwrap());
+    for spec in ["mcts", "flatmc"] {
+        let mut agent = agent(&game, spec);
+        let budget = Budget { iterations: Some(300), ..Budget::default() };
+        let decision = agent.select_move(&game, &root, &budget).unwrap();
+        let stats = &decision.stats;
+        assert_eq!(stats.root.len(), 2, "{spec}: {stats:?}");
+        assert_eq!(stats.root.iter().map(|r| r.visits).sum::<u64>(), stats.iterations, "{spec}");
+        assert!(stats.root[0].visits >= stats.root[1].visits, "{spec}");
+        assert!(stats.root.iter().any(|r| r.mv == decision.mv), "{spec}");
+        assert!(stats.root.iter().all(|r| r.value.is_some_and(|v| (0.0..=1.0).contains(&v))), "{spec}");
+    }
+}

@@ -36,7 +36,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
-use rbg_agents::matches::{game_seed, seating, Outcome};
+use rbg_agents::matches::{game_seed, seating, FailedGame, Outcome, FAILED_SHOWN};
 use rbg_agents::{
     stream_match, AgentSpec, Budget, GameResult, MatchConfig, MatchSummary, PlayLimits, Termination,
 };
@@ -44,7 +44,6 @@ use rbg_core::dynamic::AnyGame;
 use rbg_core::moves::check_listed;
 use rbg_core::notation::{self, VertexStyle};
 use rbg_core::{Game, MoveList, Player};
-use serde::{Deserialize, Serialize};
 
 use crate::human::{play_interactive, Human, HumanGameEnd, Seat};
 use crate::play::{any_game, EngineArgs, EngineKind};
@@ -139,43 +138,7 @@ pub(crate) fn parse_agents(text: &str, budget: Option<Budget>) -> Result<Vec<Ent
         .collect()
 }
 
-/// One line of the log.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-pub struct LogRecord {
-    #[serde(default)]
-    pub game: String,
-    #[serde(default)]
-    pub file: Option<String>,
-    pub index: u64,
-    #[serde(default)]
-    pub seed: u64,
-    #[serde(default)]
-    pub agents: Vec<String>,
-    #[serde(default)]
-    pub players: Vec<String>,
-    pub moves: Vec<String>,
-    #[serde(default)]
-    pub scores: Option<Vec<i64>>,
-    #[serde(default)]
-    pub termination: Option<String>,
-    #[serde(default)]
-    pub result: Option<Vec<String>>,
-    #[serde(default)]
-    pub error: Option<String>,
-    /// The engine that played (`interp`, `compiled`, `sbg`); absent in older logs.
-    #[serde(default)]
-    pub engine: Option<String>,
-    /// How `moves` are written: [`RBG_NOTATION`] or [`SBG_NOTATION`]; absent in older logs
-    /// (which are RBG).
-    #[serde(default)]
-    pub notation: Option<String>,
-}
-
-/// Moves as `index@vertex` pairs of the RBG rules' action indices (the interpreter's and the
-/// compiled engine's, and the reference tools').
-pub const RBG_NOTATION: &str = "rbg";
-/// Moves as `1@from 2@to` pairs of the direct Simplified Boardgames reasoner (`--engine sbg`).
-pub const SBG_NOTATION: &str = "sbg";
+pub use rbg::session::{GameLog as LogRecord, RBG_NOTATION, SBG_NOTATION};
 
 /// What every record of one `rbg play` run shares.
 struct LogContext<'a> {
@@ -405,9 +368,6 @@ struct SoFar {
     log: Log,
 }
 
-/// Most failed games listed under the summary.
-const FAILED_SHOWN: usize = 10;
-
 impl SoFar {
     fn add(&mut self, result: GameResult, record: &LogRecord) {
         self.summary.add(&result);
@@ -542,61 +502,8 @@ fn print_summary<W: Write>(
     failed: &[GameResult],
     limits: &PlayLimits,
 ) -> io::Result<()> {
-    let n = summary.games();
-    let s = if n == 1 { "" } else { "s" };
-    writeln!(out, "\n{}: {n} game{s}, {} finished", info.name, summary.finished)?;
-    let names: Vec<String> =
-        summary.agents.iter().enumerate().map(|(i, a)| format!("{} {a}", i + 1)).collect();
-    let agent_width = names.iter().map(|a| a.chars().count()).max().unwrap_or(0).max("agent".len());
-    let seat_width = info.players.iter().map(|p| p.chars().count()).max().unwrap_or(0).max("seat".len());
-    let wdl = |t: &rbg_agents::Tally| format!("{}/{}/{}", t.wins, t.draws, t.losses);
-    let wdl_width = summary.per_agent.iter().map(|t| wdl(t).len()).max().unwrap_or(0).max("W/D/L".len());
-    let games_width = summary.per_agent.iter().map(|t| t.games().to_string().len()).max().unwrap_or(0).max(5);
-    writeln!(
-        out,
-        "{:<agent_width$}  {:<seat_width$}  {:>games_width$}  {:>wdl_width$}  mean score",
-        "agent", "seat", "games", "W/D/L"
-    )?;
-    let row = |out: &mut W, agent: &str, seat: &str, t: &rbg_agents::Tally| {
-        let mean = t.mean_score().map_or("-".to_string(), |m| format!("{m:.2}"));
-        let line = format!(
-            "{agent:<agent_width$}  {seat:<seat_width$}  {:>games_width$}  {:>wdl_width$}  {mean:>10}",
-            t.games(),
-            wdl(t)
-        );
-        writeln!(out, "{}", line.trim_end())
-    };
-    for (a, name) in names.iter().enumerate() {
-        row(out, name, "all", &summary.per_agent[a])?;
-        for (seat, player) in info.players.iter().enumerate() {
-            row(out, "", player, &summary.per_seat[a][seat])?;
-        }
-    }
-    if let Some(elo) = summary.elo() {
-        let s = if elo.games == 1 { "" } else { "s" };
-        writeln!(
-            out,
-            "Elo difference (1 minus 2): {elo}; score {:.3} over {} game{s}",
-            elo.score, elo.games
-        )?;
-    }
-    if summary.move_limit > 0 {
-        let s = if summary.move_limit == 1 { "" } else { "s" };
-        writeln!(
-            out,
-            "{} game{s} stopped at the move limit ({} moves), not counted above",
-            summary.move_limit, limits.max_moves
-        )?;
-    }
-    if summary.errors > 0 {
-        let s = if summary.errors == 1 { "" } else { "s" };
-        writeln!(out, "{} game{s} failed, not counted above:", summary.errors)?;
-        for g in failed.iter().take(FAILED_SHOWN) {
-            if let Termination::Error(e) = &g.termination {
-                writeln!(out, "  game {} (ply {}): {e}", g.index, g.moves.len() + 1)?;
-            }
-        }
-    }
+    let failed: Vec<FailedGame> = failed.iter().filter_map(FailedGame::of).collect();
+    out.write_all(summary.table(&info.name, &info.players, &failed, limits.max_moves).as_bytes())?;
     out.flush()
 }
 

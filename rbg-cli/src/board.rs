@@ -7,10 +7,8 @@
 //! site's degree is the number of distinct sites one of its edges leads to) and every label
 //! with the number of edges carrying it.
 //!
-//! The drawing puts each site at its position (generated boards) or, for a board without
-//! positions, on a circle in vertex order; a line joins every neighbour pair and each site is
-//! a dot with its name. One unit of position is 60 pixels, or more so that the closest
-//! neighbours are at least 40 pixels apart (at most 400 pixels a unit).
+//! The drawing is rbg-render's picture of the initial position (the one picture renderer:
+//! the same layout, hints and pieces as `rbg render` and the page) with every site's name.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -22,21 +20,13 @@ use rbg_parser::ir::Board;
 use crate::diagnostics::Format;
 use crate::Failure;
 
-/// Pixels per unit of position, at least.
-const UNIT: f64 = 60.0;
-/// The least distance between neighbours in pixels, unless a unit would exceed `MAX_UNIT`.
-const NEIGHBOUR_GAP: f64 = 40.0;
-const MAX_UNIT: f64 = 400.0;
-/// Empty space around the drawing, in pixels.
-const MARGIN: f64 = 40.0;
-
 pub fn run(file: &Path, svg: Option<&Path>, format: Format) -> Result<(), Failure> {
     let loaded = crate::load::load(file, format, true)?;
     let board = &loaded.ir.board;
     let report = summary(board);
     std::io::stdout().lock().write_all(report.as_bytes()).map_err(Failure::output)?;
     if let Some(path) = svg {
-        std::fs::write(path, drawing(board))
+        std::fs::write(path, crate::render::board_svg(file)?)
             .map_err(|e| Failure::new(format!("cannot write {}: {e}", path.display())))?;
     }
     Ok(())
@@ -99,77 +89,4 @@ fn summary(board: &Board) -> String {
         let _ = writeln!(out, "  {label:<12} {count}");
     }
     out
-}
-
-/// Where each site is drawn, in position units, `y` growing downwards.
-fn layout(board: &Board) -> Vec<[f64; 2]> {
-    match &board.positions {
-        Some(positions) if positions.len() == board.vertices.len() => {
-            positions.iter().map(|p| p.point).collect()
-        }
-        _ => {
-            // A circle whose neighbouring points are one unit apart.
-            let n = board.vertices.len().max(1) as f64;
-            let radius = (n / std::f64::consts::TAU).max(1.0);
-            (0..board.vertices.len())
-                .map(|i| {
-                    let angle = std::f64::consts::TAU * i as f64 / n - std::f64::consts::FRAC_PI_2;
-                    [radius * angle.cos(), radius * angle.sin()]
-                })
-                .collect()
-        }
-    }
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
-
-/// Pixels per unit: enough to keep neighbours [`NEIGHBOUR_GAP`] apart.
-fn unit(points: &[[f64; 2]], pairs: &BTreeSet<(u32, u32)>) -> f64 {
-    let closest = pairs
-        .iter()
-        .map(|&(a, b)| {
-            let (p, q) = (points[a as usize], points[b as usize]);
-            (p[0] - q[0]).hypot(p[1] - q[1])
-        })
-        .filter(|d| d.is_finite() && *d > 1e-9)
-        .fold(f64::INFINITY, f64::min);
-    (NEIGHBOUR_GAP / closest).clamp(UNIT, MAX_UNIT)
-}
-
-fn drawing(board: &Board) -> String {
-    let points = layout(board);
-    let pairs = neighbour_pairs(board);
-    let unit = unit(&points, &pairs);
-    let finite = |v: f64| if v.is_finite() { v } else { 0.0 };
-    let min_x = points.iter().map(|p| finite(p[0])).fold(f64::INFINITY, f64::min);
-    let min_y = points.iter().map(|p| finite(p[1])).fold(f64::INFINITY, f64::min);
-    let max_x = points.iter().map(|p| finite(p[0])).fold(f64::NEG_INFINITY, f64::max);
-    let max_y = points.iter().map(|p| finite(p[1])).fold(f64::NEG_INFINITY, f64::max);
-    let (min_x, min_y) = if points.is_empty() { (0.0, 0.0) } else { (min_x, min_y) };
-    let (max_x, max_y) = if points.is_empty() { (0.0, 0.0) } else { (max_x, max_y) };
-    let at = |p: [f64; 2]| ((finite(p[0]) - min_x) * unit + MARGIN, (finite(p[1]) - min_y) * unit + MARGIN);
-    let width = (max_x - min_x) * unit + 2.0 * MARGIN;
-    let height = (max_y - min_y) * unit + 2.0 * MARGIN;
-    let mut svg = String::new();
-    let _ = writeln!(
-        svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.1} {height:.1}">"#
-    );
-    let _ = writeln!(svg, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let _ = writeln!(svg, r##"<g stroke="#999" stroke-width="1.5">"##);
-    for &(a, b) in &pairs {
-        let ((x1, y1), (x2, y2)) = (at(points[a as usize]), at(points[b as usize]));
-        let _ = writeln!(svg, r#"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}"/>"#);
-    }
-    let _ = writeln!(svg, "</g>");
-    let _ = writeln!(svg, r#"<g font-family="sans-serif" font-size="10" text-anchor="middle">"#);
-    for (vertex, &point) in board.vertices.iter().zip(&points) {
-        let (x, y) = at(point);
-        let _ = writeln!(svg, r##"<circle cx="{x:.1}" cy="{y:.1}" r="4" fill="#333"/>"##);
-        let _ = writeln!(svg, r#"<text x="{x:.1}" y="{:.1}">{}</text>"#, y - 7.0, escape(&vertex.name));
-    }
-    let _ = writeln!(svg, "</g>\n</svg>");
-    svg
 }

@@ -21,8 +21,10 @@ mod describe;
 mod diagnostics;
 mod evolve;
 mod excerpt;
+mod fmt;
 mod human;
 mod load;
+mod lsp;
 mod manager;
 mod play;
 mod position;
@@ -256,13 +258,17 @@ enum Command {
     Board {
         /// The game file (.rbg, or .sbg: Simplified Boardgames).
         file: PathBuf,
-        /// Write an SVG drawing of the board to this file.
+        /// Write an SVG drawing of the board (the initial position with the site names) to this file.
         #[arg(long, short = 'o')]
         output: Option<PathBuf>,
         /// How diagnostics are printed.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
+    /// Format RBG files in one style (comments kept, meaning unchanged).
+    Fmt(fmt::FmtArgs),
+    /// Run the language server on standard input and output (for editors).
+    Lsp(lsp::LspArgs),
 }
 
 /// Writes a line to stderr, ignoring write errors (stderr may be closed).
@@ -287,11 +293,9 @@ pub struct Failure {
     usage: bool,
 }
 
-/// Exit code of a usage error (as clap's own).
-pub const USAGE_EXIT_CODE: u8 = 2;
-
-/// Exit code when standard output was closed early (128 + SIGPIPE).
-const BROKEN_PIPE_EXIT_CODE: u8 = 141;
+// The exit codes of usage errors (as clap's own) and of a closed standard output (128 +
+// SIGPIPE), shared with the runners of compiled games.
+pub use rbg_runner::{BROKEN_PIPE_EXIT_CODE, USAGE_EXIT_CODE};
 
 impl Failure {
     pub fn new(message: impl Into<String>) -> Self {
@@ -415,6 +419,8 @@ fn main() -> ExitCode {
         Command::Render { file, args, engine } => {
             render::run(&file, &engine, &args).map_err(|f| f.about(&file))
         }
+        Command::Fmt(args) => fmt::run(&args),
+        Command::Lsp(args) => lsp::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -63,9 +63,40 @@ pub fn run(path: &Path, engine: &EngineArgs, args: &RenderArgs) -> Result<(), Fa
         highlight: !args.no_highlight,
         ..RenderOptions::default()
     };
-    let svg = rbg_render::render_svg(&game, &reached.state, reached.previous.as_ref(), &options);
+    let layout = rbg_render::Layout::with_hint(game.info(), &layout_hint(path));
+    let svg = rbg_render::render_svg_with_layout(
+        &game,
+        &layout,
+        &reached.state,
+        reached.previous.as_ref(),
+        &options,
+    );
     let bytes = if as_png { png_bytes(&svg)? } else { svg.into_bytes() };
     write_output(args.output.as_deref(), &bytes)
+}
+
+/// `rbg board -o`: the initial position with every site's name, without highlights or
+/// caption.
+pub fn board_svg(path: &Path) -> Result<String, Failure> {
+    let game = any_game(path, &EngineArgs::default())?;
+    let options = RenderOptions {
+        show_vertex_names: true,
+        highlight: false,
+        show_caption: false,
+        ..RenderOptions::default()
+    };
+    let layout = rbg_render::Layout::with_hint(game.info(), &layout_hint(path));
+    Ok(rbg_render::render_svg_with_layout(&game, &layout, &game.initial_state(), None, &options))
+}
+
+/// The layout hints of the game file (`// @layout ...`); a hint that cannot be read is
+/// reported and left out (the picture is still drawn).
+fn layout_hint(path: &Path) -> rbg_render::LayoutHint {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    rbg_render::LayoutHint::from_source(&text).unwrap_or_else(|e| {
+        eprintln!("warning: {}: {e}", path.display());
+        rbg_render::LayoutHint::default()
+    })
 }
 
 /// Whether to write PNG: `--png` or an output name ending in `.png`. An output name ending in

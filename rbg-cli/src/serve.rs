@@ -1,7 +1,8 @@
 //! `rbg serve [DIR]`: the local web page and JSON API of rbg-serve over the games in DIR. Games
 //! are opened by [`rbg::open`], as by every other command (RBG or SBG files), with the engine
 //! of `--engine`: the interpreter, or the compiled reasoner (built on first use of a game, with
-//! cargo's output captured into the error should the build fail).
+//! cargo's output captured into the error should the build fail). The thumbnails of the game
+//! library are always drawn with the interpreter. The page is described in docs/studio.md.
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
@@ -65,7 +66,13 @@ pub fn run(args: &ServeArgs) -> Result<(), Failure> {
     }
     let config = rbg_serve::Config::new(&args.dir);
     let options = open_options(args.engine);
-    let router = rbg_serve::router(config, Arc::new(move |path: &Path| load_game(path, &options)));
+    // Thumbnails of the library are drawn with the interpreter: listing builds nothing.
+    let preview = open_options(ServeEngine::Interpreter);
+    let router = rbg_serve::router_with_preview(
+        config,
+        Arc::new(move |path: &Path| load_game(path, &options)),
+        Arc::new(move |path: &Path| load_game(path, &preview)),
+    );
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

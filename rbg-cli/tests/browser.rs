@@ -1,7 +1,12 @@
 //! The page of `rbg serve` in a real browser: `rbg-serve/browser-tests/page.mjs` drives headless
-//! Chromium with playwright-core, by clicks only: it wins tic-tac-toe against the random agent
-//! and checks the result message, then plays e2-e4 in chess and steps back, checking the drawn
-//! board each time. Screenshots are kept in `target/browser-artefacts/`.
+//! Chromium with playwright-core, by clicks (and a few keys) only: it wins tic-tac-toe against
+//! the random agent; in chess it checks the selection (targets, Escape, switching), e2-e4 and
+//! its notation, Back and Forward by the arrow keys, a move by the keyboard, a reload keeping
+//! the game, export and import of the log; the board locked while the agent thinks, Stop, and
+//! "New game" during a search; a promotion in chessGardner chosen by picture and name; then
+//! every game of `games/` opens from the library and a legal move is made by clicks, with a
+//! check that no two clickable sites are closer than 24 px. Screenshots (1280x800 and 600 px
+//! wide) are kept in `$CARGO_TARGET_DIR/browser-screenshots/` (else `target/`).
 //!
 //! Needs Node.js, Chromium (`/usr/bin/chromium`, or `CHROMIUM`) and `npm ci` run in
 //! `rbg-serve/browser-tests` (`.ci/run` does all three). Outside CI the test is skipped with a
@@ -52,12 +57,18 @@ fn the_page_plays_by_clicks_in_headless_chromium() {
     if !rbg_testdata::available(&[&chess]) {
         return;
     }
-    let ttt = std::fs::read_to_string(workspace().join("games/ticTacToe.rbg")).expect("games/ticTacToe.rbg");
-    let dir = temp_file("ticTacToe.rbg", &ttt).parent().expect("a directory").to_path_buf();
-    std::fs::copy(&chess, dir.join("chess.rbg")).expect("copy chess.rbg");
+    // The games of games/ and the corpus's chess, in a directory of their own.
+    let dir = temp_file("chess.rbg", &std::fs::read_to_string(&chess).expect("chess.rbg"))
+        .parent()
+        .expect("a directory")
+        .to_path_buf();
+    copy_tree(&workspace().join("games"), &dir);
     let (_server, address) = start_server(&dir);
 
-    let artefacts = workspace().join("target/browser-artefacts");
+    let target =
+        std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| workspace().join("target"));
+    let target = if target.is_relative() { workspace().join(target) } else { target };
+    let artefacts = target.join("browser-screenshots");
     let mut node = Command::new("node")
         .arg(scripts.join("page.mjs"))
         .arg(format!("http://{address}"))
@@ -78,7 +89,28 @@ fn the_page_plays_by_clicks_in_headless_chromium() {
         std::thread::sleep(Duration::from_millis(100));
     };
     assert!(status.success(), "the browser test failed (its output is above)");
-    for shot in ["tic-tac-toe-won.png", "chess-e4.png", "chess-back.png"] {
+    for shot in [
+        "tic-tac-toe-won.png",
+        "chess-selected-1280.png",
+        "chess-thinking-1280.png",
+        "promotion-1280.png",
+        "chess-1280.png",
+        "library-1280.png",
+        "chess-600.png",
+    ] {
         assert!(artefacts.join(shot).is_file(), "screenshot {shot} missing");
+    }
+}
+
+/// Copies the files under `from` into `to`, keeping the tree.
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).expect("read games/").flatten() {
+        let (source, target) = (entry.path(), to.join(entry.file_name()));
+        if source.is_dir() {
+            std::fs::create_dir_all(&target).expect("make a directory");
+            copy_tree(&source, &target);
+        } else {
+            std::fs::copy(&source, &target).expect("copy a game");
+        }
     }
 }

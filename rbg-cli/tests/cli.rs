@@ -358,6 +358,16 @@ fn a_compiled_crate_travels_and_builds_offline() {
     assert_eq!(rows.len(), 2, "{text}");
     assert_eq!(rows[0][..3], ["1", "2", "3"]);
     assert_eq!(rows[1][..3], ["2", "2", "5"]);
+    // Usage errors exit 2 naming the argument, as `rbg`'s do: one the runner finds and one
+    // clap finds.
+    for args in
+        [&["perft", "--depth", "2", "--threads", "0"][..], &["perft", "--depth", "2", "--no-such-flag"]]
+    {
+        let run = std::process::Command::new(&binary).args(args).output().expect("binary runs");
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(args[3]), "{args:?}: {err}");
+    }
 
     let native = rbg(&["compile", game.to_str().unwrap(), "-o", dir.to_str().unwrap(), "--native"]);
     assert_eq!(native.status.code(), Some(0));

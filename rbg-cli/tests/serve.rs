@@ -43,6 +43,39 @@ fn serves_a_directory_on_loopback() {
     let (status, body) = post(&address, "/api/sessions", "{\"game\": \"broken.rbg\"}");
     assert_eq!(status, 422, "{body}");
     assert!(body.contains("broken.rbg:5:"), "{body}");
+    served_logs_replay(&address, &dir);
+}
+
+/// Three random agents' moves in a new session; the session's log, saved as a file, is a log
+/// that `rbg replay` checks (one record of `rbg play --log`).
+fn served_logs_replay(address: &str, dir: &std::path::Path) {
+    let (status, body) = post(address, "/api/sessions", "{\"game\": \"ticTacToe.rbg\"}");
+    assert_eq!(status, 200, "{body}");
+    let view: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let id = view["id"].as_u64().map(|n| n.to_string()).or_else(|| view["id"].as_str().map(String::from));
+    let id = id.unwrap_or_else(|| panic!("no session id in {body}"));
+    for seed in 1..=3 {
+        let (status, body) = post(
+            address,
+            &format!("/api/sessions/{id}/agent"),
+            &format!("{{\"agent\": \"random\", \"seed\": {seed}}}"),
+        );
+        assert_eq!(status, 200, "{body}");
+    }
+    let mut stream = TcpStream::connect(address).expect("connect");
+    stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    write!(stream, "GET /api/sessions/{id}/log HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let log = answer.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default();
+    let record: serde_json::Value = serde_json::from_str(&log).expect(&log);
+    assert_eq!(record["moves"].as_array().map(Vec::len), Some(3), "{log}");
+    let file = dir.join("served.jsonl");
+    std::fs::write(&file, format!("{log}\n")).unwrap();
+    let game = dir.join("ticTacToe.rbg");
+    let out = rbg(&["replay", file.to_str().unwrap(), "--game", game.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
 
 #[test]

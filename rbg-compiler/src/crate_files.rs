@@ -193,16 +193,13 @@ fn main_rs(name: &str, lib: &str) -> Result<String, CompileError> {
             };
             match result {
                 Ok(()) => ExitCode::SUCCESS,
-                // The reader closed standard output (`| head`): stop quietly, as a shell
-                // reports a tool killed by SIGPIPE.
-                Err(rbg_runner::RunError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
-                    ExitCode::from(141)
-                }
+                // The reader closed standard output (`| head`): stop quietly.
+                Err(e) if e.is_broken_pipe() => ExitCode::from(e.exit_code()),
                 Err(e) => {
                     use std::io::Write as _;
                     // stderr may be closed too; there is nowhere left to report that.
                     let _ = writeln!(std::io::stderr(), "error: {e}");
-                    ExitCode::from(1)
+                    ExitCode::from(e.exit_code())
                 }
             }
         }

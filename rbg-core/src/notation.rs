@@ -14,6 +14,12 @@
 //!
 //! [`describe_move`] computes what a move does to a state (pieces, variables, the end of the
 //! game) as data, a [`MoveChanges`], which can be printed with names.
+//!
+//! [`sketch_move`] reads those changes as a person would (a piece went from here to there,
+//! taking what stood there; a piece was placed) and [`MoveSketch::text`] writes the human
+//! notation of the page of `rbg serve`: `e2-e4`, `Ng1-f3`, `e4xd5`, `e7-e8=Q`, `c3xg7` for a
+//! draughts multi-jump, `X@b2` for a placement; a move that moves and places nothing is written
+//! in pair notation.
 
 use core::fmt;
 
@@ -342,6 +348,157 @@ pub fn describe_move<G: Game>(
     Ok(MoveChanges { changes })
 }
 
+/// One part of a move as a person reads it (see [`sketch_move`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MovePart {
+    /// A piece went from `from` to `to` (and is `becomes` there when it changed, e.g. a
+    /// promotion); `takes` when `to` held a piece before or the move removed pieces elsewhere.
+    Shift {
+        /// The piece that moved (its id before the move).
+        piece: u32,
+        /// Where it stood.
+        from: u32,
+        /// Where it stands now.
+        to: u32,
+        /// The piece it became, when different.
+        becomes: Option<u32>,
+        /// Whether the move took something with this part.
+        takes: bool,
+    },
+    /// `piece` was put on the empty vertex `at`.
+    Place {
+        /// The piece placed.
+        piece: u32,
+        /// Where.
+        at: u32,
+    },
+}
+
+/// A move as a person reads it: its parts in the order the move touches their vertices, and
+/// the vertices whose pieces it took.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveSketch {
+    /// Shifts and placements; empty when the move moved and placed nothing (a pass, a move
+    /// that only changes variables or changes pieces in place).
+    pub parts: Vec<MovePart>,
+    /// Vertices whose piece the move removed or replaced by a moving piece.
+    pub taken: Vec<u32>,
+}
+
+/// How [`MoveSketch::text`] names things: every vertex (e.g. chess-style `e2`) and every
+/// piece's letter (empty for a piece written without one, like a chess pawn).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NotationNames {
+    /// A name per vertex.
+    pub vertices: Vec<String>,
+    /// A letter (or short label) per piece id.
+    pub letters: Vec<String>,
+}
+
+/// Reads `changes` (of the move `m`, from [`describe_move`]) as shifts and placements.
+/// `empty[p]` tells whether piece `p` stands for an empty cell.
+///
+/// A vertex that lost its piece (now empty) is an origin; a vertex that got a piece is a
+/// destination. Each destination is paired with an unused origin that held the same piece, else
+/// (a promotion) with the unused origin the move touches first, if it touches it before the
+/// destination (a placed stone that captures does not move). A destination left unpaired is
+/// a placement if it was empty and a change in place otherwise (reversi's flips: not written).
+/// Origins left unpaired are pieces taken (draughts' jumped men, en passant).
+pub fn sketch_move(changes: &MoveChanges, m: &[Action], empty: &[bool]) -> MoveSketch {
+    let is_empty = |p: u32| empty.get(p as usize).copied().unwrap_or(false);
+    // Where the move first touches a vertex (vertices it never names come after, in order).
+    let first_touch = |v: u32| m.iter().position(|a| a.vertex == v).unwrap_or(usize::MAX);
+    let mut pieces: Vec<(u32, u32, u32)> = changes
+        .changes
+        .iter()
+        .filter_map(|c| match *c {
+            Change::Piece { vertex, from, to } => Some((vertex, from, to)),
+            _ => None,
+        })
+        .collect();
+    pieces.sort_by_key(|&(v, _, _)| (first_touch(v), v));
+    let mut origins: Vec<(u32, u32)> = pieces
+        .iter()
+        .filter(|&&(_, from, to)| !is_empty(from) && is_empty(to))
+        .map(|&(v, from, _)| (v, from))
+        .collect();
+    let arrivals: Vec<(u32, u32, u32)> = pieces.iter().copied().filter(|&(_, _, to)| !is_empty(to)).collect();
+    let mut sketch = MoveSketch::default();
+    for &(at, before, piece) in &arrivals {
+        let same = origins.iter().position(|&(_, p)| p == piece);
+        // A piece that changed on the way (a promotion) comes from a vertex the move touched
+        // before its destination; a stone placed and then capturing (go) does not.
+        let changed = origins.first().is_some_and(|&(v, _)| first_touch(v) < first_touch(at));
+        let paired = same.or_else(|| changed.then_some(0));
+        match paired {
+            Some(i) => {
+                let (from, moved) = origins.remove(i);
+                let takes = !is_empty(before);
+                if takes {
+                    sketch.taken.push(at);
+                }
+                let becomes = (moved != piece).then_some(piece);
+                sketch.parts.push(MovePart::Shift { piece: moved, from, to: at, becomes, takes });
+            }
+            None if is_empty(before) => sketch.parts.push(MovePart::Place { piece, at }),
+            None => {}
+        }
+    }
+    // Pieces removed without a piece arriving: taken (by the first shift, if there is one).
+    if !origins.is_empty() {
+        if let Some(MovePart::Shift { takes, .. }) =
+            sketch.parts.iter_mut().find(|p| matches!(p, MovePart::Shift { .. }))
+        {
+            *takes = true;
+        }
+        sketch.taken.extend(origins.iter().map(|&(v, _)| v));
+    }
+    sketch
+}
+
+impl MoveSketch {
+    /// The vertices a player clicks to make the move: each shift's origin and destination,
+    /// each placement's vertex, in order (a vertex repeated at once is kept once).
+    pub fn path(&self) -> Vec<u32> {
+        let mut path: Vec<u32> = Vec::new();
+        for part in &self.parts {
+            let vertices = match *part {
+                MovePart::Shift { from, to, .. } => vec![from, to],
+                MovePart::Place { at, .. } => vec![at],
+            };
+            for v in vertices {
+                if path.last() != Some(&v) {
+                    path.push(v);
+                }
+            }
+        }
+        path
+    }
+
+    /// The human notation of the move: `Ng1-f3`, `e4xd5`, `e7-e8=Q`, `X@b2`, parts separated
+    /// by spaces; `full` (the move's pair notation) when there are no parts.
+    pub fn text(&self, names: &NotationNames, full: impl FnOnce() -> String) -> String {
+        if self.parts.is_empty() {
+            return full();
+        }
+        let vertex = |v: u32| names.vertices.get(v as usize).cloned().unwrap_or_else(|| v.to_string());
+        let letter = |p: u32| names.letters.get(p as usize).map_or("", String::as_str);
+        let parts: Vec<String> = self
+            .parts
+            .iter()
+            .map(|part| match *part {
+                MovePart::Shift { piece, from, to, becomes, takes } => {
+                    let mark = if takes { 'x' } else { '-' };
+                    let promotion = becomes.map(|p| format!("={}", letter(p))).unwrap_or_default();
+                    format!("{}{}{mark}{}{promotion}", letter(piece), vertex(from), vertex(to))
+                }
+                MovePart::Place { piece, at } => format!("{}@{}", letter(piece), vertex(at)),
+            })
+            .collect();
+        parts.join(" ")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -445,6 +602,106 @@ mod tests {
             ]
         );
         assert_eq!(changes.display(game.info()).to_string(), "first: 0→1, pile: 1→0, game over");
+    }
+
+    /// Chess-style names of an 8x8 board, vertex `file + 8 * rank` (a1 = 0, h8 = 63).
+    fn square(name: &str) -> u32 {
+        let b = name.as_bytes();
+        (b[0] - b'a') as u32 + 8 * (b[1] - b'1') as u32
+    }
+
+    fn board_names(letters: &[&str]) -> NotationNames {
+        let vertices = (0..64).map(|v| format!("{}{}", (b'a' + (v % 8) as u8) as char, v / 8 + 1)).collect();
+        NotationNames { vertices, letters: letters.iter().map(|l| l.to_string()).collect() }
+    }
+
+    /// The changes of a move given as (square, before, after), in vertex order as
+    /// `describe_move` lists them, and the move touching `touched` squares in order.
+    fn changes_of(pieces: &[(&str, u32, u32)]) -> MoveChanges {
+        let mut list: Vec<(u32, u32, u32)> = pieces.iter().map(|&(sq, f, t)| (square(sq), f, t)).collect();
+        list.sort();
+        MoveChanges {
+            changes: list.into_iter().map(|(vertex, from, to)| Change::Piece { vertex, from, to }).collect(),
+        }
+    }
+
+    fn touching(squares: &[&str]) -> Vec<Action> {
+        squares.iter().enumerate().map(|(i, sq)| Action::new(i as u32 + 1, square(sq))).collect()
+    }
+
+    // Chess pieces: 0 empty, 1 white pawn, 2 black pawn, 3 white knight, 4 white queen,
+    // 5 black rook, 6 white king, 7 white rook; pawns are written without a letter.
+    const CHESS_EMPTY: [bool; 8] = [true, false, false, false, false, false, false, false];
+    const CHESS_LETTERS: [&str; 8] = ["", "", "", "N", "Q", "R", "K", "R"];
+
+    fn chess(pieces: &[(&str, u32, u32)], touched: &[&str]) -> (String, MoveSketch) {
+        let sketch = sketch_move(&changes_of(pieces), &touching(touched), &CHESS_EMPTY);
+        (sketch.text(&board_names(&CHESS_LETTERS), || "full".into()), sketch)
+    }
+
+    #[test]
+    fn chess_moves_are_written_from_to_with_captures_and_promotions() {
+        // e2-e4: the pawn leaves e2 for the empty e4.
+        let (text, sketch) = chess(&[("e2", 1, 0), ("e4", 0, 1)], &["e2", "e4"]);
+        assert_eq!(text, "e2-e4");
+        assert_eq!(sketch.path(), vec![square("e2"), square("e4")]);
+        assert!(sketch.taken.is_empty());
+        // The knight from g1 to f3.
+        assert_eq!(chess(&[("g1", 3, 0), ("f3", 0, 3)], &["g1", "f3"]).0, "Ng1-f3");
+        // e4xd5: the white pawn takes the black pawn on d5.
+        let (text, sketch) = chess(&[("e4", 1, 0), ("d5", 2, 1)], &["e4", "d5"]);
+        assert_eq!(text, "e4xd5");
+        assert_eq!(sketch.taken, vec![square("d5")]);
+        // e7xd8=Q: a pawn takes the rook on d8 and becomes a queen.
+        assert_eq!(chess(&[("e7", 1, 0), ("d8", 5, 4)], &["e7", "d8"]).0, "e7xd8=Q");
+        // e5xd6 en passant: the black pawn taken stood on d5, not on the destination.
+        let (text, sketch) = chess(&[("e5", 1, 0), ("d6", 0, 1), ("d5", 2, 0)], &["e5", "d6", "d5"]);
+        assert_eq!(text, "e5xd6");
+        assert_eq!(sketch.taken, vec![square("d5")]);
+        // Castling: the king's part, then the rook's.
+        let castle = [("e1", 6, 0), ("g1", 0, 6), ("h1", 7, 0), ("f1", 0, 7)];
+        let (text, sketch) = chess(&castle, &["e1", "g1", "h1", "f1"]);
+        assert_eq!(text, "Ke1-g1 Rh1-f1");
+        assert_eq!(sketch.path(), ["e1", "g1", "h1", "f1"].map(square).to_vec());
+    }
+
+    #[test]
+    fn a_draughts_multi_jump_is_one_capture_from_start_to_end() {
+        // Pieces: 0 empty, 1 white man, 2 black man. The man on c3 jumps d4 and f6 to g7.
+        let empty = [true, false, false];
+        let changes = changes_of(&[("c3", 1, 0), ("d4", 2, 0), ("f6", 2, 0), ("g7", 0, 1)]);
+        let sketch = sketch_move(&changes, &touching(&["c3", "d4", "f6", "g7"]), &empty);
+        assert_eq!(sketch.text(&board_names(&["", "", ""]), String::new), "c3xg7");
+        assert_eq!(sketch.taken, vec![square("d4"), square("f6")]);
+        assert_eq!(sketch.path(), vec![square("c3"), square("g7")]);
+    }
+
+    #[test]
+    fn placements_are_written_with_the_piece_letter() {
+        // Connect four: a red disc (1) dropped in column d lands on d1.
+        let sketch =
+            sketch_move(&changes_of(&[("d1", 0, 1)]), &touching(&["d1", "d1"]), &[true, false, false]);
+        assert_eq!(sketch.text(&board_names(&["", "R", "Y"]), String::new), "R@d1");
+        assert_eq!(sketch.path(), vec![square("d1")]);
+        // Tic-tac-toe: a cross on b2.
+        let sketch = sketch_move(&changes_of(&[("b2", 0, 2)]), &touching(&["b2"]), &[true, false, false]);
+        assert_eq!(sketch.text(&board_names(&["", "O", "X"]), String::new), "X@b2");
+        // Reversi: a black disc on d3 flips e4 (not written); go: a stone on b2 that takes
+        // the white stone on b3 is still a placement, and b3 is taken.
+        let (empty, letters) = ([true, false, false], board_names(&["", "B", "W"]));
+        let flips = changes_of(&[("d3", 0, 1), ("e4", 2, 1)]);
+        assert_eq!(sketch_move(&flips, &touching(&["d3", "e4"]), &empty).text(&letters, String::new), "B@d3");
+        let capture =
+            sketch_move(&changes_of(&[("b2", 0, 1), ("b3", 2, 0)]), &touching(&["b2", "b3"]), &empty);
+        assert_eq!(capture.text(&letters, String::new), "B@b2");
+        assert_eq!(capture.taken, vec![square("b3")]);
+    }
+
+    #[test]
+    fn a_move_without_shifts_or_placements_is_written_in_full() {
+        let sketch = sketch_move(&MoveChanges::default(), &touching(&["a1"]), &[true]);
+        assert_eq!(sketch.text(&board_names(&[""]), || "7@a1".into()), "7@a1");
+        assert!(sketch.path().is_empty());
     }
 
     fn arbitrary_move(vertices: u32, modifiers: u32) -> impl Strategy<Value = Vec<Action>> {

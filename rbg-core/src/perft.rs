@@ -18,6 +18,8 @@
 //! ([`crate::stack::with_room`]), so the depth is the caller's to choose.
 
 use core::ops::{Add, AddAssign, ControlFlow};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
@@ -68,6 +70,13 @@ pub struct PerftOptions {
     /// the children a search builds ([`Game::visit_children`]) allows this many or
     /// `max_move_actions`, whichever is more.
     pub max_streamed_moves: u64,
+    /// A flag that stops the count: once it is raised, every subtree of two or more plies not
+    /// yet counted counts as its root alone, so the count ends within a subtree of one ply
+    /// (the flag is checked once per subtree, never per leaf, so an unraised flag costs
+    /// nothing measurable). The counts of a stopped run mean nothing; the caller that raised
+    /// the flag discards them. Only rbg-core's count sees it: an engine that counts subtrees
+    /// itself (a compiled library across its C interface) finishes the subtree it was given.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl Default for PerftOptions {
@@ -79,7 +88,15 @@ impl Default for PerftOptions {
             keeper_limit: DEFAULT_KEEPER_LIMIT,
             max_move_actions: DEFAULT_MAX_ACTIONS,
             max_streamed_moves: DEFAULT_MAX_STREAMED_MOVES,
+            stop: None,
         }
+    }
+}
+
+impl PerftOptions {
+    /// Whether the [`PerftOptions::stop`] flag is raised.
+    fn stopped(&self) -> bool {
+        self.stop.as_ref().is_some_and(|flag| flag.load(Ordering::Relaxed))
     }
 }
 
@@ -447,6 +464,9 @@ fn count_subtree<G: Game + ?Sized>(
     opts: &PerftOptions,
 ) -> Result<PerftCounts, SearchError> {
     let here = PerftCounts { leaves: (depth == 0) as u64, nodes: 1 };
+    if depth >= 2 && opts.stopped() {
+        return Ok(here);
+    }
     if !game.complete_keeper(s, sc, opts.keeper_limit)? || depth == 0 {
         return Ok(here);
     }
@@ -618,6 +638,21 @@ mod tests {
             sum += nim_counts(n - take, d - 1);
         }
         sum
+    }
+
+    #[test]
+    fn a_raised_stop_flag_ends_the_count_at_the_first_subtree() {
+        // Nim of 60 stones to depth 40 has about 2^40 leaves: only a stopped count ends.
+        let game = Nim::new(60);
+        let stop = Arc::new(AtomicBool::new(true));
+        let opts = PerftOptions { stop: Some(Arc::clone(&stop)), ..Default::default() };
+        let mut s = game.initial_state();
+        let counts = perft_subtree(&game, &mut s, &mut (), 40, &opts).unwrap();
+        assert_eq!(counts, PerftCounts { leaves: 0, nodes: 1 });
+        // A lowered flag changes nothing.
+        stop.store(false, Ordering::Relaxed);
+        let mut s = game.initial_state();
+        assert_eq!(perft_subtree(&game, &mut s, &mut (), 6, &opts).unwrap(), nim_counts(60, 6));
     }
 
     #[test]

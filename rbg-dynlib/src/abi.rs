@@ -263,6 +263,7 @@ impl AbiPerftOptions {
             keeper_limit: self.keeper_limit,
             max_move_actions: usize::try_from(self.max_move_actions).unwrap_or(usize::MAX),
             max_streamed_moves: self.max_streamed_moves,
+            stop: None,
         }
     }
 }

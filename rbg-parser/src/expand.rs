@@ -68,6 +68,20 @@ pub enum SectionKind {
 }
 
 impl SectionKind {
+    /// The section a keyword after `#` opens (`#board` ...); `None` for the board generators'
+    /// keywords.
+    pub fn of_keyword(keyword: crate::token::Keyword) -> Option<SectionKind> {
+        use crate::token::Keyword;
+        match keyword {
+            Keyword::Board => Some(SectionKind::Board),
+            Keyword::Players => Some(SectionKind::Players),
+            Keyword::Variables => Some(SectionKind::Variables),
+            Keyword::Pieces => Some(SectionKind::Pieces),
+            Keyword::Rules => Some(SectionKind::Rules),
+            Keyword::Hexagon | Keyword::Cuboid | Keyword::Rectangle => None,
+        }
+    }
+
     pub const ALL: [SectionKind; 5] = [
         SectionKind::Board,
         SectionKind::Players,

@@ -53,16 +53,46 @@ impl ParseOutput {
 
 /// Reads a game description. `name` is used in diagnostics (usually the file path).
 pub fn parse(name: &str, bytes: &[u8]) -> ParseOutput {
-    let source = SourceFile::new(name, bytes);
-    let mut diagnostics = Vec::new();
-    let game = parse_into(&source, &mut diagnostics).map_err(|e| diagnostics.push(e)).ok();
-    let diagnostics = diag::WarningLimit::apply(diagnostics);
-    ParseOutput { source, game, diagnostics }
+    parse_detailed(name, bytes).output
 }
 
-fn parse_into(source: &SourceFile, diagnostics: &mut Vec<Diagnostic>) -> Result<ir::Game, Diagnostic> {
+/// [`parse`] together with what the stages in between produced, for tools that look inside a
+/// file (editors: symbols, references, macro expansions).
+#[derive(Debug)]
+pub struct DetailedParse {
+    pub output: ParseOutput,
+    /// The file's tokens as lexed (empty if lexing failed).
+    pub tokens: Vec<token::Token>,
+    /// The expanded sections, if the directives could be read.
+    pub expanded: Option<expand::Expanded>,
+}
+
+/// Reads a game description as [`parse`] does and keeps the tokens and the expanded sections.
+pub fn parse_detailed(name: &str, bytes: &[u8]) -> DetailedParse {
+    let source = SourceFile::new(name, bytes);
+    let mut diagnostics = Vec::new();
+    let mut stages = Stages::default();
+    let game = parse_into(&source, &mut diagnostics, &mut stages).map_err(|e| diagnostics.push(e)).ok();
+    let diagnostics = diag::WarningLimit::apply(diagnostics);
+    let output = ParseOutput { source, game, diagnostics };
+    DetailedParse { output, tokens: stages.tokens, expanded: stages.expanded }
+}
+
+/// What [`parse_into`] got as far as.
+#[derive(Default)]
+struct Stages {
+    tokens: Vec<token::Token>,
+    expanded: Option<expand::Expanded>,
+}
+
+fn parse_into(
+    source: &SourceFile,
+    diagnostics: &mut Vec<Diagnostic>,
+    stages: &mut Stages,
+) -> Result<ir::Game, Diagnostic> {
     let lexed = lexer::lex(&source.bytes)?;
     diagnostics.extend(lexed.warnings);
-    let expanded = expand::expand(lexed.tokens, diagnostics)?;
-    build::build_game(&expanded, diagnostics)
+    stages.tokens = lexed.tokens;
+    let expanded = stages.expanded.insert(expand::expand(stages.tokens.clone(), diagnostics)?);
+    build::build_game(expanded, diagnostics)
 }

@@ -281,24 +281,26 @@ impl PyGame {
     /// `(leaves, nodes)`: the states at exactly that depth and all states counted (the root
     /// included, keeper states not). Runs on `threads` threads (None: one per core; at most 4
     /// per core) without the GIL. `depth` is at most 1000 (ValueError beyond). Ctrl-C stops
-    /// it (KeyboardInterrupt) at once; with `fast_subtrees=True` the engine counts each
-    /// subtree of the work split its own way (15 to 20% faster for breakthrough on the
-    /// interpreter; not measured on a compiled game, where each node otherwise crosses the
-    /// library's interface) and Ctrl-C waits for the subtrees being counted.
-    #[pyo3(signature = (depth, threads = None, fast_subtrees = false))]
+    /// it (KeyboardInterrupt) at once. `fast_subtrees` chooses who counts each subtree of the
+    /// work split: the engine its own way (True: the default of the interpreter, whose count
+    /// sees the stop flag at every subtree of two or more plies) or rbg-core's count checking
+    /// the flag at every node (False: the default of a compiled game, whose own count runs
+    /// behind the library's interface, where True makes Ctrl-C wait for the subtree).
+    #[pyo3(signature = (depth, threads = None, fast_subtrees = None))]
     fn perft(
         &self,
         py: Python<'_>,
         depth: u32,
         threads: Option<usize>,
-        fast_subtrees: bool,
+        fast_subtrees: Option<bool>,
     ) -> PyResult<(u64, u64)> {
         if depth > MAX_PERFT_DEPTH {
             return Err(value_error(format!("depth must be at most {MAX_PERFT_DEPTH}, not {depth}")));
         }
         let threads = Self::worker_threads(threads, u64::MAX)?;
-        let options = PerftOptions { threads, ..PerftOptions::default() };
+        let fast_subtrees = fast_subtrees.unwrap_or(self.engine == "interpreter");
         let game = Stoppable::new(&self.any).forward_subtrees(fast_subtrees);
+        let options = PerftOptions { threads, stop: Some(game.flag()), ..PerftOptions::default() };
         let counts = game.run(py, || perft(&game, depth, &options))?.map_err(search_error)?;
         Ok((counts.leaves, counts.nodes))
     }

@@ -12,13 +12,12 @@
 //! knows that the run was stopped, not bounded, and says so.
 //!
 //! `Stoppable` forwards every method `AnyGame` implements itself, so each engine keeps its own
-//! searches, except [`Game::perft_subtree`] by default: that runs rbg-core's count over
-//! `Stoppable`, so that the flag is seen at every node of a subtree (the engine's own count,
-//! across a compiled library's C interface, could not be stopped before the whole subtree is
-//! counted). The engine's count is faster (it builds children in the move search: 15 to 20%
-//! for breakthrough on the interpreter; a compiled library's count also saves a call across
-//! its interface per node); [`Stoppable::forward_subtrees`]
-//! switches to it, and Ctrl-C then waits for the subtree being counted.
+//! searches. Perft subtrees are counted by the engine ([`Stoppable::forward_subtrees`]) when it
+//! sees the flag itself: the interpreter's count runs in rbg-core, which looks at
+//! `PerftOptions::stop` once per subtree of two or more plies. A compiled library counts behind
+//! its C interface, which carries no flag, so for it rbg-core's count runs over `Stoppable`
+//! instead and sees the flag at every node (the library's own count is faster, but Ctrl-C
+//! would wait for the whole subtree being counted).
 
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -65,6 +64,11 @@ impl Stoppable {
     pub fn forward_subtrees(mut self, forward: bool) -> Self {
         self.forward_subtrees = forward;
         self
+    }
+
+    /// The stop flag, for drivers that look at it themselves (`PerftOptions::stop`).
+    pub fn flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
     }
 
     /// The game without the flag.

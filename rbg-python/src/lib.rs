@@ -14,6 +14,7 @@ use pyo3::prelude::*;
 mod agent;
 mod analyze;
 mod board;
+mod cluster;
 mod errors;
 mod game;
 mod interrupt;
@@ -63,5 +64,6 @@ fn _rbg(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<agent::PyAgent>()?;
     m.add_class::<session::PySession>()?;
     m.add("TERMINAL", state::TERMINAL)?;
+    cluster::register(m)?;
     errors::register(m)
 }

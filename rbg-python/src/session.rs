@@ -178,6 +178,9 @@ impl PySession {
         dict.set_item("scores", log.scores)?;
         dict.set_item("termination", log.termination)?;
         dict.set_item("result", log.result)?;
+        dict.set_item("error", log.error)?;
+        dict.set_item("engine", log.engine)?;
+        dict.set_item("notation", log.notation)?;
         Ok(dict)
     }
 

@@ -68,19 +68,23 @@ def interrupted_after(delay, call):
 
 
 @pytest.mark.parametrize("threads", [1, 2])
-def test_ctrl_c_stops_perft(breakthrough, threads):
-    # Breakthrough to depth 9 is about 10^13 leaves: hours, were it not stopped.
-    assert interrupted_after(0.3, lambda: breakthrough.perft(9, threads=threads)) < PROMPT
+@pytest.mark.parametrize("fast_subtrees", [None, False])
+def test_ctrl_c_stops_perft(breakthrough, threads, fast_subtrees):
+    # Breakthrough to depth 9 is about 10^13 leaves: hours, were it not stopped (by the stop
+    # flag the interpreter's own count sees, the default, or by the per-node checks).
+    run = lambda: breakthrough.perft(9, threads=threads, fast_subtrees=fast_subtrees)  # noqa: E731
+    assert interrupted_after(0.3, run) < PROMPT
     # The game works on after a stopped run.
     assert breakthrough.perft(2) == reference_perft("breakthrough")[2]
 
 
 def test_fast_subtrees_count_the_same(breakthrough):
-    # The engine's own subtree counts (the switch of the per-node stop checks) agree with the
+    # The engine's own subtree counts (the interpreter's default) and the per-node stop checks agree with the
     # reference, on one thread (one subtree per root move) and two (the balanced split).
     reference = reference_perft("breakthrough")
     for threads in (1, 2):
         assert breakthrough.perft(4, threads=threads, fast_subtrees=True) == reference[4]
+        assert breakthrough.perft(4, threads=threads, fast_subtrees=False) == reference[4]
         assert breakthrough.perft(4, threads=threads) == reference[4]
 
 

@@ -111,6 +111,9 @@ def test_a_win_the_result_and_the_log(tictactoe):
         "scores": [100, 0],
         "termination": "finished",
         "result": ["win", "loss"],
+        "error": None,
+        "engine": None,
+        "notation": None,
     }
     session.undo()
     assert session.log()["termination"] == "unfinished"

@@ -19,6 +19,8 @@ const LIGHT_SQUARE: &str = "#f0d9b5";
 const DARK_SQUARE: &str = "#b58863";
 const HEX_SHADES: [&str; 3] = ["#f3e5c8", "#e2c99c", "#d0b07a"];
 const NODE_FILL: &str = "#f7f2e6";
+/// The board under points and lines.
+const BOARD_WOOD: &str = "#e8c987";
 const LINE: &str = "#5b5b5b";
 const LAST_MOVE: &str = "#f5d742";
 const CURRENT: &str = "#1f5fd6";
@@ -36,6 +38,8 @@ struct Frame {
     board: [f64; 4],
     pad: f64,
     font: f64,
+    /// Radius of the discs of [`Shape::Nodes`], in pixels.
+    node_radius: f64,
 }
 
 impl Frame {
@@ -56,27 +60,58 @@ fn finite(x: f64) -> f64 {
 fn half_extent(shape: Shape) -> [f64; 2] {
     match shape {
         Shape::Hexagons => [0.5, 1.0 / 3f64.sqrt()],
-        Shape::Squares | Shape::Nodes => [0.5, 0.5],
+        Shape::Squares | Shape::Nodes | Shape::Tiles => [0.5, 0.5],
+    }
+}
+
+/// The extent of the drawn board in cells: left, top, right, bottom (cells and arcs included).
+fn extent(layout: &Layout) -> [f64; 4] {
+    let mut box_ = [f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY];
+    let mut add = |p: [f64; 2]| {
+        let p = [finite(p[0]), finite(p[1])];
+        box_ = [box_[0].min(p[0]), box_[1].min(p[1]), box_[2].max(p[0]), box_[3].max(p[1])];
+    };
+    let [hx, hy] = half_extent(layout.shape);
+    for v in (0..layout.points.len()).filter(|&v| layout.is_shown(v)) {
+        match layout.outlines.get(v) {
+            Some(outline) if layout.shape == Shape::Tiles => outline.iter().for_each(|&p| add(p)),
+            _ => {
+                let [x, y] = layout.points[v];
+                add([x - hx, y - hy]);
+                add([x + hx, y + hy]);
+            }
+        }
+    }
+    for arc in layout.links.iter().filter_map(|l| l.arc) {
+        let [x, y] = arc.centre;
+        add([x - arc.radius, y - arc.radius]);
+        add([x + arc.radius, y + arc.radius]);
+    }
+    if box_[0].is_finite() {
+        box_
+    } else {
+        [-0.5, -0.5, 0.5, 0.5]
     }
 }
 
 fn frame(layout: &Layout, options: &RenderOptions) -> Frame {
     let cell = if options.cell_size.is_finite() { options.cell_size.clamp(8.0, 512.0) } else { 48.0 };
-    let [hx, hy] = half_extent(layout.shape);
-    let xs = layout.points.iter().map(|p| finite(p[0]));
-    let ys = layout.points.iter().map(|p| finite(p[1]));
-    let (min_x, max_x) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(x), b.max(x)));
-    let (min_y, max_y) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| (a.min(y), b.max(y)));
-    let (min_x, max_x, min_y, max_y) =
-        if min_x.is_finite() { (min_x, max_x, min_y, max_y) } else { (0.0, 0.0, 0.0, 0.0) };
+    let [min_x, min_y, max_x, max_y] = extent(layout);
     let pad = (cell * 0.25).max(6.0);
     let coordinates = options.show_coordinates && layout.files_and_ranks.is_some();
     let left = pad + if coordinates { cell * 0.45 } else { 0.0 };
     let top = pad + if layout.layer_labels.is_empty() { 0.0 } else { cell * 0.5 };
-    let origin = [left + (hx - min_x) * cell, top + (hy - min_y) * cell];
-    let right = left + (max_x - min_x + 2.0 * hx) * cell;
-    let bottom = top + (max_y - min_y + 2.0 * hy) * cell;
-    Frame { cell, origin, board: [left, top, right, bottom], pad, font: (cell * 0.3).clamp(11.0, 22.0) }
+    let origin = [left - min_x * cell, top - min_y * cell];
+    let right = left + (max_x - min_x) * cell;
+    let bottom = top + (max_y - min_y) * cell;
+    Frame {
+        cell,
+        origin,
+        board: [left, top, right, bottom],
+        pad,
+        font: (cell * 0.3).clamp(11.0, 22.0),
+        node_radius: node_radius(layout, cell),
+    }
 }
 
 /// The look of each piece of `game` (see [`crate::pieces`]; the initial position tells which
@@ -117,7 +152,9 @@ pub(crate) fn picture<G: Game>(
     let caption = if options.show_caption { caption_lines(game, state) } else { Vec::new() };
     let caption_top = below;
     below += caption.len() as f64 * f.font * 1.4;
-    let legend_entries = legend(info, &looks, &pieces);
+    let shown_pieces: Vec<u32> =
+        pieces.iter().enumerate().filter(|&(v, _)| layout.is_shown(v)).map(|(_, &p)| p).collect();
+    let legend_entries = legend(info, &looks, &shown_pieces);
     let board_width = f.board[2] + f.pad;
     let caption_width =
         caption.iter().map(|l| l.chars().count() as f64 * CHAR_WIDTH * f.font).fold(0.0, f64::max);
@@ -171,8 +208,11 @@ pub(crate) fn picture<G: Game>(
 }
 
 /// The outline of vertex `v`'s cell as an element name and its geometry attributes, grown by
-/// `grow` pixels on every side (negative shrinks).
+/// `grow` pixels on every side (negative shrinks); `None` for hidden vertices.
 fn cell_shape(layout: &Layout, f: &Frame, v: usize, grow: f64) -> Option<(&'static str, Vec<Attr<'static>>)> {
+    if !layout.is_shown(v) {
+        return None;
+    }
     let [cx, cy] = f.pixel(*layout.points.get(v)?);
     let c = f.cell;
     Some(match layout.shape {
@@ -200,17 +240,62 @@ fn cell_shape(layout: &Layout, f: &Frame, v: usize, grow: f64) -> Option<(&'stat
                 .collect();
             ("polygon", vec![("points", corners.join(" "))])
         }
-        Shape::Nodes => ("circle", vec![("cx", num(cx)), ("cy", num(cy)), ("r", num(node_radius(c) + grow))]),
+        Shape::Tiles => {
+            let outline = layout.outlines.get(v)?;
+            // Grown about the centre so that the narrowest width changes by 2 × grow.
+            let width = crate::tiles::min_width(outline) * c;
+            let factor = if width > 1e-9 { ((width + 2.0 * grow) / width).max(0.1) } else { 1.0 };
+            let corners: Vec<String> = outline
+                .iter()
+                .map(|&p| {
+                    let [px, py] = f.pixel(p);
+                    format!("{},{}", num(cx + (px - cx) * factor), num(cy + (py - cy) * factor))
+                })
+                .collect();
+            ("polygon", vec![("points", corners.join(" "))])
+        }
+        Shape::Nodes => ("circle", vec![("cx", num(cx)), ("cy", num(cy)), ("r", num(f.node_radius + grow))]),
     })
 }
 
-fn node_radius(cell: f64) -> f64 {
-    cell * 0.3
+/// The width of the largest piece symbol that fits vertex `v`'s cell, in pixels.
+fn piece_room(layout: &Layout, f: &Frame, v: usize) -> f64 {
+    match layout.shape {
+        Shape::Nodes => f.cell.min(f.node_radius * 2.5),
+        Shape::Tiles => layout.outlines.get(v).map_or(f.cell, |o| crate::tiles::min_width(o) * f.cell * 1.1),
+        Shape::Squares | Shape::Hexagons => f.cell,
+    }
+}
+
+/// The radius of a point's disc: 0.3 cells for nodes of a graph, 0.4 on a board of points and
+/// lines (where stones fill the points), less where points are closer than one cell.
+fn node_radius(layout: &Layout, cell: f64) -> f64 {
+    if !layout.on_points {
+        return cell * 0.3;
+    }
+    let shown: Vec<[f64; 2]> =
+        (0..layout.points.len()).filter(|&v| layout.is_shown(v)).map(|v| layout.points[v]).collect();
+    cell * 0.4 * crate::layout::closest_pair(&shown).min(1.0)
 }
 
 fn board(w: &mut SvgWriter, info: &GameInfo, layout: &Layout, f: &Frame) {
     w.open("g", &[("class", "board".into())]);
-    if layout.shape == Shape::Nodes {
+    if layout.on_points {
+        let [l, t, r, b] = f.board;
+        w.empty(
+            "rect",
+            &[
+                ("class", "board-fill".into()),
+                ("x", num(l)),
+                ("y", num(t)),
+                ("width", num(r - l)),
+                ("height", num(b - t)),
+                ("fill", BOARD_WOOD.into()),
+                ("rx", num(f.cell * 0.1)),
+            ],
+        );
+    }
+    if layout.shape == Shape::Nodes || !layout.links.is_empty() {
         w.open(
             "g",
             &[
@@ -219,28 +304,44 @@ fn board(w: &mut SvgWriter, info: &GameInfo, layout: &Layout, f: &Frame) {
                 ("stroke-width", num((f.cell * 0.05).max(1.0))),
             ],
         );
-        for &(a, b) in &layout.links {
-            let (Some(&pa), Some(&pb)) = (layout.points.get(a as usize), layout.points.get(b as usize))
+        for link in &layout.links {
+            let (Some(&pa), Some(&pb)) =
+                (layout.points.get(link.a as usize), layout.points.get(link.b as usize))
             else {
                 continue;
             };
             let ([x1, y1], [x2, y2]) = (f.pixel(pa), f.pixel(pb));
-            w.empty(
-                "line",
-                &[
-                    ("class", "edge".into()),
-                    ("x1", num(x1)),
-                    ("y1", num(y1)),
-                    ("x2", num(x2)),
-                    ("y2", num(y2)),
-                ],
-            );
+            match link.arc {
+                None => w.empty(
+                    "line",
+                    &[
+                        ("class", "edge".into()),
+                        ("x1", num(x1)),
+                        ("y1", num(y1)),
+                        ("x2", num(x2)),
+                        ("y2", num(y2)),
+                    ],
+                ),
+                Some(arc) => {
+                    let r = num(arc.radius * f.cell);
+                    let path = format!(
+                        "M {} {} A {r} {r} 0 {} {} {} {}",
+                        num(x1),
+                        num(y1),
+                        u8::from(arc.large),
+                        u8::from(arc.clockwise),
+                        num(x2),
+                        num(y2)
+                    );
+                    w.empty("path", &[("class", "edge arc".into()), ("d", path), ("fill", "none".into())]);
+                }
+            }
         }
         w.close();
     }
     let stroke = match layout.shape {
         Shape::Squares => "none",
-        Shape::Hexagons | Shape::Nodes => LINE,
+        Shape::Hexagons | Shape::Nodes | Shape::Tiles => LINE,
     };
     for (v, name) in info.vertices.iter().enumerate() {
         let Some((element, mut attrs)) = cell_shape(layout, f, v, 0.0) else { continue };
@@ -248,10 +349,21 @@ fn board(w: &mut SvgWriter, info: &GameInfo, layout: &Layout, f: &Frame) {
         let fill = match layout.shape {
             Shape::Squares if shade == 1 => DARK_SQUARE,
             Shape::Squares => LIGHT_SQUARE,
-            Shape::Hexagons => HEX_SHADES[usize::from(shade) % 3],
+            Shape::Hexagons | Shape::Tiles => HEX_SHADES[usize::from(shade) % 3],
             Shape::Nodes => NODE_FILL,
         };
         let class = if layout.shape == Shape::Squares && shade == 1 { "cell dark" } else { "cell" };
+        if layout.dots {
+            let [cx, cy] = f.pixel(layout.points[v]);
+            let dot = [
+                ("class", "dot".into()),
+                ("cx", num(cx)),
+                ("cy", num(cy)),
+                ("r", num(f.cell * 0.09)),
+                ("fill", LINE.into()),
+            ];
+            w.empty("circle", &dot);
+        }
         attrs.extend([
             ("class", class.into()),
             ("id", format!("cell-{v}")),
@@ -259,6 +371,10 @@ fn board(w: &mut SvgWriter, info: &GameInfo, layout: &Layout, f: &Frame) {
             ("fill", fill.into()),
             ("stroke", stroke.into()),
         ]);
+        if layout.on_points {
+            // A click target over the point, not drawn: the lines and dots show the board.
+            attrs.extend([("fill-opacity", "0".into()), ("stroke-opacity", "0".into())]);
+        }
         w.empty(element, &attrs);
     }
     w.close();
@@ -346,6 +462,9 @@ fn draw_pieces(
     w.open("g", &[("class", "pieces".into()), ("text-anchor", "middle".into())]);
     for (v, &piece) in pieces.iter().enumerate() {
         let Some(&point) = layout.points.get(v) else { continue };
+        if !layout.is_shown(v) {
+            continue;
+        }
         let unknown = Look::Disc { fill: "#999999".into(), ink: "#ffffff".into(), label: "?".into() };
         let look = looks.get(piece as usize).unwrap_or(&unknown);
         if *look == Look::Hidden {
@@ -360,8 +479,7 @@ fn draw_pieces(
                 ("data-piece", name),
             ],
         );
-        let scale = if layout.shape == Shape::Nodes { 0.9 } else { 1.0 };
-        piece_icon(w, look, f.pixel(point), f.cell * scale);
+        piece_icon(w, look, f.pixel(point), piece_room(layout, f, v));
         w.close();
     }
     w.close();
@@ -408,6 +526,10 @@ fn piece_icon(w: &mut SvgWriter, look: &Look, [cx, cy]: [f64; 2], cell: f64) {
                     ("stroke-width", num((cell * 0.03).max(1.0))),
                 ],
             );
+            if label.is_empty() {
+                // A plain man or stone.
+                return;
+            }
             let size = match label.chars().count() {
                 0 | 1 => cell * 0.4,
                 2 => cell * 0.3,
@@ -435,11 +557,14 @@ fn vertex_names(w: &mut SvgWriter, info: &GameInfo, layout: &Layout, f: &Frame) 
     w.open("g", &[("class", "vertex-names".into()), ("font-size", num(size)), ("fill", "#4a4a4a".into())]);
     for (v, name) in info.vertices.iter().enumerate() {
         let Some(&point) = layout.points.get(v) else { continue };
+        if !layout.is_shown(v) {
+            continue;
+        }
         let [cx, cy] = f.pixel(point);
         let (x, y, anchor) = match layout.shape {
             Shape::Squares => (cx - f.cell * 0.46, cy - f.cell * 0.46 + size, "start"),
-            Shape::Hexagons => (cx, cy - f.cell * 0.3, "middle"),
-            Shape::Nodes => (cx, cy + node_radius(f.cell) + size, "middle"),
+            Shape::Hexagons | Shape::Tiles => (cx, cy - f.cell * 0.3, "middle"),
+            Shape::Nodes => (cx, cy + f.node_radius + size, "middle"),
         };
         w.text("text", &[("x", num(x)), ("y", num(y)), ("text-anchor", anchor.into())], name);
     }

@@ -192,22 +192,12 @@ fn stress(points: &[[f64; 2]], d: &[f64], n: usize) -> f64 {
 /// Scaled so that one graph step is [`EDGE_LENGTH`] cells, and more where needed (up to four
 /// times) for the closest pair to be [`MIN_SEPARATION`] apart.
 fn scaled(points: Vec<[f64; 2]>) -> Vec<[f64; 2]> {
-    let closest = closest_pair_distance(&points);
+    let closest = crate::layout::closest_pair(&points);
     let mut factor = EDGE_LENGTH;
     if closest > 1e-9 && closest * factor < MIN_SEPARATION {
         factor = (MIN_SEPARATION / closest).min(4.0 * EDGE_LENGTH);
     }
     points.into_iter().map(|[x, y]| [x * factor, y * factor]).collect()
-}
-
-fn closest_pair_distance(points: &[[f64; 2]]) -> f64 {
-    let mut best = f64::INFINITY;
-    for (i, a) in points.iter().enumerate() {
-        for b in &points[i + 1..] {
-            best = best.min((a[0] - b[0]).hypot(a[1] - b[1]));
-        }
-    }
-    best
 }
 
 /// Moves later vertices of pairs closer than a hundredth of a cell a little aside, so that

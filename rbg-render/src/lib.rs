@@ -36,15 +36,20 @@
 pub mod directions;
 mod draw;
 pub mod graph;
+pub mod hint;
+pub mod labels;
 pub mod layout;
 pub mod names;
 pub mod pieces;
+pub mod rings;
 mod svg;
 pub mod text;
+pub mod tiles;
 
 use rbg_core::Game;
 
 pub use draw::game_piece_looks;
+pub use hint::LayoutHint;
 pub use layout::{Layout, Shape};
 pub use text::TextBoard;
 

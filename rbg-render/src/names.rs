@@ -33,23 +33,37 @@ pub enum NamePattern {
 /// Grid cells `(column, row from the top)` of every vertex, from 0, when all names follow one
 /// pattern and the guess is plausible (see the module docs).
 pub fn grid_from_names(names: &[String], edges: &[(u32, u32, u32)]) -> Option<(NamePattern, Vec<[i64; 2]>)> {
-    if names.is_empty() {
-        return None;
-    }
-    let candidates = [
-        (NamePattern::Axes, axes_cells(names)),
-        (NamePattern::RowColumn, row_column_cells(names)),
-        (NamePattern::Chess, chess_cells(names)),
-    ];
-    candidates.into_iter().find_map(|(pattern, cells)| {
-        let cells = normalised(cells?)?;
-        plausible(&cells, edges).then_some((pattern, cells))
-    })
+    let (pattern, cells) = grid_from_most_names(names, edges, names.len())?;
+    Some((pattern, cells.into_iter().collect::<Option<_>>()?))
 }
 
-fn axes_cells(names: &[String]) -> Option<Vec<[i64; 3]>> {
-    let parsed: Vec<[i64; 3]> = names.iter().map(|n| parse_axes(n)).collect::<Option<_>>()?;
-    Some(parsed)
+/// Reads one name's grid cell: column, row (or chess rank), layer.
+type NameParser = fn(&str) -> Option<[i64; 3]>;
+
+/// As [`grid_from_names`] for the vertices whose names follow one pattern, at least `required`
+/// of them: the others (helper vertices, named otherwise) get `None`. Edges touching those are
+/// not used to judge the guess.
+pub fn grid_from_most_names(
+    names: &[String],
+    edges: &[(u32, u32, u32)],
+    required: usize,
+) -> Option<(NamePattern, Vec<Option<[i64; 2]>>)> {
+    if names.is_empty() || required == 0 {
+        return None;
+    }
+    let patterns: [(NamePattern, NameParser); 3] = [
+        (NamePattern::Axes, parse_axes),
+        (NamePattern::RowColumn, parse_row_column),
+        (NamePattern::Chess, parse_chess),
+    ];
+    patterns.into_iter().find_map(|(pattern, parse)| {
+        let parsed: Vec<Option<[i64; 3]>> = names.iter().map(|n| parse(n)).collect();
+        if parsed.iter().flatten().count() < required {
+            return None;
+        }
+        let cells = normalised(pattern, &parsed)?;
+        plausible(&cells, edges).then_some((pattern, cells))
+    })
 }
 
 /// `x<int>y<int>[z<int>]` at the end of `name`, after a prefix without digits.
@@ -72,37 +86,27 @@ fn parse_axes(name: &str) -> Option<[i64; 3]> {
     (!prefix.contains(|c: char| c.is_ascii_digit())).then_some([x, y, z])
 }
 
-fn row_column_cells(names: &[String]) -> Option<Vec<[i64; 3]>> {
-    names
-        .iter()
-        .map(|n| {
-            let (row, rest) = leading_int(n.strip_prefix('r')?)?;
-            match leading_int(rest.strip_prefix('c')?)? {
-                (column, "") => Some([column, row, 0]),
-                _ => None,
-            }
-        })
-        .collect()
+/// `r<int>c<int>`: column, row.
+fn parse_row_column(name: &str) -> Option<[i64; 3]> {
+    let (row, rest) = leading_int(name.strip_prefix('r')?)?;
+    match leading_int(rest.strip_prefix('c')?)? {
+        (column, "") => Some([column, row, 0]),
+        _ => None,
+    }
 }
 
-fn chess_cells(names: &[String]) -> Option<Vec<[i64; 3]>> {
-    let files_and_ranks: Vec<(i64, i64)> = names
-        .iter()
-        .map(|n| {
-            let letters = n.find(|c: char| !c.is_ascii_alphabetic())?;
-            if !(1..=2).contains(&letters) {
-                return None;
-            }
-            let (rank, rest) = leading_int(&n[letters..])?;
-            let file = n[..letters]
-                .bytes()
-                .map(|b| i64::from(b.to_ascii_lowercase() - b'a'))
-                .fold(-1i64, |acc, d| (acc + 1) * 26 + d);
-            (rest.is_empty() && rank >= 0).then_some((file, rank))
-        })
-        .collect::<Option<_>>()?;
-    let top = files_and_ranks.iter().map(|&(_, r)| r).max()?;
-    Some(files_and_ranks.into_iter().map(|(file, rank)| [file, top - rank, 0]).collect())
+/// `<letters><int>`: file, rank (counted from the bottom; turned into rows by [`normalised`]).
+fn parse_chess(name: &str) -> Option<[i64; 3]> {
+    let letters = name.find(|c: char| !c.is_ascii_alphabetic())?;
+    if !(1..=2).contains(&letters) {
+        return None;
+    }
+    let (rank, rest) = leading_int(&name[letters..])?;
+    let file = name[..letters]
+        .bytes()
+        .map(|b| i64::from(b.to_ascii_lowercase() - b'a'))
+        .fold(-1i64, |acc, d| (acc + 1) * 26 + d);
+    (rest.is_empty() && rank >= 0).then_some([file, rank, 0])
 }
 
 /// An optionally negative decimal integer at the start of `text` (at most 9 digits) and the
@@ -119,31 +123,38 @@ fn leading_int(text: &str) -> Option<(i64, &str)> {
     Some((if negative { -value } else { value }, &text[end..]))
 }
 
-/// Cells shifted to start at 0, layers placed side by side; `None` when two coincide or the
-/// grid is too sparse.
-fn normalised(cells: Vec<[i64; 3]>) -> Option<Vec<[i64; 2]>> {
+/// Cells shifted to start at 0 (chess ranks turned into rows from the top), layers placed
+/// side by side; `None` when two coincide or the grid is too sparse.
+fn normalised(pattern: NamePattern, parsed: &[Option<[i64; 3]>]) -> Option<Vec<Option<[i64; 2]>>> {
+    let cells: Vec<[i64; 3]> = parsed.iter().flatten().copied().collect();
     let min = |k: usize| cells.iter().map(|c| c[k]).min().unwrap_or(0);
     let max = |k: usize| cells.iter().map(|c| c[k]).max().unwrap_or(0);
     let (x0, y0, z0) = (min(0), min(1), min(2));
-    let width = max(0) - x0 + 1;
-    let out: Vec<[i64; 2]> =
-        cells.iter().map(|c| [(c[0] - x0) + (c[2] - z0) * (width + 1), c[1] - y0]).collect();
-    let limit = 4 * out.len() as i64 + 10;
-    let span = |k: usize| out.iter().map(|c| c[k]).max().unwrap_or(0) + 1;
+    let (top, width) = (max(1), max(0) - x0 + 1);
+    let place = |c: &[i64; 3]| {
+        let row = if pattern == NamePattern::Chess { top - c[1] } else { c[1] - y0 };
+        [(c[0] - x0) + (c[2] - z0) * (width + 1), row]
+    };
+    let out: Vec<Option<[i64; 2]>> = parsed.iter().map(|c| c.as_ref().map(place)).collect();
+    let placed: Vec<[i64; 2]> = out.iter().flatten().copied().collect();
+    let limit = 4 * placed.len() as i64 + 10;
+    let span = |k: usize| placed.iter().map(|c| c[k]).max().unwrap_or(0) + 1;
     if span(0) > limit || span(1) > limit {
         return None;
     }
-    let distinct: HashSet<[i64; 2]> = out.iter().copied().collect();
-    (distinct.len() == out.len()).then_some(out)
+    let distinct: HashSet<[i64; 2]> = placed.iter().copied().collect();
+    (distinct.len() == placed.len()).then_some(out)
 }
 
 /// At least half of the edges between different vertices join cells at most two rows and two
 /// columns apart (or there are no such edges).
-fn plausible(cells: &[[i64; 2]], edges: &[(u32, u32, u32)]) -> bool {
+fn plausible(cells: &[Option<[i64; 2]>], edges: &[(u32, u32, u32)]) -> bool {
     let mut total = 0usize;
     let mut short = 0usize;
     for &(from, _, to) in edges {
-        let (Some(a), Some(b)) = (cells.get(from as usize), cells.get(to as usize)) else { continue };
+        let (Some(Some(a)), Some(Some(b))) = (cells.get(from as usize), cells.get(to as usize)) else {
+            continue;
+        };
         if from == to {
             continue;
         }

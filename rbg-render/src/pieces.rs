@@ -24,6 +24,11 @@
 //!   first character upper-cased, lengthened only where two discs of the same colour would look
 //!   alike (`goldCamel` and `goldCat` give `Cam` and `Cat`), and then followed by the name's
 //!   later capitals and digits (`goldRabbitSecond` gives `RS`).
+//! * **Plain men and stones.** A coloured piece that is only its colour (`b`, `white`, connect4's
+//!   `R`) or a colour and one of [`PLAIN_WORDS`] (`whiteMan`, `blackStone`, `redDisc`) is a disc
+//!   without a label, as draughts men and go stones are drawn, unless another disc of its colour
+//!   is plain too. A **king** that is not a chess glyph (draughts) is labelled with a crown
+//!   (`♛`). **Promoted** pieces (`blackPromotedPawn`, shogi-like) get a `+` before their letter.
 
 /// Colour words recognised as prefixes: (word, fill, ink for a label on that fill).
 pub const COLOURS: &[(&str, &str, &str)] = &[
@@ -64,6 +69,15 @@ pub const EMPTY_NAMES: &[&str] = &[
     "empty", "free", "blank", "none", "nothing", "vacant", "void", "open", "air", "bare", "space", "clear",
     "nil",
 ];
+
+/// Words naming a plain piece of a colour (any case): such discs carry no label.
+pub const PLAIN_WORDS: &[&str] = &[
+    "man", "men", "stone", "stones", "piece", "pieces", "disc", "disk", "checker", "counter", "token",
+    "marble", "seed",
+];
+
+/// The label of a crowned (draughts) king.
+const CROWN: &str = "\u{265B}\u{FE0E}";
 
 /// The six chess pieces.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -165,7 +179,35 @@ pub fn piece_looks(pieces: &[String], players: &[String], initial_counts: &[usiz
         disc_bases.push((i, p.rest));
     }
     assign_labels(&mut looks, &disc_bases);
+    plain_and_crowned(&mut looks, &disc_bases, &parsed);
     looks
+}
+
+/// Clears the labels of plain men and stones (one plain disc per colour) and crowns kings.
+fn plain_and_crowned(looks: &mut [Look], discs: &[(usize, &str)], parsed: &[Parsed<'_>]) {
+    let plain: Vec<usize> = discs
+        .iter()
+        .filter(|&&(i, rest)| {
+            parsed[i].colour.is_some()
+                && (rest == parsed[i].whole || PLAIN_WORDS.iter().any(|w| rest.eq_ignore_ascii_case(w)))
+        })
+        .map(|&(i, _)| i)
+        .collect();
+    let fill = |looks: &[Look], i: usize| match &looks[i] {
+        Look::Disc { fill, .. } => fill.clone(),
+        _ => String::new(),
+    };
+    for &i in &plain {
+        let alone = plain.iter().all(|&j| j == i || fill(looks, j) != fill(looks, i));
+        if let (true, Look::Disc { label, .. }) = (alone, &mut looks[i]) {
+            label.clear();
+        }
+    }
+    for &(i, _) in discs {
+        if let (Some(ChessKind::King), Look::Disc { label, .. }) = (parsed[i].chess, &mut looks[i]) {
+            *label = CROWN.to_string();
+        }
+    }
 }
 
 /// An entry of [`COLOURS`]: word, fill, ink.
@@ -176,16 +218,18 @@ struct Parsed<'a> {
     colour: Option<Colour>,
     rest: &'a str,
     chess: Option<ChessKind>,
+    /// The whole name (the rest of a name that is only a colour).
+    whole: &'a str,
 }
 
 fn parse<'a>(name: &'a str, player_colours: &[Colour]) -> Parsed<'a> {
     let Some((colour, rest)) = colour_word(name).or_else(|| colour_letter(name, player_colours)) else {
-        return Parsed { colour: None, rest: name, chess: None };
+        return Parsed { colour: None, rest: name, chess: None, whole: name };
     };
     let chess = if colour.0 == "white" || colour.0 == "black" { chess_kind(rest) } else { None };
     // A name that is only a colour ("white", "b") is labelled by itself.
     let rest = if rest.is_empty() { name } else { rest };
-    Parsed { colour: Some(colour), rest, chess }
+    Parsed { colour: Some(colour), rest, chess, whole: name }
 }
 
 /// Whether `rest` may follow a word: the end, or anything but a lower-case letter.
@@ -232,6 +276,17 @@ fn chess_kind(rest: &str) -> Option<ChessKind> {
     if let (Some(c), None) = (chars.next(), chars.next()) {
         return ChessKind::WORDS.iter().find(|w| w.1 == c).map(|w| w.2);
     }
+    // A piece letter with a short lower-case mark of its state, e.g. `Rc` and `Kc` for a rook
+    // and king that may still castle (games/chessGardner.rbg).
+    let mut chars = rest.chars();
+    if let Some(c) = chars.next().filter(char::is_ascii_uppercase) {
+        let mark = chars.as_str();
+        if mark.len() <= 2 && mark.chars().all(|m| m.is_ascii_lowercase()) {
+            if let Some(word) = ChessKind::WORDS.iter().find(|w| w.1 == c) {
+                return Some(word.2);
+            }
+        }
+    }
     ChessKind::WORDS.iter().find_map(|&(word, _, kind)| {
         let head = rest.get(..word.len())?;
         (head.eq_ignore_ascii_case(word) && word_ends(&rest[word.len()..])).then_some(kind)
@@ -276,6 +331,11 @@ fn assign_labels(looks: &mut [Look], discs: &[(usize, &str)]) {
 /// The first `prefix` characters of `base` (the first upper-cased) and then its later capitals
 /// and digits, at most four characters in all.
 fn label(base: &str, prefix: usize) -> String {
+    for word in ["promoted", "Promoted"] {
+        if let Some(rest) = base.strip_prefix(word).filter(|r| !r.is_empty()) {
+            return format!("+{}", label(rest, prefix)).chars().take(4).collect();
+        }
+    }
     let chars: Vec<char> = base.chars().collect();
     let mut out: String =
         chars.iter().take(prefix).enumerate().map(|(i, &c)| if i == 0 { upper(c) } else { c }).collect();
@@ -319,7 +379,7 @@ mod tests {
     #[test]
     fn chess_names_get_their_symbols() {
         let looks = piece_looks(
-            &names(&["whiteKing", "blackQueen", "wN", "bPawn", "whiteRookMoved", "empty"]),
+            &names(&["whiteKing", "blackQueen", "wN", "bPawn", "whiteRookMoved", "empty", "wRc", "bKc"]),
             &[],
             &[],
         );
@@ -329,6 +389,8 @@ mod tests {
         assert_eq!(looks[3], Look::Glyph { kind: ChessKind::Pawn, white: false });
         assert_eq!(looks[4], Look::Glyph { kind: ChessKind::Rook, white: true });
         assert_eq!(looks[5], Look::Hidden);
+        assert_eq!(looks[6], Look::Glyph { kind: ChessKind::Rook, white: true });
+        assert_eq!(looks[7], Look::Glyph { kind: ChessKind::King, white: false });
         assert_eq!(ChessKind::King.glyph(true), '♔');
         assert_eq!(ChessKind::Pawn.glyph(false), '♟');
     }
@@ -337,9 +399,14 @@ mod tests {
     fn draughts_kings_alone_are_not_chess() {
         let looks =
             piece_looks(&names(&["blackKing", "blackMan", "empty", "whiteKing", "whiteMan"]), &[], &[]);
-        assert_eq!(looks[0], Look::Disc { fill: "#262626".into(), ink: "#f4f4f4".into(), label: "K".into() });
-        assert_eq!(disc_label(&looks[1]), "M");
-        assert_eq!(disc_label(&looks[3]), "K");
+        // Kings crowned, men plain.
+        assert_eq!(
+            looks[0],
+            Look::Disc { fill: "#262626".into(), ink: "#f4f4f4".into(), label: CROWN.into() }
+        );
+        assert_eq!(disc_label(&looks[1]), "");
+        assert_eq!(disc_label(&looks[3]), CROWN);
+        assert_eq!(disc_label(&looks[4]), "");
     }
 
     #[test]
@@ -373,11 +440,11 @@ mod tests {
         let stones = piece_looks(&names(&["b", "w"]), &names(&["black", "white"]), &[]);
         assert_eq!(
             stones[0],
-            Look::Disc { fill: "#262626".into(), ink: "#f4f4f4".into(), label: "B".into() }
+            Look::Disc { fill: "#262626".into(), ink: "#f4f4f4".into(), label: String::new() }
         );
         assert_eq!(
             stones[1],
-            Look::Disc { fill: "#f4f1ea".into(), ink: "#1d1d1d".into(), label: "W".into() }
+            Look::Disc { fill: "#f4f1ea".into(), ink: "#1d1d1d".into(), label: String::new() }
         );
     }
 
@@ -388,7 +455,7 @@ mod tests {
         let looks = piece_looks(&pieces, &names(&["white", "black"]), &[0, 12, 8, 32, 0, 12]);
         assert_eq!(looks[2], Look::Hidden);
         assert_eq!(looks[3], Look::Hidden);
-        assert_eq!(disc_label(&looks[1]), "M");
+        assert_eq!(disc_label(&looks[1]), "");
         // Without the counts pale is a piece; a coloured piece filling the board stays drawn.
         assert_ne!(piece_looks(&pieces, &[], &[])[3], Look::Hidden);
         let full = piece_looks(&names(&["whiteStone", "e"]), &[], &[9, 0]);
@@ -396,21 +463,41 @@ mod tests {
     }
 
     #[test]
+    fn plain_men_and_stones_promoted_pieces() {
+        let looks = piece_looks(&names(&["blackStone", "whiteStone", "redDisc", "empty"]), &[], &[]);
+        assert!(looks[..3].iter().all(|l| disc_label(l).is_empty()), "{looks:?}");
+        // Two plain pieces of one colour keep their letters apart.
+        let two = piece_looks(&names(&["whiteMan", "white"]), &[], &[]);
+        assert!(two.iter().all(|l| !disc_label(l).is_empty()), "{two:?}");
+        let shogi = piece_looks(&names(&["blackPromotedSilver", "blackSilver", "blackGold"]), &[], &[]);
+        assert_eq!(disc_label(&shogi[0]), "+S");
+        assert_eq!(disc_label(&shogi[1]), "S");
+        assert_eq!(disc_label(&shogi[2]), "G");
+    }
+
+    #[test]
     fn single_letters_take_the_colours_of_the_players() {
         // Hex: players red and blue, so b is blue, not black.
         let hex = piece_looks(&names(&["b", "e", "r"]), &names(&["red", "blue"]), &[]);
-        assert_eq!(hex[0], Look::Disc { fill: "#2f6fd0".into(), ink: "#ffffff".into(), label: "B".into() });
-        assert_eq!(hex[2], Look::Disc { fill: "#d03b3b".into(), ink: "#ffffff".into(), label: "R".into() });
+        // Stones of one colour each: plain discs.
+        assert_eq!(
+            hex[0],
+            Look::Disc { fill: "#2f6fd0".into(), ink: "#ffffff".into(), label: String::new() }
+        );
+        assert_eq!(
+            hex[2],
+            Look::Disc { fill: "#d03b3b".into(), ink: "#ffffff".into(), label: String::new() }
+        );
         // Breakthru: g and s are gold and silver; gf is not a single letter (lower-case f).
         // Connect four: players red and yellow, discs R and Y.
         let connect4 = piece_looks(&names(&["R", "Y", "air"]), &names(&["red", "yellow"]), &[0, 0, 42]);
         assert_eq!(
             connect4[0],
-            Look::Disc { fill: "#d03b3b".into(), ink: "#ffffff".into(), label: "R".into() }
+            Look::Disc { fill: "#d03b3b".into(), ink: "#ffffff".into(), label: String::new() }
         );
         assert_eq!(
             connect4[1],
-            Look::Disc { fill: "#f2c81e".into(), ink: "#1d1d1d".into(), label: "Y".into() }
+            Look::Disc { fill: "#f2c81e".into(), ink: "#1d1d1d".into(), label: String::new() }
         );
         assert_eq!(connect4[2], Look::Hidden);
         // Without such players an upper-case letter is no colour.
@@ -420,11 +507,11 @@ mod tests {
         let breakthru = piece_looks(&names(&["e", "g", "gf", "s"]), &names(&["gold", "silver"]), &[]);
         assert_eq!(
             breakthru[1],
-            Look::Disc { fill: "#d4a52a".into(), ink: "#1d1d1d".into(), label: "G".into() }
+            Look::Disc { fill: "#d4a52a".into(), ink: "#1d1d1d".into(), label: String::new() }
         );
         assert_eq!(
             breakthru[3],
-            Look::Disc { fill: "#b9bec7".into(), ink: "#1d1d1d".into(), label: "S".into() }
+            Look::Disc { fill: "#b9bec7".into(), ink: "#1d1d1d".into(), label: String::new() }
         );
         assert_eq!(
             breakthru[2],

@@ -81,10 +81,15 @@ fn drawn_pieces(doc: &roxmltree::Document<'_>) -> HashMap<String, DrawnPiece> {
     for g in doc.descendants().filter(|n| n.has_tag_name("g") && has_class(n, "piece")) {
         let vertex = g.attribute("data-vertex").expect("data-vertex").to_string();
         let piece = g.attribute("data-piece").expect("data-piece").to_string();
-        // The symbol on top (glyph) or the disc's label: the last text element.
-        let text_node = g.children().rfind(|n| n.has_tag_name("text")).expect("a text");
-        let text = text_node.text().unwrap_or("").to_string();
-        let centre = [number(&text_node, "x"), number(&text_node, "y")];
+        // The symbol on top (glyph) or the disc's label: the last text element; a plain man or
+        // stone is a disc without one.
+        let (text, centre) = match g.children().rfind(|n| n.has_tag_name("text")) {
+            Some(t) => (t.text().unwrap_or("").to_string(), [number(&t, "x"), number(&t, "y")]),
+            None => {
+                let disc = g.children().find(|n| has_class(n, "disc")).expect("a disc or a text");
+                (String::new(), [number(&disc, "cx"), number(&disc, "cy")])
+            }
+        };
         assert!(
             out.insert(vertex.clone(), DrawnPiece { piece, text, centre }).is_none(),
             "one piece per vertex"
@@ -306,8 +311,8 @@ fn draughts_shows_the_men_and_not_the_unused_squares() {
         let expected = if row <= 2 { "bMan" } else { "wMan" };
         assert_eq!(drawn.piece, expected, "{vertex}");
         assert!(row <= 2 || row >= 5, "{vertex}");
-        // Men are discs labelled M (draughts has no chess pieces besides its kings).
-        assert_eq!(drawn.text, "M");
+        // Men are plain discs (draughts has no chess pieces besides its kings).
+        assert_eq!(drawn.text, "");
     }
 }
 
@@ -408,6 +413,9 @@ fn games() -> &'static Vec<Interpreter> {
         list.push(interpreter(SMALL_HEXAGON, "hexagonal"));
         list.push(interpreter(WHEEL, "wheel"));
         list.push(interpreter(SMALL_CUBOID, "cuboid"));
+        for file in ["boards/surakarta.rbg", "boards/pretwa.rbg", "geometry/walkers3464.rbg"] {
+            list.push(workspace_game(file));
+        }
         for name in ["theMillGame", "yavalath", "arimaa", "chineseCheckers6"] {
             if let Some(game) = corpus_game(name) {
                 list.push(game);
@@ -461,9 +469,391 @@ proptest! {
             prop_assert_eq!(&info.pieces[game.piece(&state, v.unwrap()) as usize], &drawn.piece);
         }
         let looks = rbg_render::game_piece_looks(game);
+        // Pieces on helper vertices (surakarta's loops) are not drawn.
+        let layout = Layout::new(info);
         let occupied = (0..info.vertices.len() as u32)
+            .filter(|&v| layout.is_shown(v as usize))
             .filter(|&v| looks[game.piece(&state, v) as usize] != rbg_render::pieces::Look::Hidden)
             .count();
         prop_assert_eq!(shown.len(), occupied);
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Every board of the corpus and of games/ (geometry, SBG translations, boards), drawn at the
+// default size and measured in the SVG: no two sites overlap, every site is large enough to
+// click, grid-named sites lie on a grid.
+
+/// Every game file the project knows: `(name, RBG text, text the hints are read from)`.
+fn every_board_game() -> Vec<(String, String, String)> {
+    let mut out = Vec::new();
+    let root = rbg_testdata::workspace_root().join("games");
+    for dir in [root.clone(), root.join("geometry"), root.join("boards"), root.join("sbg")] {
+        let mut files: Vec<PathBuf> =
+            std::fs::read_dir(&dir).expect("games dir").flatten().map(|e| e.path()).collect();
+        files.sort();
+        for path in files {
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            let name = path.display().to_string();
+            match path.extension().and_then(|e| e.to_str()) {
+                Some("rbg") => out.push((name, text.clone(), text)),
+                Some("sbg") => {
+                    let game =
+                        rbg_sbg::parse(&name, text.as_bytes()).unwrap_or_else(|d| panic!("{name}: {d:?}"));
+                    out.push((name, rbg_sbg::to_rbg(&game), text));
+                }
+                _ => {}
+            }
+        }
+    }
+    if let Some(corpus) = rbg_testdata::corpus() {
+        for game in rbg_testdata::corpus_games(&corpus) {
+            let text = String::from_utf8_lossy(&game.bytes()).into_owned();
+            out.push((game.name, text.clone(), text));
+        }
+    }
+    out
+}
+
+/// A drawn site: its vertex name and its outline (a convex polygon) or disc, in pixels.
+enum Site {
+    Polygon(Vec<[f64; 2]>),
+    Disc([f64; 2], f64),
+}
+
+fn sites(doc: &roxmltree::Document<'_>) -> Vec<(String, Site)> {
+    doc.descendants()
+        .filter(|n| has_class(n, "cell"))
+        .map(|n| {
+            let site = match n.tag_name().name() {
+                "rect" => {
+                    let (x, y, w, h) =
+                        (number(&n, "x"), number(&n, "y"), number(&n, "width"), number(&n, "height"));
+                    Site::Polygon(vec![[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
+                }
+                "circle" => Site::Disc([number(&n, "cx"), number(&n, "cy")], number(&n, "r")),
+                "polygon" => Site::Polygon(corners(&n)),
+                other => panic!("a cell drawn as {other}"),
+            };
+            (n.attribute("data-vertex").expect("data-vertex").to_string(), site)
+        })
+        .collect()
+}
+
+/// The least width of a convex polygon (over its sides, the farthest corner from the side's
+/// line), or a disc's diameter.
+fn width(site: &Site) -> f64 {
+    match site {
+        Site::Disc(_, r) => 2.0 * r,
+        Site::Polygon(p) => (0..p.len())
+            .map(|k| {
+                let (a, b) = (p[k], p[(k + 1) % p.len()]);
+                let len = (b[0] - a[0]).hypot(b[1] - a[1]);
+                p.iter()
+                    .map(|q| ((q[0] - a[0]) * (b[1] - a[1]) - (q[1] - a[1]) * (b[0] - a[0])).abs() / len)
+                    .fold(0.0, f64::max)
+            })
+            .fold(f64::INFINITY, f64::min),
+    }
+}
+
+fn centre(site: &Site) -> [f64; 2] {
+    match site {
+        Site::Disc(c, _) => *c,
+        Site::Polygon(p) => {
+            let n = p.len() as f64;
+            p.iter().fold([0.0, 0.0], |a, q| [a[0] + q[0] / n, a[1] + q[1] / n])
+        }
+    }
+}
+
+/// How far the interiors of two sites overlap (a separating axis leaves at most this much),
+/// in pixels; discs by the distance of their centres.
+fn overlap(a: &Site, b: &Site) -> f64 {
+    match (a, b) {
+        (Site::Disc(ca, ra), Site::Disc(cb, rb)) => ra + rb - (ca[0] - cb[0]).hypot(ca[1] - cb[1]),
+        (Site::Polygon(pa), Site::Polygon(pb)) => {
+            let mut least = f64::INFINITY;
+            for poly in [pa, pb] {
+                for k in 0..poly.len() {
+                    let (p, q) = (poly[k], poly[(k + 1) % poly.len()]);
+                    let len = (q[0] - p[0]).hypot(q[1] - p[1]);
+                    if len < 1e-9 {
+                        continue;
+                    }
+                    let axis = [-(q[1] - p[1]) / len, (q[0] - p[0]) / len];
+                    let span = |s: &Vec<[f64; 2]>| {
+                        s.iter()
+                            .map(|c| c[0] * axis[0] + c[1] * axis[1])
+                            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x), hi.max(x)))
+                    };
+                    let ((la, ha), (lb, hb)) = (span(pa), span(pb));
+                    least = least.min(ha.min(hb) - la.max(lb));
+                }
+            }
+            least
+        }
+        _ => panic!("one board drawn with discs and polygons"),
+    }
+}
+
+/// Least-squares `origin + x·u + y·v` through the points of the grid cells; the largest
+/// distance of a point from it.
+fn grid_residual(cells: &[([i64; 2], [f64; 2])]) -> f64 {
+    // Normal equations of [1 x y] · [o; u; v] = p, for each coordinate.
+    let mut m = [[0.0f64; 3]; 3];
+    let mut rhs = [[0.0f64; 2]; 3];
+    for &(c, p) in cells {
+        let row = [1.0, c[0] as f64, c[1] as f64];
+        for i in 0..3 {
+            for j in 0..3 {
+                m[i][j] += row[i] * row[j];
+            }
+            rhs[i][0] += row[i] * p[0];
+            rhs[i][1] += row[i] * p[1];
+        }
+    }
+    let solve = |k: usize| -> [f64; 3] {
+        // Cramer's rule on the 3 × 3 system.
+        let det = |a: [[f64; 3]; 3]| {
+            a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1])
+                - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0])
+                + a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0])
+        };
+        let d = det(m);
+        let mut out = [0.0; 3];
+        for col in 0..3 {
+            let mut a = m;
+            for r in 0..3 {
+                a[r][col] = rhs[r][k];
+            }
+            out[col] = if d.abs() > 1e-9 { det(a) / d } else { 0.0 };
+        }
+        out
+    };
+    let (x, y) = (solve(0), solve(1));
+    cells
+        .iter()
+        .map(|&(c, p)| {
+            let fx = x[0] + x[1] * c[0] as f64 + x[2] * c[1] as f64;
+            let fy = y[0] + y[1] * c[0] as f64 + y[2] * c[1] as f64;
+            (fx - p[0]).hypot(fy - p[1])
+        })
+        .fold(0.0, f64::max)
+}
+
+/// Smallest width of a site and closest centres of point sites, in pixels (the brief: 24).
+const CLICKABLE: f64 = 24.0;
+/// Overlap tolerated between neighbouring sites (rounding of the coordinates written).
+const TOUCH: f64 = 0.05;
+
+#[test]
+fn every_board_has_separate_clickable_sites_and_grid_names_on_a_grid() {
+    let started = std::time::Instant::now();
+    let games = every_board_game();
+    let mut checked = 0;
+    for (name, rbg_text, hint_text) in &games {
+        let out = rbg_parser::parse(name, rbg_text.as_bytes());
+        let Some(ir) = out.game else { panic!("{name} parses: {:?}", out.diagnostics) };
+        let game = Interpreter::new(&ir, name, InterpOptions::default()).expect("the game builds");
+        let info = game.info();
+        let hint = rbg_render::LayoutHint::from_source(hint_text).expect("hints read");
+        let layout = Layout::with_hint(info, &hint);
+        let svg = rbg_render::render_svg_with_layout(
+            &game,
+            &layout,
+            &game.initial_state(),
+            None,
+            &RenderOptions::default(),
+        );
+        let doc = roxmltree::Document::parse(&svg).expect("well-formed");
+        let drawn = sites(&doc);
+        // Each vertex drawn once, except helpers, which are not drawn.
+        let shown = (0..info.vertices.len()).filter(|&v| layout.is_shown(v)).count();
+        assert_eq!(drawn.len(), shown, "{name}");
+        assert!(shown * 2 >= info.vertices.len(), "{name}: most of the board is shown");
+        for (vertex, site) in &drawn {
+            assert!(width(site) >= CLICKABLE - 0.01, "{name}: {vertex} is {:.1} px across", width(site));
+        }
+        let boxes: Vec<[f64; 4]> = drawn
+            .iter()
+            .map(|(_, s)| match s {
+                Site::Disc(c, r) => [c[0] - r, c[1] - r, c[0] + r, c[1] + r],
+                Site::Polygon(p) => p
+                    .iter()
+                    .fold([f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY], |b, q| {
+                        [b[0].min(q[0]), b[1].min(q[1]), b[2].max(q[0]), b[3].max(q[1])]
+                    }),
+            })
+            .collect();
+        for i in 0..drawn.len() {
+            for j in i + 1..drawn.len() {
+                let (a, b) = (boxes[i], boxes[j]);
+                if a[2] <= b[0] || b[2] <= a[0] || a[3] <= b[1] || b[3] <= a[1] {
+                    continue;
+                }
+                let (sa, sb) = (&drawn[i].1, &drawn[j].1);
+                assert!(overlap(sa, sb) <= TOUCH, "{name}: {} and {} overlap", drawn[i].0, drawn[j].0);
+                if let (Site::Disc(..), Site::Disc(..)) = (sa, sb) {
+                    let (ca, cb) = (centre(sa), centre(sb));
+                    assert!(
+                        (ca[0] - cb[0]).hypot(ca[1] - cb[1]) >= CLICKABLE,
+                        "{name}: {} {}",
+                        drawn[i].0,
+                        drawn[j].0
+                    );
+                }
+            }
+        }
+        // Grid-named sites: on a lattice (equal steps along rows and along columns). A tiling's
+        // `x<column>y<row>` count distinct coordinates, not steps (docs/language-extensions.md),
+        // and the `hexagon` generator counts cells along its own rows: the names are lattice
+        // coordinates only where a generator's point is its coordinates (`rectangle`).
+        let threshold = (info.vertices.len() * 3).div_ceil(5);
+        let lattice_names = match (layout.origin, &info.positions) {
+            (Origin::Generator, Some(p)) => {
+                p.iter().all(|q| q.point == [f64::from(q.coords[0]), f64::from(q.coords[1])])
+            }
+            _ => true,
+        };
+        if let (true, Some((_, cells))) =
+            (lattice_names, rbg_render::names::grid_from_most_names(&info.vertices, &info.edges, threshold))
+        {
+            let by_name: HashMap<&str, [f64; 2]> =
+                drawn.iter().map(|(v, s)| (v.as_str(), centre(s))).collect();
+            let placed: Vec<([i64; 2], [f64; 2])> = info
+                .vertices
+                .iter()
+                .zip(&cells)
+                .filter_map(|(v, c)| Some(((*c)?, *by_name.get(v.as_str())?)))
+                .collect();
+            if placed.len() >= 3 {
+                let residual = grid_residual(&placed);
+                assert!(residual < 0.5, "{name}: grid-named sites are {residual:.2} px off a grid");
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked >= 30, "{checked} boards");
+    eprintln!("{checked} boards checked in {:.2} s", started.elapsed().as_secs_f64());
+}
+
+/// Pieces are readable on large and small boards at the default size: discs at least 24 px
+/// across and inside their cells, labels and glyphs at least 11 px high.
+#[test]
+fn pieces_are_readable_on_a_19x19_go_board_and_a_4x4_reversi_board() {
+    for name in ["go", "reversi_4x4"] {
+        let Some(game) = corpus_game(name) else { return };
+        let mut state = game.initial_state();
+        let mut sc = game.new_scratch();
+        let mut legal = MoveList::new();
+        game.complete_keeper(&mut state, &mut sc, 100).unwrap();
+        for k in 0..6 {
+            game.legal_moves(&mut state, &mut sc, &mut legal).unwrap();
+            if legal.is_empty() {
+                break;
+            }
+            let m = legal.get(k % legal.len()).to_vec();
+            game.apply_move(&mut state, &m);
+            game.complete_keeper(&mut state, &mut sc, 100).unwrap();
+        }
+        let svg = render_svg(&game, &state, None, &RenderOptions::default());
+        let doc = roxmltree::Document::parse(&svg).expect("well-formed");
+        let cell_width: HashMap<String, f64> = sites(&doc).into_iter().map(|(v, s)| (v, width(&s))).collect();
+        let pieces: Vec<roxmltree::Node<'_, '_>> =
+            doc.descendants().filter(|n| n.has_tag_name("g") && has_class(n, "piece")).collect();
+        assert!(pieces.len() >= 4, "{name}: {} pieces", pieces.len());
+        for g in pieces {
+            let room = cell_width[g.attribute("data-vertex").unwrap()];
+            for node in g.children().filter(|n| n.is_element()) {
+                if has_class(&node, "disc") {
+                    let d = 2.0 * number(&node, "r");
+                    assert!((CLICKABLE..=room).contains(&d), "{name}: a disc {d} px across in {room}");
+                } else if node.has_tag_name("text") {
+                    assert!(number(&node, "font-size") >= 11.0, "{name}: {:?}", node.text());
+                }
+            }
+        }
+    }
+}
+
+/// A game file of `games/` with its layout hints, rendered at the default size.
+fn hinted_picture(file: &str) -> (Interpreter, Layout, String) {
+    let game = workspace_game(file);
+    let text = std::fs::read_to_string(rbg_testdata::workspace_root().join("games").join(file)).unwrap();
+    let layout = Layout::with_hint(game.info(), &rbg_render::LayoutHint::from_source(&text).unwrap());
+    let (state, _) = play(&game, &[]);
+    let svg = rbg_render::render_svg_with_layout(&game, &layout, &state, None, &RenderOptions::default());
+    (game, layout, svg)
+}
+
+#[test]
+fn walkers_on_3464_are_hexagons_squares_and_triangles() {
+    // The game's description: 19 hexagons, 42 squares and 24 triangles.
+    let (_, layout, svg) = hinted_picture("geometry/walkers3464.rbg");
+    assert_eq!(layout.shape, Shape::Tiles);
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let mut by_sides: HashMap<usize, usize> = HashMap::new();
+    for cell in doc.descendants().filter(|n| has_class(n, "cell")) {
+        *by_sides.entry(corners(&cell).len()).or_default() += 1;
+    }
+    assert_eq!(by_sides, HashMap::from([(6, 19), (4, 42), (3, 24)]));
+}
+
+#[test]
+fn games_hex_with_its_hint_is_a_rhombus_of_hexagons() {
+    // games/hex.rbg is a 9 × 9 rectangle whose sixth neighbour (`up right`) is in its rules;
+    // its `// @layout hex` shears it: the six neighbours of every cell one cell (48 px) apart.
+    let (game, layout, svg) = hinted_picture("hex.rbg");
+    assert_eq!(layout.shape, Shape::Hexagons);
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let centres = cell_centres(&doc);
+    let at = |x: i32, y: i32| centres[&format!("rx{x}y{y}")];
+    for (dx, dy) in [(1, 0), (0, 1), (1, -1)] {
+        let (a, b) = (at(4, 4), at(4 + dx, 4 + dy));
+        assert!(((a[0] - b[0]).hypot(a[1] - b[1]) - CELL).abs() < 0.05, "step ({dx}, {dy})");
+    }
+    // The other diagonal is not a neighbour: √3 cells apart.
+    let (a, b) = (at(4, 4), at(5, 5));
+    assert!(((a[0] - b[0]).hypot(a[1] - b[1]) - CELL * 3f64.sqrt()).abs() < 0.05);
+    assert_eq!(centres.len(), game.info().vertices.len());
+}
+
+#[test]
+fn surakarta_pretwa_and_alquerque_are_drawn_with_their_lines() {
+    let count = |svg: &str, class: &str, tag: &str| {
+        let doc = roxmltree::Document::parse(svg).unwrap();
+        doc.descendants().filter(|n| has_class(n, class) && (tag.is_empty() || n.has_tag_name(tag))).count()
+    };
+    // Surakarta: 36 points (the 24 loop helpers not drawn), 2 × 6 × 5 = 60 grid lines and the
+    // 8 loops as arcs.
+    let (_, layout, svg) = hinted_picture("boards/surakarta.rbg");
+    assert_eq!(layout.hidden.iter().filter(|&&h| h).count(), 24);
+    assert_eq!(count(&svg, "cell", ""), 36);
+    assert_eq!(count(&svg, "arc", "path"), 8);
+    assert_eq!(count(&svg, "edge", "line"), 60);
+    // Pretwa: the centre and 3 circles of 6; 18 arcs around the circles, 18 radial lines.
+    let (_, layout, svg) = hinted_picture("boards/pretwa.rbg");
+    assert_eq!(layout.origin, Origin::Rings);
+    assert_eq!(count(&svg, "cell", ""), 19);
+    assert_eq!(count(&svg, "arc", "path"), 18);
+    assert_eq!(count(&svg, "edge", "line"), 18);
+    // Alquerque: 25 points, 40 orthogonal lines and one diagonal through each of the 16 unit
+    // squares.
+    let (_, layout, svg) = hinted_picture("boards/alquerque.rbg");
+    assert!(layout.on_points);
+    assert_eq!(count(&svg, "cell", ""), 25);
+    assert_eq!(count(&svg, "edge", "line"), 56);
+}
+
+#[test]
+fn a_points_hint_draws_a_rectangle_as_points_and_lines() {
+    let game = workspace_game("ticTacToe.rbg");
+    let hint = rbg_render::LayoutHint::from_source("// @layout points\n").unwrap();
+    let layout = Layout::with_hint(game.info(), &hint);
+    assert_eq!(layout.shape, Shape::Nodes);
+    assert!(layout.on_points && layout.dots);
+    // 3 × 3 points: 2 × 3 × 2 = 12 lines along rows and columns.
+    assert_eq!(layout.links.len(), 12);
+    assert_eq!(Layout::new(game.info()).shape, Shape::Squares, "without the hint: squares");
 }

@@ -40,6 +40,29 @@ impl std::fmt::Display for RunError {
 
 impl std::error::Error for RunError {}
 
+/// The exit code of a usage error (a bad argument), as clap and `rbg` use it.
+pub const USAGE_EXIT_CODE: u8 = 2;
+/// The exit code when the reader closed standard output (`| head`), as a shell reports a tool
+/// killed by SIGPIPE.
+pub const BROKEN_PIPE_EXIT_CODE: u8 = 141;
+
+impl RunError {
+    /// The process's exit code for this error: 2 for a usage error, 141 when standard output
+    /// was closed, else 1 (the codes of `rbg`).
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            RunError::Usage(_) => USAGE_EXIT_CODE,
+            RunError::Io(e) if e.kind() == io::ErrorKind::BrokenPipe => BROKEN_PIPE_EXIT_CODE,
+            _ => 1,
+        }
+    }
+
+    /// Whether the error is only that standard output was closed (nothing worth printing).
+    pub fn is_broken_pipe(&self) -> bool {
+        matches!(self, RunError::Io(e) if e.kind() == io::ErrorKind::BrokenPipe)
+    }
+}
+
 impl From<rbg_core::perft::DriverError> for RunError {
     fn from(e: rbg_core::perft::DriverError) -> Self {
         RunError::Driver(e)

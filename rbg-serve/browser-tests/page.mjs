@@ -1,15 +1,25 @@
-// Drives the page of `rbg serve` in headless Chromium, as a person would: by clicks only.
+// Drives the page of `rbg serve` in headless Chromium, as a person would: by clicks (and a few
+// keys) only.
 //
 //   node page.mjs http://127.0.0.1:PORT OUT_DIR
 //
-// The server must serve ticTacToe.rbg and chess.rbg. Steps:
+// The server must serve the games of games/ and chess.rbg (the corpus's). Steps:
 //  1. tic-tac-toe against the random agent: we play cross with a perfect-play search of our own
-//     (below, independent of the server) and click its cells until a game ends with the message
-//     "Game over: cross wins" (a drawn game starts a new one; at most 10 games);
-//  2. chess: e2-e4 by two clicks, then Back, checking the board from the drawn pieces.
+//     (below, independent of the server) and click its cells until a game ends with "You won"
+//     (a drawn game starts a new one; at most 10 games);
+//  2. chess: the selection (a click lights the pawn's targets, Escape drops it, a click on
+//     another pawn switches), e2-e4 by clicks with its notation, Back by the arrow key, a move
+//     by the keyboard, the URL keeping the game over a reload, export and import of the log;
+//  3. the board locked while the agent thinks, Stop, and "New game" during a search (the old
+//     game's late answer must not come back);
+//  4. a promotion in chessGardner reached by a link, chosen by its picture and name;
+//  5. every game of the directory opens and a legal move is made by clicks; on each board no two
+//     clickable sites are closer than 24 px (games known to fail until the layout branch lands
+//     are reported, not failed);
+//  6. screenshots at 1280x800 and 600 px wide.
 // Screenshots go to OUT_DIR. Exits 0 on success; otherwise prints what failed and exits 1.
 import { chromium } from "playwright-core";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const [base, outDir] = process.argv.slice(2);
@@ -18,6 +28,13 @@ if (!base || !outDir) {
   process.exit(2);
 }
 mkdirSync(outDir, { recursive: true });
+const failures = [];
+const started = Date.now();
+
+// Boards whose overlapping sites are only reported, not failed: none (rbg-render's own test
+// checks every board of the corpus and games/ too). STRICT_LAYOUT=1 fails on these as well.
+const KNOWN_OVERLAPS = new Set();
+if (process.env.STRICT_LAYOUT) KNOWN_OVERLAPS.clear();
 
 // --- tic-tac-toe -------------------------------------------------------------------------------
 
@@ -28,7 +45,7 @@ function winner(b) {
   return null;
 }
 
-// Negamax over the 3x3 board (cells "X", "O" or null), preferring quicker wins: [value, cell].
+// Negamax over the 3x3 board (cells "x", "o" or null), preferring quicker wins: [value, cell].
 function best(b, me, other) {
   let top = [-2, -1];
   for (let c = 0; c < 9; c++) {
@@ -57,15 +74,16 @@ async function readBoard(page) {
 }
 
 const resultText = (page) => page.textContent("#result");
+const historyLength = (page) => page.$$eval("#history li:not(.future)", (l) => l.length);
 
 async function ticTacToe(page) {
-  await page.goto(`${base}/?game=ticTacToe.rbg`);
-  await page.waitForSelector("#board .cell.choice");
-  await page.fill("#agent", "random:seed=5");
+  await page.goto(`${base}/?game=ticTacToe.rbg&you=cross&vs=random`);
+  await page.waitForSelector("#board .cell.movable");
   for (let game = 0; game < 10; game++) {
     if (game > 0) {
       await page.click("#new");
       await page.waitForFunction(() => document.querySelectorAll("#board .piece").length === 0);
+      await page.waitForSelector("#board .cell.movable");
     }
     while (!(await resultText(page))) {
       const board = await readBoard(page);
@@ -74,18 +92,18 @@ async function ticTacToe(page) {
       await page.click(`#board [data-vertex="rx${cell % 3}y${Math.floor(cell / 3)}"].cell`);
       // Our cross, then the agent's nought unless the game ended.
       await page.waitForFunction(
-        (n) => document.getElementById("result").textContent !== "" || document.querySelectorAll("#board .piece").length >= n + 2,
+        (n) => document.getElementById("result").textContent !== "" || (document.querySelectorAll("#board .piece").length >= n + 2 && document.querySelector("#board .cell.movable")),
         placed,
       );
     }
     const result = await resultText(page);
     const board = await readBoard(page);
-    if (result === "Game over: cross wins") {
-      if (winner(board) !== "X") failures.push(`the page says cross won, but the drawn board is ${JSON.stringify(board)}`);
+    if (result === "You won") {
+      if (winner(board) !== "X") failures.push(`the page says we won, but the drawn board is ${JSON.stringify(board)}`);
       await page.screenshot({ path: join(outDir, "tic-tac-toe-won.png") });
       return;
     }
-    if (result !== "Game over: a draw" || winner(board) !== null) {
+    if (result !== "Draw" || winner(board) !== null) {
       failures.push(`tic-tac-toe game ${game}: result "${result}" with the board ${JSON.stringify(board)}`);
       return;
     }
@@ -95,38 +113,208 @@ async function ticTacToe(page) {
 
 // --- chess -------------------------------------------------------------------------------------
 
+const cell = (vertex) => `#board [data-vertex="${vertex}"].cell`;
 const pieceAt = (page, vertex) =>
-  page.$eval(`#board .pieces`, (g, v) => g.querySelector(`[data-vertex="${v}"]`)?.dataset.piece ?? null, vertex);
+  page.$eval(`#board`, (b, v) => b.querySelector(`.piece[data-vertex="${v}"]`)?.dataset.piece ?? null, vertex);
+const hasClass = (page, vertex, c) => page.$eval(cell(vertex), (e, c) => e.classList.contains(c), c);
 
 async function chess(page) {
-  await page.selectOption("#games", "chess.rbg");
-  await page.uncheck("#auto");
-  await page.click("#new");
-  await page.waitForFunction(() => document.getElementById("status").textContent.startsWith("chess"));
-  // e2 is the vertex rx4y6 (y counts from the top), e4 is rx4y4.
-  await page.waitForSelector('#board [data-vertex="rx4y6"].cell.choice');
+  // e2 is the vertex rx4y6 (y counts from the top), e4 is rx4y4, d2 rx3y6, d4 rx3y4.
+  await page.goto(`${base}/?game=chess.rbg&you=both`);
+  await page.waitForSelector(`${cell("rx4y6")}.movable`);
   const pawn = await pieceAt(page, "rx4y6");
-  await page.click('#board [data-vertex="rx4y6"].cell');
-  await page.waitForSelector('#board [data-vertex="rx4y4"].cell.choice');
-  await page.click('#board [data-vertex="rx4y4"].cell');
+  await page.click(cell("rx4y6"));
+  if (!(await hasClass(page, "rx4y4", "target"))) failures.push("clicking e2 does not light e4");
+  if (!(await hasClass(page, "rx4y6", "selected"))) failures.push("clicking e2 does not select it");
+  await page.keyboard.press("Escape");
+  if (await page.$("#board .cell.selected")) failures.push("Escape does not drop the selection");
+  // Switching: e2, then d2 (another own pawn) selects d2 with its own targets.
+  await page.click(cell("rx4y6"));
+  await page.click(cell("rx3y6"));
+  if (!(await hasClass(page, "rx3y4", "target")) || (await hasClass(page, "rx4y4", "target"))) {
+    failures.push("clicking d2 while e2 is selected does not switch the selection");
+  }
+  // A click on an empty square that is no target drops the selection.
+  await page.click(cell("rx0y3"));
+  if (await page.$("#board .cell.selected")) failures.push("a click elsewhere does not drop the selection");
+  await page.click(cell("rx4y6"));
+  await page.screenshot({ path: join(outDir, "chess-selected-1280.png") });
+  await page.click(cell("rx4y4"));
   await page.waitForFunction(() => document.querySelectorAll("#history li").length === 1);
   const after = [await pieceAt(page, "rx4y6"), await pieceAt(page, "rx4y4")];
   if (!pawn || after[0] !== null || after[1] !== pawn) {
     failures.push(`after e2-e4 the page shows e2=${after[0]} e4=${after[1]} (the pawn was ${pawn})`);
   }
+  const notation = await page.textContent("#history li");
+  if (notation !== "e2-e4") failures.push(`e2-e4 is written "${notation}"`);
   const status = await page.textContent("#status");
   if (!status.includes("black to move")) failures.push(`after e2-e4 the status is "${status}"`);
-  await page.screenshot({ path: join(outDir, "chess-e4.png") });
-
-  await page.click("#undo");
+  // Black answers by the keyboard: e7 (rx4y1) to e5 (rx4y3), each focused and Enter.
+  await page.focus(cell("rx4y1"));
+  await page.keyboard.press("Enter");
+  await page.focus(cell("rx4y3"));
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.querySelectorAll("#history li").length === 2);
+  // The URL keeps the game: a reload shows both moves.
+  await page.reload();
+  await page.waitForFunction(() => document.querySelectorAll("#history li").length === 2);
+  if ((await pieceAt(page, "rx4y3")) === null) failures.push("after a reload e5 is empty");
+  // Back by the arrow key: one move undone (it can be redone).
+  await page.keyboard.press("ArrowLeft");
   await page.waitForFunction(() => document.querySelectorAll("#history li.future").length === 1);
-  const back = [await pieceAt(page, "rx4y6"), await pieceAt(page, "rx4y4")];
-  if (back[0] !== pawn || back[1] !== null) failures.push(`after Back the page shows e2=${back[0]} e4=${back[1]}`);
-  const again = await page.textContent("#status");
-  if (!again.includes("white to move")) failures.push(`after Back the status is "${again}"`);
+  const back = [await pieceAt(page, "rx4y1"), await pieceAt(page, "rx4y3")];
+  if (back[0] === null || back[1] !== null) failures.push(`after Back the page shows e7=${back[0]} e5=${back[1]}`);
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => document.querySelectorAll("#history li.future").length === 0);
+  // Export, then import the log into a new game.
+  const log = await page.evaluate(async () => (await fetch(document.getElementById("log").href)).text());
+  await page.click("#new");
+  await page.waitForFunction(() => document.querySelectorAll("#history li").length === 0);
+  await page.setInputFiles("#import", { name: "log.json", mimeType: "application/json", buffer: Buffer.from(log) });
+  await page.waitForFunction(() => document.querySelectorAll("#history li").length === 2);
   const message = await page.$eval("#message", (m) => (m.className === "error" ? m.textContent : ""));
   if (message) failures.push(`the page shows an error: ${message}`);
-  await page.screenshot({ path: join(outDir, "chess-back.png") });
+}
+
+// --- the agent: lock, stop, stale replies ---------------------------------------------------------
+
+async function agentCases(page) {
+  // White is ours; black is the medium agent (1 s). While it thinks, the board is locked.
+  await page.goto(`${base}/?game=chess.rbg&you=white&vs=medium`);
+  await page.waitForSelector(`${cell("rx4y6")}.movable`);
+  await page.click(cell("rx4y6"));
+  await page.click(cell("rx4y4"));
+  await page.waitForFunction(() => document.body.classList.contains("thinking"));
+  await page.click(cell("rx4y1")); // a black pawn: must not move for the agent
+  await page.click(cell("rx4y3"));
+  if ((await pieceAt(page, "rx4y3")) !== null || (await historyLength(page)) !== 1) failures.push("a click during the agent's search moved");
+  if (!(await hasClass(page, "rx4y1", "locked"))) failures.push("the board is not marked locked while the agent thinks");
+  await page.screenshot({ path: join(outDir, "chess-thinking-1280.png") });
+  await page.click("#stop");
+  await page.waitForFunction(() => !document.body.classList.contains("thinking"));
+  // After Stop the board is open and black's move is ours to make; the agent's late move
+  // must never land (its search ends within its 1 s budget).
+  await page.click(cell("rx3y1"));
+  await page.click(cell("rx3y3"));
+  await page.waitForFunction(() => document.querySelectorAll("#history li").length === 2);
+  // "New game" during a search: the old game never comes back.
+  await page.click(cell("rx6y7")); // Ng1-f3 (g1 = rx6y7, f3 = rx5y5)
+  await page.click(cell("rx5y5"));
+  await page.waitForFunction(() => document.body.classList.contains("thinking"));
+  await page.click("#new");
+  await page.waitForFunction(() => document.querySelectorAll("#history li").length === 0 && !document.body.classList.contains("thinking"));
+  await page.waitForTimeout(1300); // the old search (1 s) has answered by now
+  const moves = await page.$$eval("#history li", (l) => l.length);
+  if (moves !== 0) failures.push(`a late agent answer came back into the new game (${moves} moves shown)`);
+  if ((await pieceAt(page, "rx4y6")) === null) failures.push("the new game's e2 pawn is missing after the old search ended");
+}
+
+// --- promotion --------------------------------------------------------------------------------
+
+async function promotion(page) {
+  // From the start of chessGardner, the moves numbered 5, 3, 2, 2 put a white pawn on b4 that
+  // can promote on b5, a5 or c5 (found once with the API; move order is the engine's,
+  // the same on every engine). b4 is rx1y1, b5 is rx1y0 (y from the top of the 5x5 board).
+  await page.goto(`${base}/?game=chessGardner.rbg&m=5.3.2.2&you=both`);
+  await page.waitForFunction(() => document.querySelectorAll("#history li").length === 4);
+  await page.click(cell("rx1y1"));
+  await page.click(cell("rx1y0"));
+  await page.waitForSelector("#choices button.choice");
+  const choices = await page.$$eval("#choices button.choice", (bs) => bs.map((b) => b.textContent.trim()));
+  const queen = choices.findIndex((c) => /queen/i.test(c));
+  if (choices.length !== 4 || queen < 0) failures.push(`the promotion offers ${JSON.stringify(choices)}`);
+  const pictures = await page.$$eval("#choices .piece-pic", (p) => p.filter((x) => x.textContent).length);
+  if (pictures !== choices.length) failures.push(`${pictures} pictures for ${choices.length} promotion choices`);
+  await page.screenshot({ path: join(outDir, "promotion-1280.png") });
+  await page.click(`#choices button.choice >> nth=${queen}`);
+  await page.waitForFunction(() => document.querySelectorAll("#history li").length === 5);
+  const piece = await pieceAt(page, "rx1y0");
+  const text = await page.textContent("#history li:nth-child(5)");
+  if (piece !== "wQ" || text !== "b4-b5=Q") failures.push(`after the promotion b5 holds ${piece}, written "${text}"`);
+}
+
+// --- every game -------------------------------------------------------------------------------
+
+// Clickable sites closer than 24 px (centre to centre), and sites whose centre another site
+// covers (a click there lands on the neighbour), on the board shown.
+async function overlaps(page) {
+  return page.$$eval("#board .cell", (cells) => {
+    const centres = cells.map((c) => {
+      const r = c.getBoundingClientRect();
+      return [r.x + r.width / 2, r.y + r.height / 2, c.dataset.vertex];
+    });
+    let close = 0;
+    let example = "";
+    for (let i = 0; i < centres.length; i++) {
+      for (let j = i + 1; j < centres.length; j++) {
+        if (Math.hypot(centres[i][0] - centres[j][0], centres[i][1] - centres[j][1]) < 24) {
+          close++;
+          if (!example) example = `${centres[i][2]} and ${centres[j][2]}`;
+        }
+      }
+    }
+    const covered = cells.filter((c, i) => {
+      const [x, y] = centres[i];
+      const top = document.elementFromPoint(x, y)?.closest?.(".cell");
+      return top && top !== c;
+    }).length;
+    return { close, covered, example };
+  });
+}
+
+async function everyGame(page) {
+  const { games } = await (await fetch(`${base}/api/games`)).json();
+  const overlapping = [];
+  await page.goto(`${base}/?game=ticTacToe.rbg&you=both`);
+  await page.waitForSelector("#board .cell.movable");
+  const times = [];
+  for (const game of games) {
+    const t = Date.now();
+    // Each game from the library, as a person opens it.
+    await page.click("#open-library");
+    await page.click(`.game-card[data-game="${game}"]`);
+    try {
+      await page.waitForFunction((g) => document.getElementById("title").dataset.game === g && document.querySelector("#board svg") && document.querySelectorAll("#history li").length === 0, game, { timeout: 15000 });
+    } catch {
+      failures.push(`${game}: the board did not appear (${await page.textContent("#message")})`);
+      continue;
+    }
+    const { close, covered, example } = await overlaps(page);
+    if (close > 0 || covered > 0) {
+      const known = KNOWN_OVERLAPS.has(game) ? " [known]" : "";
+      overlapping.push(`${game}: ${close} pairs closer than 24 px${example ? ` (e.g. ${example})` : ""}, ${covered} sites covered${known}`);
+      if (!known) failures.push(`${game}: ${close} pairs of sites closer than 24 px, ${covered} sites whose centre a neighbour covers`);
+    }
+    // One legal move by clicks: the first movable site, then the first target, until the
+    // history grows (or a choice is offered: its first button).
+    let clicks = 0;
+    while ((await page.$$eval("#history li", (l) => l.length)) === 0 && clicks < 8) {
+      const choice = await page.$("#choices button");
+      if (choice) {
+        await choice.click();
+      } else {
+        const next = (await page.$("#board .cell.target")) || (await page.$("#board .cell.movable"));
+        if (!next) break;
+        // Sites of a board known to overlap may be covered by a neighbour: the click goes to
+        // the site itself.
+        if (KNOWN_OVERLAPS.has(game)) await next.dispatchEvent("click");
+        else await next.click();
+      }
+      clicks++;
+      await page.waitForFunction(() => document.body.dataset.busy === "0");
+    }
+    try {
+      await page.waitForFunction(() => document.querySelectorAll("#history li").length === 1, null, { timeout: 5000 });
+    } catch {
+      failures.push(`${game}: no move made by ${clicks} clicks (${await page.textContent("#message")})`);
+    }
+    times.push([game, Date.now() - t]);
+  }
+  times.sort((a, b) => b[1] - a[1]);
+  console.log(`slowest games: ${times.slice(0, 5).map(([g, ms]) => `${g} ${ms} ms`).join(", ")}`);
+  console.log(`boards whose sites overlap: ${overlapping.length ? `\n  ${overlapping.join("\n  ")}` : "none"}`);
+  writeFileSync(join(outDir, "overlaps.txt"), overlapping.join("\n") + "\n");
+  return games.length;
 }
 
 // --- main ---------------------------------------------------------------------------------------
@@ -138,18 +326,46 @@ const browser = await chromium.launch({
   args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
     "--disable-component-update", "--disable-sync"],
 });
-const failures = [];
+let count = 0;
 try {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.setDefaultTimeout(20000);
   page.on("pageerror", (e) => failures.push(`page error: ${e.message}`));
-  await ticTacToe(page);
-  await chess(page);
+  for (const [name, part] of [["tic-tac-toe", ticTacToe], ["chess", chess], ["agent", agentCases], ["promotion", promotion], ["every game", everyGame]]) {
+    const t = Date.now();
+    const n = await part(page);
+    if (typeof n === "number") count = n;
+    console.log(`${name}: ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  }
+  // The library and the narrow window.
+  await page.goto(`${base}/?game=chess.rbg&m=12.11&you=white&vs=easy`);
+  await page.waitForFunction(() => document.querySelectorAll("#history li").length === 2);
+  // Study: perft to depth 3 from here, and the agent's view (a second of search).
+  await page.fill("#depth", "3");
+  await page.click("#perft");
+  await page.waitForFunction(() => /done|cancelled/.test(document.getElementById("job").textContent));
+  const perft = await page.textContent("#job");
+  if (!/depth 3: \d+ leaves/.test(perft)) failures.push(`perft shows "${perft}"`);
+  await page.click("#analyse");
+  await page.waitForFunction(() => document.querySelectorAll("#analysis tr").length > 3);
+  await page.screenshot({ path: join(outDir, "chess-1280.png") });
+  await page.click("#open-library");
+  await page.waitForFunction(() => [...document.querySelectorAll(".game-card img")].slice(0, 8).every((i) => i.complete && i.naturalWidth > 0));
+  await page.screenshot({ path: join(outDir, "library-1280.png") });
+  const narrow = await browser.newPage({ viewport: { width: 600, height: 900 } });
+  narrow.on("pageerror", (e) => failures.push(`page error: ${e.message}`));
+  await narrow.goto(`${base}/?game=chess.rbg&m=12.11&you=white`);
+  await narrow.waitForFunction(() => document.querySelectorAll("#history li").length === 2);
+  const offscreen = await narrow.$$eval("button, select, input:not([type=file])", (els) =>
+    els.filter((e) => e.offsetParent && e.getBoundingClientRect().right > window.innerWidth + 1).map((e) => e.id || e.textContent));
+  if (offscreen.length) failures.push(`at 600 px these controls are off-screen: ${offscreen.join(", ")}`);
+  await narrow.screenshot({ path: join(outDir, "chess-600.png"), fullPage: true });
 } catch (e) {
   failures.push(e.stack || String(e));
 } finally {
   await browser.close();
 }
+console.log(`browser test: ${count} games opened and played; ${((Date.now() - started) / 1000).toFixed(1)} s`);
 if (failures.length) {
   console.error(failures.join("\n"));
   process.exit(1);

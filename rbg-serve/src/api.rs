@@ -21,7 +21,7 @@ use serde_json::{json, Value};
 
 use crate::games::{self, ResolveError};
 use crate::jobs::{self, Job};
-use crate::session::{Refusal, Session};
+use crate::session::{refuse, Finish, Refusal, Session};
 use crate::{Config, Loader};
 
 /// The server's shared state.
@@ -29,6 +29,10 @@ use crate::{Config, Loader};
 struct App {
     config: Arc<Config>,
     loader: Loader,
+    /// Opens games for thumbnails (the interpreter even when games are played compiled).
+    preview: Loader,
+    /// Thumbnails made so far, by game file.
+    thumbnails: Arc<Mutex<HashMap<String, String>>>,
     sessions: Arc<Mutex<Sessions>>,
     jobs: Arc<Mutex<Jobs>>,
 }
@@ -62,7 +66,19 @@ impl IntoResponse for ApiError {
 
 impl From<Refusal> for ApiError {
     fn from(r: Refusal) -> Self {
-        ApiError(StatusCode::UNPROCESSABLE_ENTITY, r.0)
+        let status = if r.1 { StatusCode::CONFLICT } else { StatusCode::UNPROCESSABLE_ENTITY };
+        ApiError(status, r.0)
+    }
+}
+
+impl From<Finish> for ApiError {
+    fn from(f: Finish) -> Self {
+        match f {
+            Finish::Stopped => {
+                ApiError(StatusCode::CONFLICT, "the agent was stopped; its move was dropped".into())
+            }
+            Finish::Failed(r) => r.into(),
+        }
     }
 }
 
@@ -84,9 +100,19 @@ type Answer = Result<Json<Value>, ApiError>;
 
 /// The routes of a server on `config.dir`, reading games with `loader`.
 pub fn router(config: Config, loader: Loader) -> Router {
+    let preview = Arc::clone(&loader);
+    router_with_preview(config, loader, preview)
+}
+
+/// [`router`] with thumbnails of the game library drawn from games `preview` opens (a
+/// server that plays compiled games draws its thumbnails with the interpreter, so that listing
+/// builds nothing).
+pub fn router_with_preview(config: Config, loader: Loader, preview: Loader) -> Router {
     let app = App {
         config: Arc::new(config),
         loader,
+        preview,
+        thumbnails: Arc::new(Mutex::new(HashMap::new())),
         sessions: Arc::new(Mutex::new(Sessions::default())),
         jobs: Arc::new(Mutex::new(Jobs::default())),
     };
@@ -94,7 +120,10 @@ pub fn router(config: Config, loader: Loader) -> Router {
         .route("/", get(page))
         .route("/app.js", get(script))
         .route("/style.css", get(style))
+        .route("/favicon.svg", get(favicon))
+        .route("/favicon.ico", get(favicon))
         .route("/api/games", get(list_games))
+        .route("/api/thumbnail/{*game}", get(thumbnail))
         .route("/api/sessions", post(new_session))
         .route("/api/sessions/{id}", get(show_session))
         .route("/api/sessions/{id}/step", post(step))
@@ -103,6 +132,8 @@ pub fn router(config: Config, loader: Loader) -> Router {
         .route("/api/sessions/{id}/undo", post(undo))
         .route("/api/sessions/{id}/redo", post(redo))
         .route("/api/sessions/{id}/agent", post(agent_move))
+        .route("/api/sessions/{id}/stop", post(stop_agent))
+        .route("/api/sessions/{id}/analyse", post(analyse))
         .route("/api/sessions/{id}/log", get(log))
         .route("/api/sessions/{id}/perft", post(start_perft))
         .route("/api/sessions/{id}/mc", post(start_mc))
@@ -124,6 +155,55 @@ async fn style() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], include_str!("../static/style.css"))
 }
 
+async fn favicon() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "image/svg+xml")], include_str!("../static/favicon.svg"))
+}
+
+/// The initial position of a game as a small SVG picture (made once per game).
+async fn thumbnail(State(app): State<App>, UrlPath(game): UrlPath<String>) -> Result<Response, ApiError> {
+    let path = resolve_game(&app, &game)?;
+    let cached = lock(&app.thumbnails)?.get(&game).cloned();
+    let svg = match cached {
+        Some(svg) => svg,
+        None => {
+            let preview = Arc::clone(&app.preview);
+            let svg = tokio::task::spawn_blocking(move || {
+                let game = preview(&path).map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e))?;
+                let mut sc = game.new_scratch();
+                let mut state = game.initial_state();
+                game.complete_keeper(&mut state, &mut sc, rbg_core::perft::DEFAULT_KEEPER_LIMIT)
+                    .map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
+                let options = rbg_render::RenderOptions::default();
+                let layout = rbg_render::Layout::with_hint(game.info(), &layout_hint(&path));
+                Ok::<_, ApiError>(rbg_render::render_svg_with_layout(&game, &layout, &state, None, &options))
+            })
+            .await
+            .map_err(|_| ApiError(StatusCode::INTERNAL_SERVER_ERROR, "drawing the game failed".into()))??;
+            lock(&app.thumbnails)?.insert(game, svg.clone());
+            svg
+        }
+    };
+    Ok(([(header::CONTENT_TYPE, "image/svg+xml"), (header::CACHE_CONTROL, "max-age=3600")], svg)
+        .into_response())
+}
+
+/// The `// @layout` hints of a game file (docs/pictures-and-web.md); hints that cannot be
+/// read are left out, so the board is still drawn, by inference alone.
+fn layout_hint(path: &std::path::Path) -> rbg_render::LayoutHint {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    rbg_render::LayoutHint::from_source(&text).unwrap_or_default()
+}
+
+/// The file of a game the request names, or the error answer.
+fn resolve_game(app: &App, name: &str) -> Result<std::path::PathBuf, ApiError> {
+    games::resolve(&app.config.dir, name).map_err(|e| match e {
+        ResolveError::Invalid => {
+            bad(format!("{name:?} is not the name of a game file of the games directory"))
+        }
+        ResolveError::NotFound => not_found(format!("no game {name:?} in the games directory")),
+    })
+}
+
 async fn list_games(State(app): State<App>) -> Answer {
     let dir = app.config.dir.clone();
     let games = tokio::task::spawn_blocking(move || games::list(&dir)).await.unwrap_or_default();
@@ -133,21 +213,49 @@ async fn list_games(State(app): State<App>) -> Answer {
 #[derive(Deserialize)]
 struct NewSession {
     game: String,
+    /// Moves to play first, in pair notation (a game log's `moves`).
+    #[serde(default)]
+    moves: Vec<String>,
+    /// Moves to play first, each by its number in its position's list of legal moves (the
+    /// page's links).
+    #[serde(default)]
+    ordinals: Vec<u32>,
+    /// How many of those moves stay played (the rest can be redone); all by default.
+    cursor: Option<usize>,
+}
+
+/// Replays the moves a new session starts with; a refusal names the move that failed.
+fn replay(session: &mut Session, request: &NewSession) -> Result<(), ApiError> {
+    let refused =
+        |n: usize, e: Refusal| ApiError(StatusCode::UNPROCESSABLE_ENTITY, format!("move {}: {}", n + 1, e.0));
+    for (n, text) in request.moves.iter().enumerate() {
+        let mv = parse_move(session.game().info(), text).map_err(|e| bad(format!("move {}: {e}", n + 1)))?;
+        session.play(&mv).map_err(|e| refused(n, e))?;
+    }
+    for (n, &ordinal) in request.ordinals.iter().enumerate() {
+        session.play_ordinal(ordinal).map_err(|e| refused(n + request.moves.len(), e))?;
+    }
+    let total = request.moves.len() + request.ordinals.len();
+    for _ in request.cursor.unwrap_or(total).min(total)..total {
+        session.undo()?;
+    }
+    Ok(())
 }
 
 async fn new_session(State(app): State<App>, body: Result<Json<NewSession>, JsonRejection>) -> Answer {
     let Json(request) = body?;
-    let path = games::resolve(&app.config.dir, &request.game).map_err(|e| match e {
-        ResolveError::Invalid => {
-            bad(format!("{:?} is not the name of a game file of the games directory", request.game))
-        }
-        ResolveError::NotFound => not_found(format!("no game {:?} in the games directory", request.game)),
-    })?;
+    let path = resolve_game(&app, &request.game)?;
+    if request.moves.len() + request.ordinals.len() > app.config.max_history {
+        return Err(bad(format!("at most {} moves", app.config.max_history)));
+    }
     let loader = Arc::clone(&app.loader);
     let (file, max_history) = (request.game.clone(), app.config.max_history);
     let session = tokio::task::spawn_blocking(move || {
         let game = loader(&path).map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e))?;
-        Session::new(file, Arc::new(game), max_history).map_err(ApiError::from)
+        let hint = layout_hint(&path);
+        let mut session = Session::new(file, Arc::new(game), &hint, max_history).map_err(ApiError::from)?;
+        replay(&mut session, &request)?;
+        Ok::<_, ApiError>(session)
     })
     .await
     .map_err(|_| ApiError(StatusCode::INTERNAL_SERVER_ERROR, "loading the game failed".into()))??;
@@ -229,7 +337,7 @@ async fn play_move(
 
 async fn clear(State(app): State<App>, UrlPath(id): UrlPath<String>) -> Answer {
     let (id, s) = session(&app, &id)?;
-    lock(&s)?.clear_partial();
+    lock(&s)?.clear_partial()?;
     view(&s, id)
 }
 
@@ -255,8 +363,10 @@ struct AgentRequest {
 }
 
 /// Asks an agent for a move at the session's position and plays it. The search runs on a
-/// blocking thread without the session's lock; if the position changed meanwhile (another
-/// request of the same tab), the move is not played and the answer is a 409.
+/// blocking thread without the session's lock; meanwhile the session is locked (changes are
+/// refused with a 409) and can be stopped. The answer lands only if the search is still the
+/// session's (not stopped), checked under the lock by the search's own thread, so a closed
+/// connection cannot leave the session locked.
 async fn agent_move(
     State(app): State<App>,
     UrlPath(id): UrlPath<String>,
@@ -264,37 +374,98 @@ async fn agent_move(
 ) -> Answer {
     let Json(request) = body?;
     let (id, s) = session(&app, &id)?;
+    let (spec, budget) = agent_of(&app.config, &request)?;
+    let game = Arc::clone(lock(&s)?.game());
+    // An agent that cannot play this game is a bad request (checked before the board locks).
+    drop(spec.build(game.as_ref()).map_err(|e| bad(e.to_string()))?);
+    let (state, think) = {
+        let mut session = lock(&s)?;
+        let think = session.start_thinking()?;
+        (session.state().clone(), think)
+    };
+    let searching = Arc::clone(&s);
+    let search = tokio::task::spawn_blocking(move || {
+        let answer = spec.build(game.as_ref()).map_err(|e| refuse(e.to_string())).and_then(|mut agent| {
+            let decision =
+                agent.select_move(game.as_ref(), &state, &budget).map_err(|e| refuse(e.to_string()))?;
+            Ok((agent.name(), decision.mv))
+        });
+        let mut session = lock(&searching)?;
+        session.finish_thinking(think, answer).map_err(ApiError::from)
+    });
+    search
+        .await
+        .map_err(|_| ApiError(StatusCode::INTERNAL_SERVER_ERROR, "the agent's search failed".into()))??;
+    view(&s, id)
+}
+
+/// The agent and budget a request asks for (the budget capped by the configuration).
+fn agent_of(config: &Config, request: &AgentRequest) -> Result<(AgentSpec, Budget), ApiError> {
     let mut spec: AgentSpec = request.agent.parse().map_err(|e: rbg_agents::SpecError| bad(e.to_string()))?;
     if let Some(seed) = request.seed {
         spec.seed = seed;
     }
-    let budget = agent_budget(&app.config, &spec, request.iterations, request.time_ms)?;
+    let budget = agent_budget(config, &spec, request.iterations, request.time_ms)?;
+    Ok((spec, budget))
+}
+
+/// Stops the agent searching for the session: the board is unlocked at once and the search's
+/// move, when it comes, is dropped.
+async fn stop_agent(State(app): State<App>, UrlPath(id): UrlPath<String>) -> Answer {
+    let (id, s) = session(&app, &id)?;
+    lock(&s)?.stop_thinking();
+    view(&s, id)
+}
+
+/// How many of the root's moves the agent's view lists.
+const ANALYSIS_MOVES: usize = 12;
+
+/// The agent's view of the position shown: its search's root moves (visits and mean reward
+/// for the player to move), most visited first; nothing is played.
+async fn analyse(
+    State(app): State<App>,
+    UrlPath(id): UrlPath<String>,
+    body: Result<Json<AgentRequest>, JsonRejection>,
+) -> Answer {
+    let Json(request) = body?;
+    let (_, s) = session(&app, &id)?;
+    let (spec, budget) = agent_of(&app.config, &request)?;
     let (game, state, version) = {
         let session = lock(&s)?;
         if session.mover().is_none() {
-            return Err(ApiError::from(Refusal("the game is over".into())));
+            return Err(ApiError::from(refuse("the game is over")));
         }
         (Arc::clone(session.game()), session.state().clone(), session.version)
     };
-    let search = tokio::task::spawn_blocking(move || {
+    let decision = tokio::task::spawn_blocking(move || {
         let mut agent = spec.build(game.as_ref()).map_err(|e| bad(e.to_string()))?;
         let decision = agent
             .select_move(game.as_ref(), &state, &budget)
             .map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
-        Ok::<_, ApiError>((agent.name(), decision.mv))
-    });
-    let (name, mv) = search
-        .await
-        .map_err(|_| ApiError(StatusCode::INTERNAL_SERVER_ERROR, "the agent's search failed".into()))??;
-    {
-        let mut session = lock(&s)?;
-        if session.version != version {
-            return Err(ApiError(StatusCode::CONFLICT, "the position changed during the search".into()));
-        }
-        session.play(&mv)?;
-        session.agents.push(name);
-    }
-    view(&s, id)
+        Ok::<_, ApiError>((agent.name(), decision))
+    })
+    .await
+    .map_err(|_| ApiError(StatusCode::INTERNAL_SERVER_ERROR, "the agent's search failed".into()))??;
+    let (name, decision) = decision;
+    let session = lock(&s)?;
+    let info = session.game().info();
+    let notation =
+        |mv: &[Action]| rbg_core::notation::format_move(info, mv, rbg_core::notation::VertexStyle::Name);
+    let moves: Vec<Value> = decision
+        .stats
+        .root
+        .iter()
+        .take(ANALYSIS_MOVES)
+        .map(|r| json!({ "move": notation(&r.mv), "visits": r.visits, "value": r.value }))
+        .collect();
+    Ok(Json(json!({
+        "agent": name,
+        "version": version,
+        "best": notation(&decision.mv),
+        "value": decision.stats.value,
+        "iterations": decision.stats.iterations,
+        "moves": moves,
+    })))
 }
 
 fn agent_budget(
@@ -331,17 +502,9 @@ fn agent_budget(
 async fn log(State(app): State<App>, UrlPath(id): UrlPath<String>) -> Answer {
     let (_, s) = session(&app, &id)?;
     let log = lock(&s)?.log();
-    Ok(Json(json!({
-        "game": log.game,
-        "file": log.file,
-        "index": log.index,
-        "seed": log.seed,
-        "agents": log.agents,
-        "players": log.players,
-        "moves": log.moves,
-        "scores": log.scores,
-        "termination": log.termination,
-    })))
+    let log = serde_json::to_value(log)
+        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("the log is not JSON: {e}")))?;
+    Ok(Json(log))
 }
 
 #[derive(Deserialize)]
@@ -390,7 +553,7 @@ async fn start_mc(
     let (game, state) = {
         let session = lock(&s)?;
         if session.mover().is_none() {
-            return Err(ApiError::from(Refusal("the game is over".into())));
+            return Err(ApiError::from(refuse("the game is over")));
         }
         (Arc::clone(session.game()), session.state().clone())
     };

@@ -1,7 +1,8 @@
 //! Long runs started from the page: perft depth by depth, and flat Monte Carlo for a time.
 //! Each runs on a blocking thread and writes its progress where requests can read it; a job
-//! can be cancelled (it stops at its next depth, or within a fraction of a second for Monte
-//! Carlo).
+//! can be cancelled at any moment: perft's count sees the flag once per subtree
+//! ([`PerftOptions::stop`]) and Monte Carlo between playouts, so either ends within a fraction
+//! of a second.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -43,14 +44,14 @@ pub struct PerftRow {
 /// A running or finished job.
 pub struct Job {
     pub progress: Mutex<Progress>,
-    pub cancel: AtomicBool,
+    pub cancel: Arc<AtomicBool>,
 }
 
 impl Job {
     pub fn new(kind: &str) -> Arc<Job> {
         Arc::new(Job {
             progress: Mutex::new(Progress { kind: kind.to_string(), ..Progress::default() }),
-            cancel: AtomicBool::new(false),
+            cancel: Arc::new(AtomicBool::new(false)),
         })
     }
 
@@ -83,7 +84,10 @@ pub fn run_perft(job: &Job, game: &AnyGame, state: &DynState, depth: u32) {
         }
         let started = Instant::now();
         let (mut s, mut sc) = (state.clone(), game.new_scratch());
-        match game.perft_subtree(&mut s, &mut sc, d, &PerftOptions::default()) {
+        // rbg-core's count over the engine, which sees the stop flag whatever the engine.
+        let opts = PerftOptions { stop: Some(Arc::clone(&job.cancel)), ..PerftOptions::default() };
+        match rbg_core::perft::perft_subtree(game, &mut s, &mut sc, d, &opts) {
+            Ok(_) if job.cancel.load(Ordering::Relaxed) => break,
             Ok(counts) => {
                 let ms = started.elapsed().as_secs_f64() * 1000.0;
                 job.update(|p| {

@@ -9,6 +9,11 @@
 //! ([`rbg_core::Game::next_actions`]), so only steps that can still complete a legal move are
 //! offered.
 //!
+//! The page plays whole moves from the view's list of legal moves, each with the vertices a
+//! player clicks and its human notation ([`rbg_core::notation::sketch_move`]); while an agent
+//! searches for a session, the session is locked (changes are refused with a 409) and its
+//! answer lands only if the search was not stopped meanwhile.
+//!
 //! Safety: the server binds where the caller says (the CLI: 127.0.0.1 by default); it reads only
 //! files inside the games directory (paths are resolved and must stay under it); every bad
 //! request gets a 4xx JSON error and changes nothing; searches (agents, perft, Monte Carlo) run
@@ -30,7 +35,7 @@ use std::time::Duration;
 
 use rbg_core::dynamic::AnyGame;
 
-pub use api::router;
+pub use api::{router, router_with_preview};
 
 /// Turns a game file (a path under the games directory) into a reasoner, or an error message
 /// (with file:line:col where the file has an error).

@@ -1,25 +1,58 @@
 //! One browser tab's game: an [`rbg::session::Session`] (checked play, the history with undo
 //! and redo, the partial move built step by step) with what the page needs besides: the game
-//! file, the board's layout, a version number that changes with every change, and the agents
-//! that moved (for the log).
+//! file, the board's layout, a version number that changes with every change, the agents that
+//! moved (for the log), the agent search running for it (the board is locked meanwhile), and
+//! every move in human notation ([`rbg_core::notation::sketch_move`]).
 
 use std::sync::Arc;
 
 use rbg::session::{GameLog, Session as Play, SessionError, SessionOptions};
-use rbg_core::dynamic::AnyGame;
-use rbg_core::notation::{format_move, VertexStyle};
-use rbg_core::{Action, Game};
-use rbg_render::{render_svg_with_layout, Layout, RenderOptions};
+use rbg_core::dynamic::{AnyGame, DynScratch, DynState};
+use rbg_core::moves::DEFAULT_MAX_ACTIONS;
+use rbg_core::notation::{
+    describe_move, format_move, sketch_move, MovePart, MoveSketch, NotationNames, VertexStyle,
+};
+use rbg_core::perft::DEFAULT_KEEPER_LIMIT;
+use rbg_core::{Action, Game, MoveList};
+use rbg_render::pieces::{ChessKind, Look};
+use rbg_render::{game_piece_looks, render_svg_with_layout, Layout, LayoutHint, RenderOptions, TextBoard};
 use serde::Serialize;
 
-/// A request the session refuses (answered with a 4xx status; nothing changes).
+/// Most legal moves a view lists with their notation; a position with more is played step
+/// by step from `next` alone.
+pub const MAX_LISTED_MOVES: usize = 5000;
+
+/// A request the session refuses (answered with a 4xx status; nothing changes): the reason,
+/// and whether the refusal is only for now (the board is locked while an agent thinks: 409).
 #[derive(Debug)]
-pub struct Refusal(pub String);
+pub struct Refusal(pub String, pub bool);
 
 impl<E: std::fmt::Display> From<E> for Refusal {
     fn from(e: E) -> Self {
-        Refusal(e.to_string())
+        Refusal(e.to_string(), false)
     }
+}
+
+/// A refusal for a reason given.
+pub fn refuse(reason: impl Into<String>) -> Refusal {
+    Refusal(reason.into(), false)
+}
+
+/// Why an agent's answer did not land.
+pub enum Finish {
+    /// The search was stopped (or another took its place): its move is dropped.
+    Stopped,
+    /// The search failed, or its move was refused.
+    Failed(Refusal),
+}
+
+/// A move of the history with its human notation and its place in the list of legal moves of
+/// the position it was played in (the page's links name moves by that number).
+struct Record {
+    actions: Vec<Action>,
+    text: String,
+    /// `None` when the position has too many moves to list.
+    ordinal: Option<u32>,
 }
 
 pub struct Session {
@@ -28,11 +61,49 @@ pub struct Session {
     /// Where every vertex is drawn (computed once: a node-list board's layout takes a moment).
     layout: Layout,
     play: Play<AnyGame>,
+    scratch: DynScratch,
+    /// Which pieces stand for an empty cell, and the names notation uses.
+    empty: Vec<bool>,
+    names: NotationNames,
+    looks: Vec<LookView>,
+    /// The notation of every move of the history and of those that can be redone, in order.
+    records: Vec<Record>,
     /// Changes whenever the position or the partial move does (agents check it before
     /// applying the move they searched for).
     pub version: u64,
     /// Agents that moved, for the log.
     pub agents: Vec<String>,
+    /// The agent search running for this session, by its number: while it runs, the board
+    /// is locked (every change is refused) and only its own answer may land.
+    pub thinking: Option<u64>,
+    next_think: u64,
+}
+
+/// How the page draws a piece in a list (a promotion's choices): rbg-render's look.
+#[derive(Serialize, Clone)]
+pub struct LookView {
+    /// `hidden`, `glyph` or `disc`.
+    pub kind: &'static str,
+    /// The chess symbol (glyph) or the disc's label.
+    pub text: String,
+    /// The disc's colours.
+    pub fill: String,
+    pub ink: String,
+}
+
+/// A legal move as the page offers it.
+#[derive(Serialize)]
+pub struct MoveView {
+    /// Pair notation (what `move` takes).
+    pub actions: String,
+    /// Human notation.
+    pub text: String,
+    /// The vertices to click, in order (empty: the move is offered as a button).
+    pub path: Vec<u32>,
+    /// The vertices whose pieces the move takes.
+    pub taken: Vec<u32>,
+    /// The piece standing on the path's last vertex after the move (a promotion's choice).
+    pub piece: Option<u32>,
 }
 
 /// What the page shows of a session.
@@ -43,8 +114,12 @@ pub struct View {
     pub name: String,
     pub players: Vec<String>,
     pub pieces: Vec<String>,
+    /// How each piece is drawn (by piece id).
+    pub looks: Vec<LookView>,
     /// Vertex names; vertex `v` is drawn as the element `cell-v` of `svg`.
     pub vertices: Vec<String>,
+    /// The names players read (chess-style `e2` on rectangle boards, else the vertex name).
+    pub labels: Vec<String>,
     /// The picture of the position (rbg-render).
     pub svg: String,
     /// The piece id on every vertex.
@@ -53,14 +128,27 @@ pub struct View {
     pub to_move: Option<String>,
     pub over: bool,
     pub scores: Vec<i64>,
-    /// Every move of the history in notation; the first `cursor` are played.
+    /// `win`, `draw` or `loss` per player when the game is over.
+    pub result: Option<Vec<&'static str>>,
+    /// Every move of the history in pair notation; the first `cursor` are played.
     pub history: Vec<String>,
+    /// The same moves in human notation.
+    pub notation: Vec<String>,
+    /// Each move's number in the list of legal moves of its position (the page's links);
+    /// `None` where the position has too many moves to list.
+    pub ordinals: Vec<Option<u32>>,
     pub cursor: usize,
     pub partial: Vec<ActionView>,
     /// The actions that can follow the partial move (each can be completed).
     pub next: Vec<ActionView>,
+    /// The legal moves at the position shown (none past [`MAX_LISTED_MOVES`]).
+    pub moves: Option<Vec<MoveView>>,
+    /// Vertices whose pieces the player to move can take with one move.
+    pub threats: Vec<u32>,
     /// The vertices the last move played touched.
     pub last_move: Vec<u32>,
+    /// An agent is searching for this session (the board is locked).
+    pub thinking: bool,
     pub version: u64,
 }
 
@@ -72,12 +160,91 @@ pub struct ActionView {
     pub ends_move: bool,
 }
 
+/// The letter of a piece in notation: chess letters (none for pawns), disc labels, nothing for
+/// the most numerous piece of its colour at the start (men, pawns, stones).
+fn letters(looks: &[Look], counts: &[usize]) -> Vec<String> {
+    let commonest = |i: usize, fill: &str| {
+        counts[i] > 0
+            && looks.iter().enumerate().all(|(j, l)| match l {
+                Look::Disc { fill: f, .. } if f == fill && j != i => counts[j] < counts[i],
+                _ => true,
+            })
+    };
+    looks
+        .iter()
+        .enumerate()
+        .map(|(i, look)| match look {
+            Look::Glyph { kind: ChessKind::Pawn, .. } | Look::Hidden => String::new(),
+            Look::Glyph { kind, .. } => match kind {
+                ChessKind::King => "K",
+                ChessKind::Queen => "Q",
+                ChessKind::Rook => "R",
+                ChessKind::Bishop => "B",
+                ChessKind::Knight => "N",
+                ChessKind::Pawn => "",
+            }
+            .to_string(),
+            Look::Disc { fill, .. } if commonest(i, fill) => String::new(),
+            Look::Disc { label, .. } => label.clone(),
+        })
+        .collect()
+}
+
+fn look_view(look: &Look) -> LookView {
+    match look {
+        Look::Hidden => {
+            LookView { kind: "hidden", text: String::new(), fill: String::new(), ink: String::new() }
+        }
+        Look::Glyph { kind, white } => LookView {
+            kind: "glyph",
+            text: kind.glyph(*white).to_string(),
+            fill: String::new(),
+            ink: String::new(),
+        },
+        Look::Disc { fill, ink, label } => {
+            LookView { kind: "disc", text: label.clone(), fill: fill.clone(), ink: ink.clone() }
+        }
+    }
+}
+
 impl Session {
-    /// A new game at its initial position.
-    pub fn new(file: String, game: Arc<AnyGame>, max_history: usize) -> Result<Session, Refusal> {
-        let layout = Layout::new(game.info());
+    /// A new game at its initial position, its board laid out with the game file's hints.
+    pub fn new(
+        file: String,
+        game: Arc<AnyGame>,
+        hint: &LayoutHint,
+        max_history: usize,
+    ) -> Result<Session, Refusal> {
+        let layout = Layout::with_hint(game.info(), hint);
         let options = SessionOptions { max_history, ..SessionOptions::default() };
-        Ok(Session { file, layout, play: Play::new(game, options)?, version: 0, agents: Vec::new() })
+        let play = Play::new(Arc::clone(&game), options)?;
+        let info = game.info();
+        let looks = game_piece_looks(game.as_ref());
+        let mut counts = vec![0usize; info.pieces.len()];
+        for v in 0..info.vertices.len() as u32 {
+            if let Some(c) = counts.get_mut(game.piece(play.state(), v) as usize) {
+                *c += 1;
+            }
+        }
+        let text_board = TextBoard::new(game.as_ref());
+        let names = NotationNames {
+            vertices: (0..info.vertices.len() as u32).map(|v| text_board.vertex_label(info, v)).collect(),
+            letters: letters(&looks, &counts),
+        };
+        Ok(Session {
+            file,
+            layout,
+            scratch: game.new_scratch(),
+            play,
+            empty: looks.iter().map(|l| *l == Look::Hidden).collect(),
+            names,
+            looks: looks.iter().map(look_view).collect(),
+            records: Vec::new(),
+            version: 0,
+            agents: Vec::new(),
+            thinking: None,
+            next_think: 0,
+        })
     }
 
     /// The game.
@@ -86,7 +253,7 @@ impl Session {
     }
 
     /// The position shown.
-    pub fn state(&self) -> &rbg_core::dynamic::DynState {
+    pub fn state(&self) -> &DynState {
         self.play.state()
     }
 
@@ -95,42 +262,98 @@ impl Session {
         self.play.ongoing()
     }
 
+    /// Refuses a change while an agent searches for this session.
+    fn unlocked(&self) -> Result<(), Refusal> {
+        match self.thinking {
+            Some(_) => Err(Refusal("the agent is thinking: stop it first".into(), true)),
+            None => Ok(()),
+        }
+    }
+
     /// Counts a change when `result` is one (a refusal changes nothing).
     fn changed<T>(&mut self, result: Result<T, SessionError>) -> Result<T, Refusal> {
         let value = result?;
         self.version = self.version.wrapping_add(1);
+        self.sync_records();
         Ok(value)
     }
 
     /// Plays a whole legal move at the cursor (dropping the moves that could be redone).
     pub fn play(&mut self, mv: &[Action]) -> Result<(), Refusal> {
+        self.unlocked()?;
         let result = self.play.play(mv);
         self.changed(result)
     }
 
     /// Adds one action to the partial move; when it ends the move, the move is played.
     pub fn step(&mut self, action: Action) -> Result<(), Refusal> {
+        self.unlocked()?;
         let result = self.play.step(action);
         self.changed(result)
     }
 
     /// Drops the partial move.
-    pub fn clear_partial(&mut self) {
+    pub fn clear_partial(&mut self) -> Result<(), Refusal> {
+        self.unlocked()?;
         if self.play.clear_partial() {
             self.version = self.version.wrapping_add(1);
         }
+        Ok(())
     }
 
     /// Steps back one move (a partial move is dropped first).
     pub fn undo(&mut self) -> Result<(), Refusal> {
+        self.unlocked()?;
         let result = self.play.undo();
         self.changed(result)
     }
 
     /// Steps forward one move of the history.
     pub fn redo(&mut self) -> Result<(), Refusal> {
+        self.unlocked()?;
         let result = self.play.redo();
         self.changed(result)
+    }
+
+    /// Marks an agent search as running (the board locks); its number, which the search's
+    /// answer must show to land ([`Session::finish_thinking`]).
+    pub fn start_thinking(&mut self) -> Result<u64, Refusal> {
+        self.unlocked()?;
+        if self.mover().is_none() {
+            return Err(refuse("the game is over"));
+        }
+        self.next_think = self.next_think.wrapping_add(1);
+        self.thinking = Some(self.next_think);
+        self.version = self.version.wrapping_add(1);
+        Ok(self.next_think)
+    }
+
+    /// Stops the agent's search (its answer will be dropped); whether one was running.
+    pub fn stop_thinking(&mut self) -> bool {
+        let was = self.thinking.take().is_some();
+        if was {
+            self.version = self.version.wrapping_add(1);
+        }
+        was
+    }
+
+    /// The answer of search `think`: played if that search is still the one running (not
+    /// stopped; a new game is another session). A stopped search's answer is a
+    /// [`Finish::Stopped`]; a failed search's, [`Finish::Failed`].
+    pub fn finish_thinking(
+        &mut self,
+        think: u64,
+        answer: Result<(String, Vec<Action>), Refusal>,
+    ) -> Result<(), Finish> {
+        if self.thinking != Some(think) {
+            return Err(Finish::Stopped);
+        }
+        self.thinking = None;
+        self.version = self.version.wrapping_add(1);
+        let (name, mv) = answer.map_err(Finish::Failed)?;
+        self.play(&mv).map_err(Finish::Failed)?;
+        self.agents.push(name);
+        Ok(())
     }
 
     /// The actions that can follow the partial move at the cursor.
@@ -148,8 +371,104 @@ impl Session {
         self.play.log(Some(self.file.clone()), self.agents.clone(), 0, 0)
     }
 
+    /// How `mv` reads at `before` (a position where it is legal).
+    fn sketch(&mut self, before: &DynState, mv: &[Action]) -> Result<MoveSketch, Refusal> {
+        let game = Arc::clone(self.game());
+        let changes = describe_move(game.as_ref(), before, &mut self.scratch, mv, DEFAULT_KEEPER_LIMIT)?;
+        Ok(sketch_move(&changes, mv, &self.empty))
+    }
+
+    /// The legal moves of `state`, or `None` past `max` of them.
+    fn legal_moves(&mut self, state: &DynState, max: usize) -> Result<Option<MoveList>, Refusal> {
+        let game = Arc::clone(self.game());
+        let mut list = MoveList::with_limit(DEFAULT_MAX_ACTIONS);
+        match game.legal_moves(&mut state.clone(), &mut self.scratch, &mut list) {
+            Ok(()) if list.len() <= max => Ok(Some(list)),
+            Ok(()) | Err(rbg_core::SearchError::TooManyMoves { .. }) => Ok(None),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Brings the notation records in line with the history: a move played where another was
+    /// recorded (or none) is written anew, with everything after it dropped.
+    fn sync_records(&mut self) {
+        let cursor = self.play.history().len();
+        for i in 0..cursor {
+            if self.records.get(i).is_some_and(|r| r.actions == self.play.history()[i]) {
+                continue;
+            }
+            self.records.truncate(i);
+            let before = self.play.positions()[i].clone();
+            let mv = self.play.history()[i].clone();
+            let record = self.record(&before, &mv);
+            self.records.push(record);
+        }
+        let total = cursor + self.play.redoable().len();
+        self.records.truncate(total);
+    }
+
+    fn record(&mut self, before: &DynState, mv: &[Action]) -> Record {
+        let info = self.game().info().clone();
+        let full = || format_move(&info, mv, VertexStyle::Name);
+        let text = match self.sketch(before, mv) {
+            Ok(sketch) => sketch.text(&self.names, full),
+            Err(_) => full(),
+        };
+        let ordinal = match self.legal_moves(before, usize::MAX) {
+            Ok(Some(list)) => list.iter().position(|m| m == mv).map(|n| n as u32),
+            _ => None,
+        };
+        Record { actions: mv.to_vec(), text, ordinal }
+    }
+
+    /// The legal moves of the position shown as the page offers them, and the vertices they
+    /// take.
+    fn offers(&mut self) -> Result<(Option<Vec<MoveView>>, Vec<u32>), Refusal> {
+        if !self.alive() || self.thinking.is_some() {
+            return Ok((Some(Vec::new()), Vec::new()));
+        }
+        let state = self.state().clone();
+        let Some(list) = self.legal_moves(&state, MAX_LISTED_MOVES)? else { return Ok((None, Vec::new())) };
+        let info = self.game().info().clone();
+        let mut threats: Vec<u32> = Vec::new();
+        let mut moves = Vec::with_capacity(list.len());
+        for mv in list.iter() {
+            // A move whose effects cannot be computed (a keeper that loops after it) is still
+            // offered, as a button with its pair notation.
+            let sketch = self.sketch(&state, mv).unwrap_or_default();
+            let actions = format_move(&info, mv, VertexStyle::Name);
+            let piece = sketch.parts.last().map(|part| match *part {
+                MovePart::Shift { piece, becomes, .. } => becomes.unwrap_or(piece),
+                MovePart::Place { piece, .. } => piece,
+            });
+            threats.extend(&sketch.taken);
+            moves.push(MoveView {
+                text: sketch.text(&self.names, || actions.clone()),
+                actions,
+                path: sketch.path(),
+                taken: sketch.taken,
+                piece,
+            });
+        }
+        threats.sort_unstable();
+        threats.dedup();
+        Ok((Some(moves), threats))
+    }
+
+    /// Plays the `n`th legal move (in the reasoner's order) at the position shown.
+    pub fn play_ordinal(&mut self, n: u32) -> Result<(), Refusal> {
+        let state = self.state().clone();
+        let list = self.legal_moves(&state, usize::MAX)?.ok_or_else(|| refuse("too many moves to list"))?;
+        if n as usize >= list.len() {
+            return Err(refuse(format!("move number {n}: the position has {} legal moves", list.len())));
+        }
+        let mv = list.get(n as usize).to_vec();
+        self.play(&mv)
+    }
+
     pub fn view(&mut self, id: u64) -> Result<View, Refusal> {
-        let next = self.next_actions()?;
+        let next = if self.thinking.is_some() { Vec::new() } else { self.next_actions()? };
+        let (moves, threats) = self.offers()?;
         let game = Arc::clone(self.game());
         let info = game.info();
         let state = self.state();
@@ -167,29 +486,38 @@ impl Session {
         let previous = self.play.previous();
         let svg =
             render_svg_with_layout(game.as_ref(), &self.layout, state, previous, &RenderOptions::default());
+        let status = self.play.result();
+        let all_moves: Vec<&Vec<Action>> = self.play.history().iter().chain(self.play.redoable()).collect();
         Ok(View {
             id,
             game: self.file.clone(),
             name: info.name.clone(),
             players: info.players.clone(),
             pieces: info.pieces.clone(),
+            looks: self.looks.clone(),
             vertices: info.vertices.clone(),
+            labels: self.names.vertices.clone(),
             svg,
             board: (0..info.vertices.len() as u32).map(|v| game.piece(state, v)).collect(),
             to_move: self.mover().and_then(|p| info.players.get(p as usize - 1).cloned()),
             over: !self.alive(),
-            scores: (1..=info.num_players() as u32).map(|p| game.score(state, p)).collect(),
-            history: self
-                .play
-                .history()
-                .iter()
-                .chain(self.play.redoable())
-                .map(|m| format_move(info, m, VertexStyle::Name))
+            scores: status.scores,
+            result: status.outcomes.map(|o| o.into_iter().map(|x| x.name()).collect()),
+            history: all_moves.iter().map(|m| format_move(info, m, VertexStyle::Name)).collect(),
+            notation: (0..all_moves.len())
+                .map(|i| match self.records.get(i) {
+                    Some(r) => r.text.clone(),
+                    None => format_move(info, all_moves[i], VertexStyle::Name),
+                })
                 .collect(),
+            ordinals: (0..all_moves.len()).map(|i| self.records.get(i).and_then(|r| r.ordinal)).collect(),
             cursor,
             partial: self.play.partial().iter().map(action_view).collect(),
             next: next.iter().map(action_view).collect(),
+            moves,
+            threats,
             last_move,
+            thinking: self.thinking.is_some(),
             version: self.version,
         })
     }

@@ -1,14 +1,35 @@
-// The page of `rbg serve`: everything it does goes through the JSON API (docs/serve-api.md).
-"use strict";
+// The page of `rbg serve` (docs/studio.md): everything it does goes through the JSON API
+// (docs/serve-api.md). A session is one game; `view` is the server's latest view of it.
+//
+// Playing: the view lists the legal moves, each with the vertices to click (`path`); a click
+// narrows the moves to those whose path starts with the clicks so far, their next vertices
+// light up, and a move is played once the clicks leave one (several left with the same path,
+// such as a promotion's pieces, are offered as named pictures). A position with too many moves
+// to list is played action by action from `next`.
+//
+// Answers that come late never land in another game: every answer is checked against the
+// session it was asked for (`current`), and the server plays an agent's move only if that
+// search is still the session's.
 
-let view = null;
+let view = null; // the view shown
+let current = null; // the session id answers must belong to
+let clicks = []; // the vertices clicked so far of the move being made
+let forcedOnly = false; // step mode: the partial move holds only forced actions
+let thinking = false; // an agent searches for this session
+let paused = false; // the agent was stopped: it moves again when asked
 let jobTimer = null;
-// Whether the partial move holds only actions the page took itself because they were forced
-// (the only action possible, e.g. chess's move counter before the piece is picked). Back then
-// drops them together with the move before, or Back could never get past them.
-let forcedOnly = false;
+let jobId = null;
+let focusVertex = null;
+let games = [];
 
 const $ = (id) => document.getElementById(id);
+
+const LEVELS = {
+  random: { agent: "random" },
+  easy: { agent: "mcts", iterations: 300 },
+  medium: { agent: "mcts", time_ms: 1000 },
+  hard: { agent: "mcts", time_ms: 4000 },
+};
 
 function say(text, isError) {
   const m = $("message");
@@ -16,7 +37,23 @@ function say(text, isError) {
   m.className = isError ? "error" : "";
 }
 
+// Requests under way, on the body as `data-busy` (tests wait for 0).
+let pending = 0;
+function busy(change) {
+  pending += change;
+  document.body.dataset.busy = String(pending);
+}
+
 async function api(method, path, body) {
+  busy(1);
+  try {
+    return await request(method, path, body);
+  } finally {
+    busy(-1);
+  }
+}
+
+async function request(method, path, body) {
   const options = { method, headers: {} };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
@@ -24,167 +61,519 @@ async function api(method, path, body) {
   }
   const response = await fetch(path, options);
   const data = await response.json().catch(() => ({ error: "bad answer from the server" }));
-  if (!response.ok) throw new Error(data.error || response.statusText);
+  if (!response.ok) {
+    const error = new Error(data.error || response.statusText);
+    error.status = response.status;
+    throw error;
+  }
   return data;
 }
 
+// --- the game library ---------------------------------------------------------------------
+
 async function loadGames() {
-  const { games } = await api("GET", "/api/games");
-  const select = $("games");
-  select.innerHTML = "";
+  ({ games } = await api("GET", "/api/games"));
+  const list = $("library-list");
+  list.innerHTML = "";
   for (const g of games) {
-    const option = document.createElement("option");
-    option.value = option.textContent = g;
-    select.appendChild(option);
+    const card = document.createElement("button");
+    card.className = "game-card";
+    card.dataset.game = g;
+    const img = document.createElement("img");
+    img.loading = "lazy";
+    img.alt = "";
+    img.src = `/api/thumbnail/${g.split("/").map(encodeURIComponent).join("/")}`;
+    const name = document.createElement("span");
+    name.textContent = g.replace(/\.(rbg|sbg)$/, "");
+    card.append(img, name);
+    card.addEventListener("click", () => {
+      $("library").hidden = true;
+      startGame({ game: g });
+    });
+    list.appendChild(card);
   }
-  const wanted = new URLSearchParams(location.search).get("game");
-  if (wanted && games.includes(wanted)) select.value = wanted;
 }
 
-async function newGame() {
+// --- sessions -----------------------------------------------------------------------------
+
+// Opens a new session (a new game, or one replayed from moves) and shows it.
+async function startGame(request) {
   say("loading...");
+  clicks = [];
+  paused = false;
+  current = null; // answers of the old session are dropped from now on
+  setThinking(false);
   try {
-    forcedOnly = false;
-    await advance(await api("POST", "/api/sessions", { game: $("games").value }));
+    const v = await api("POST", "/api/sessions", request);
+    current = v.id;
+    fillSides(v);
+    await advance(v);
     say("");
+    maybeAgent();
   } catch (e) {
     say(e.message, true);
   }
 }
 
-function vertexName(v) {
-  return view.vertices[v] ?? String(v);
+// Whether `v` answers for the session shown (a late answer for an old game does not).
+const ours = (v) => v && v.id === current;
+
+function fillSides(v) {
+  const side = $("side");
+  const wanted = new URLSearchParams(location.search).get("you");
+  side.innerHTML = "";
+  const options = [...v.players.map((p) => [p, p]), ["both", "both sides"], ["none", "neither (watch)"]];
+  for (const [value, text] of options) {
+    const o = document.createElement("option");
+    o.value = value;
+    o.textContent = text;
+    side.appendChild(o);
+  }
+  side.value = options.some(([value]) => value === wanted) ? wanted : v.players[0];
+  const level = new URLSearchParams(location.search).get("vs");
+  if (level && LEVELS[level]) $("level").value = level;
 }
 
-// Takes forced actions at the start of a move without a click, then shows the position.
+// Whether the player named `p` is played from this page (not by the agent).
+function human(p) {
+  const side = $("side").value;
+  return side === "both" || side === p;
+}
+
+// Whether the page's clicks may move for `p`: its own players, and any while the agent is
+// stopped (the person moves for it).
+const canPlay = (p) => human(p) || paused;
+
+// Step mode: takes forced actions at the start of a move without a click, then shows.
 async function advance(v) {
   if (v.partial.length === 0) forcedOnly = false;
-  while (!v.over && v.next.length === 1 && !v.next[0].ends_move && (v.partial.length === 0 || forcedOnly)) {
+  while (v.moves === null && !v.over && v.next.length === 1 && !v.next[0].ends_move && (v.partial.length === 0 || forcedOnly)) {
     v = await api("POST", `/api/sessions/${v.id}/step`, { index: v.next[0].index, vertex: v.next[0].vertex });
     forcedOnly = true;
   }
-  show(v);
+  if (ours(v)) show(v);
 }
 
-// The result of a finished game, from the scores: the single best player wins.
+// --- drawing ------------------------------------------------------------------------------
+
+const CHESS_NAMES = { "♔": "white king", "♕": "white queen", "♖": "white rook", "♗": "white bishop", "♘": "white knight", "♙": "white pawn",
+  "♚": "black king", "♛": "black queen", "♜": "black rook", "♝": "black bishop", "♞": "black knight", "♟": "black pawn" };
+
+// A piece's name as people read it: chess pieces by their names, others from the game's name
+// for them with its words spaced.
+function pieceName(p) {
+  const look = view.looks[p];
+  if (look && look.kind === "glyph" && CHESS_NAMES[look.text]) return CHESS_NAMES[look.text];
+  const name = view.pieces[p] ?? String(p);
+  return name.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/_/g, " ");
+}
+
+// A small picture of piece `p` (its look in the board's picture).
+function piecePicture(p) {
+  const look = view.looks[p];
+  const span = document.createElement("span");
+  span.className = "piece-pic";
+  if (!look || look.kind === "hidden") return span;
+  if (look.kind === "glyph") {
+    span.textContent = look.text;
+    span.classList.add("glyph");
+  } else {
+    span.textContent = look.text;
+    span.style.background = look.fill;
+    span.style.color = look.ink;
+    span.classList.add("disc");
+  }
+  return span;
+}
+
 function resultText(v) {
-  const best = Math.max(...v.scores);
-  const winners = v.players.filter((_, i) => v.scores[i] === best);
-  if (winners.length === 1) return `${winners[0]} wins`;
-  return winners.length === v.players.length ? "a draw" : `${winners.join(" and ")} share the win`;
+  if (!v.over) return "";
+  const result = v.result || [];
+  const humans = v.players.filter((p) => human(p));
+  if (humans.length === 1) {
+    const r = result[v.players.indexOf(humans[0])];
+    return r === "win" ? "You won" : r === "loss" ? "You lost" : "Draw";
+  }
+  const winners = v.players.filter((_, i) => result[i] === "win");
+  if (winners.length === 0) return "Draw";
+  return winners.length === 1 ? `${winners[0]} wins` : `${winners.join(" and ")} win`;
 }
 
 function show(v) {
   view = v;
-  $("board").innerHTML = v.svg;
-  const choices = new Map();
-  for (const a of v.next) {
-    if (!choices.has(a.vertex)) choices.set(a.vertex, []);
-    choices.get(a.vertex).push(a);
+  $("title").textContent = v.name;
+  $("title").dataset.game = v.game;
+  const board = $("board");
+  board.innerHTML = v.svg;
+  const svg = board.querySelector("svg");
+  if (svg) {
+    svg.removeAttribute("width");
+    svg.removeAttribute("height");
+    svg.setAttribute("role", "group");
   }
-  for (const cell of document.querySelectorAll("#board .cell")) {
-    const vertex = Number(cell.id.replace("cell-", ""));
-    if (choices.has(vertex)) {
-      cell.classList.add("choice");
-      cell.addEventListener("click", () => choose(choices.get(vertex)));
-    }
-    if (v.partial.some((a) => a.vertex === vertex)) cell.classList.add("picked");
-  }
-  $("choices").innerHTML = "";
-  const who = v.over ? "Game over" : `${v.to_move} to move`;
-  $("result").textContent = v.over ? `Game over: ${resultText(v)}` : "";
-  const scores = v.players.map((p, i) => `${p} ${v.scores[i]}`).join(", ");
-  $("status").textContent = `${v.name}: ${who}. Scores: ${scores}.`;
-  const partial = v.partial.map((a) => `${a.index}@${vertexName(a.vertex)}`).join(" ");
-  $("partial").textContent = !partial ? "none" : forcedOnly ? `none yet (forced: ${partial})` : partial;
-  const history = $("history");
-  history.innerHTML = "";
-  v.history.forEach((m, i) => {
-    const li = document.createElement("li");
-    li.textContent = m;
-    if (i >= v.cursor) li.className = "future";
-    history.appendChild(li);
-  });
+  markBoard();
+  $("status").textContent = v.over ? "Game over:" : thinking ? `${v.to_move} is thinking...` : `${v.to_move} to move`;
+  $("result").textContent = resultText(v);
+  $("result").className = v.over ? "final" : "";
+  showPlayers(v);
+  showHistory(v);
   $("log").href = `/api/sessions/${v.id}/log`;
+  $("agent-move").disabled = v.over || thinking;
+  updateUrl(v);
+  showSavedStudy();
 }
 
-// Clicking a cell: one action there is taken at once; several (e.g. a promotion) are offered as
-// buttons. A single action left anywhere (forced) is taken without a click.
-function choose(actions) {
+function showPlayers(v) {
+  const list = $("players");
+  list.innerHTML = "";
+  const level = $("level").selectedOptions[0]?.textContent || "agent";
+  v.players.forEach((p, i) => {
+    const li = document.createElement("li");
+    const toMove = !v.over && v.to_move === p;
+    li.className = toMove ? "to-move" : "";
+    li.textContent = `${p} — ${human(p) ? "you" : `agent (${level})`}`;
+    if (v.over) li.textContent += ` · ${v.result ? v.result[i] : ""} (${v.scores[i]})`;
+    list.appendChild(li);
+  });
+}
+
+function showHistory(v) {
+  const history = $("history");
+  history.innerHTML = "";
+  const full = $("full").checked;
+  v.history.forEach((m, i) => {
+    const li = document.createElement("li");
+    li.textContent = full ? m : v.notation[i];
+    li.title = m;
+    if (i >= v.cursor) li.className = "future";
+    if (i === v.cursor - 1) li.className = "current";
+    history.appendChild(li);
+  });
+  history.querySelector(".current")?.scrollIntoView({ block: "nearest" });
+}
+
+// The moves whose click path starts with `clicks`.
+function candidates(sequence) {
+  return (view.moves || []).filter((m) => m.path.length >= sequence.length && sequence.every((v, i) => m.path[i] === v));
+}
+
+// Marks the cells: what can be clicked now, what is selected, what is threatened; labels for
+// keyboard and screen readers.
+function markBoard() {
+  const v = view;
+  const locked = thinking || v.over || !canPlay(v.to_move);
+  const cells = document.querySelectorAll("#board .cell");
+  const targets = new Set();
+  const starts = new Set();
+  if (!locked && v.moves) {
+    for (const m of candidates(clicks)) if (m.path.length > clicks.length) targets.add(m.path[clicks.length]);
+    for (const m of v.moves) if (m.path.length > 0) starts.add(m.path[0]);
+  } else if (!locked) {
+    for (const a of v.next) targets.add(a.vertex);
+  }
+  const threats = new Set(v.threats || []);
+  for (const cell of cells) {
+    const vertex = Number(cell.id.replace("cell-", ""));
+    const piece = v.board[vertex];
+    const look = v.looks[piece];
+    const what = look && look.kind !== "hidden" ? pieceName(piece) : "empty";
+    let label = `${v.labels[vertex] ?? vertex}, ${what}`;
+    const clickable = targets.has(vertex) || (clicks.length > 0 && starts.has(vertex)) || (clicks.length === 0 && starts.has(vertex));
+    cell.classList.toggle("target", targets.has(vertex) && clicks.length > 0);
+    cell.classList.toggle("movable", clicks.length === 0 && targets.has(vertex));
+    cell.classList.toggle("selected", clicks.includes(vertex));
+    cell.classList.toggle("threat", threats.has(vertex) && !v.over);
+    cell.classList.toggle("locked", locked);
+    if (threats.has(vertex)) label += ", can be taken";
+    if (targets.has(vertex) && clicks.length > 0) label += ", target";
+    cell.setAttribute("aria-label", label);
+    cell.setAttribute("role", "button");
+    cell.setAttribute("tabindex", clickable ? "0" : "-1");
+  }
+  showChoices();
+  if (focusVertex !== null) {
+    const again = document.getElementById(`cell-${focusVertex}`);
+    if (again && again.getAttribute("tabindex") === "0") again.focus();
+  }
+}
+
+// The buttons under the board: moves with no vertex to click (a pass), and the moves left
+// when the clicks name several (a promotion's pieces), each with its picture and name.
+function showChoices() {
+  const box = $("choices");
+  box.innerHTML = "";
+  if (!view || view.over || thinking || !canPlay(view.to_move) || !view.moves) return;
+  const add = (m) => {
+    const b = document.createElement("button");
+    b.className = "choice";
+    if (m.piece !== null && m.piece !== undefined && m.path.length > 0) {
+      b.append(piecePicture(m.piece), document.createTextNode(` ${pieceName(m.piece)} `));
+    }
+    const code = document.createElement("code");
+    code.textContent = m.text;
+    b.append(code);
+    b.addEventListener("click", () => playMove(m));
+    box.appendChild(b);
+  };
+  const left = candidates(clicks);
+  const complete = left.filter((m) => m.path.length === clicks.length);
+  if (clicks.length > 0 && complete.length > 0) {
+    const title = document.createElement("span");
+    title.textContent = complete.length > 1 ? "Choose: " : "Or: ";
+    box.appendChild(title);
+    complete.forEach(add);
+  }
+  const silent = view.moves.filter((m) => m.path.length === 0);
+  if (clicks.length === 0 && silent.length > 0) silent.forEach(add);
+}
+
+// --- playing ------------------------------------------------------------------------------
+
+function clickVertex(vertex) {
+  if (!view || thinking || view.over || !canPlay(view.to_move)) return;
+  focusVertex = vertex;
+  if (!view.moves) return stepAt(vertex);
+  const extended = [...clicks, vertex];
+  if (clicks.length > 0 && candidates(extended).length > 0) {
+    clicks = extended;
+  } else if (candidates([vertex]).length > 0) {
+    clicks = [vertex]; // a new selection (another piece of one's own)
+  } else {
+    clicks = []; // a click elsewhere drops the selection
+    markBoard();
+    return;
+  }
+  const left = candidates(clicks);
+  const complete = left.filter((m) => m.path.length === clicks.length);
+  const same = left.every((m) => m.actions === left[0].actions);
+  if (left.length > 0 && same && (clicks.length >= Math.min(2, left[0].path.length))) return playMove(left[0]);
+  if (complete.length === left.length && complete.length > 1) return markBoard(); // choose below
+  markBoard();
+}
+
+function dropSelection() {
+  clicks = [];
+  if (view) markBoard();
+}
+
+async function playMove(m) {
+  clicks = [];
+  const id = current;
+  const mover = view.to_move;
+  try {
+    const v = await api("POST", `/api/sessions/${id}/move`, { move: m.actions });
+    if (!ours(v)) return;
+    if (human(mover)) paused = false; // the person's own move: the agent answers again
+    say("");
+    show(v);
+    maybeAgent();
+  } catch (e) {
+    if (id === current) say(e.message, true);
+  }
+}
+
+// Step mode: a click on a vertex takes its action (several: offered as buttons).
+async function stepAt(vertex) {
+  const actions = view.next.filter((a) => a.vertex === vertex);
+  if (actions.length === 0) return;
   if (actions.length === 1) return step(actions[0]);
   const box = $("choices");
   box.innerHTML = "";
   for (const a of actions) {
     const b = document.createElement("button");
-    b.textContent = `${a.index}@${vertexName(a.vertex)}${a.ends_move ? " (ends the move)" : ""}`;
+    b.textContent = `${view.labels[a.vertex]} (${a.index})${a.ends_move ? ", ends the move" : ""}`;
     b.addEventListener("click", () => step(a));
     box.appendChild(b);
   }
 }
 
 async function step(action) {
+  const id = current;
   try {
-    let v = await api("POST", `/api/sessions/${view.id}/step`, { index: action.index, vertex: action.vertex });
+    let v = await api("POST", `/api/sessions/${id}/step`, { index: action.index, vertex: action.vertex });
     forcedOnly = false;
-    while (!v.over && v.partial.length > 0 && v.next.length === 1) {
+    while (ours(v) && !v.over && v.partial.length > 0 && v.next.length === 1) {
       v = await api("POST", `/api/sessions/${v.id}/step`, { index: v.next[0].index, vertex: v.next[0].vertex });
     }
+    if (!ours(v)) return;
     say("");
-    if (v.partial.length === 0 && !v.over && $("auto").checked) {
-      show(v);
-      await agentMove();
-    } else {
-      await advance(v);
-    }
+    const moved = v.partial.length === 0;
+    await advance(v);
+    if (moved) maybeAgent();
   } catch (e) {
-    say(e.message, true);
+    if (id === current) say(e.message, true);
   }
+}
+
+function setThinking(on) {
+  thinking = on;
+  $("stop").disabled = !on;
+  $("agent-move").disabled = on || !view || view.over;
+  document.body.classList.toggle("thinking", on);
+}
+
+// The agent moves if the player to move is not played from this page.
+function maybeAgent() {
+  if (!view || view.over || thinking || paused || human(view.to_move)) return;
+  if (view.cursor < view.history.length) return; // stepping through history: no reply
+  agentMove();
 }
 
 async function agentMove() {
-  if (!view || view.over) return;
-  say("the agent is thinking...");
+  if (!view || view.over || thinking) return;
+  const id = current;
+  const request = { ...LEVELS[$("level").value] };
+  setThinking(true);
+  paused = false;
+  markBoard();
+  $("status").textContent = `${view.to_move} is thinking...`;
   try {
-    const iterations = Number($("iterations").value) || undefined;
-    await advance(await api("POST", `/api/sessions/${view.id}/agent`, { agent: $("agent").value, iterations }));
-    say("");
+    const v = await api("POST", `/api/sessions/${id}/agent`, request);
+    if (!ours(v)) return; // a new game started meanwhile
+    setThinking(false);
+    show(v);
+    maybeAgent();
+  } catch (e) {
+    if (id !== current) return;
+    setThinking(false);
+    if (e.status === 409 && paused) return; // stopped: its move is dropped
+    say(e.message, true);
+    refresh();
+  }
+}
+
+async function stopAgent() {
+  if (!thinking || current === null) return;
+  paused = true;
+  const id = current;
+  try {
+    const v = await api("POST", `/api/sessions/${id}/stop`);
+    if (!ours(v)) return;
+    setThinking(false);
+    show(v);
+    say("The agent was stopped. Move for it, or press “Agent moves now”.");
   } catch (e) {
     say(e.message, true);
   }
 }
 
+async function refresh() {
+  if (current === null) return;
+  const id = current;
+  const v = await api("GET", `/api/sessions/${id}`).catch(() => null);
+  if (ours(v)) show(v);
+}
+
 async function simple(what) {
-  if (!view) return;
+  if (!view || thinking) return;
+  const id = current;
+  clicks = [];
   try {
-    let v = await api("POST", `/api/sessions/${view.id}/${what}`);
+    let v = await api("POST", `/api/sessions/${id}/${what}`);
     if (what === "undo" && forcedOnly && view.partial.length > 0 && v.cursor > 0) {
-      v = await api("POST", `/api/sessions/${view.id}/undo`);
+      v = await api("POST", `/api/sessions/${id}/undo`);
     }
-    if (what === "clear") {
-      show(v);
-    } else {
-      await advance(v);
-    }
+    if (!ours(v)) return;
+    await advance(v);
     say("");
   } catch (e) {
-    say(e.message, true);
+    if (id === current) say(e.status === 422 ? "" : e.message, e.status !== 422);
   }
+}
+
+async function jump(toEnd) {
+  if (!view || thinking) return;
+  const target = toEnd ? view.history.length : 0;
+  let guard = view.history.length + 1;
+  while (view && view.cursor !== target && guard-- > 0) {
+    const before = view.cursor;
+    await simple(toEnd ? "redo" : "undo");
+    if (view.cursor === before) break;
+  }
+}
+
+// --- links, import, export ----------------------------------------------------------------
+
+function updateUrl(v) {
+  const params = new URLSearchParams();
+  params.set("game", v.game);
+  // A move of a position with too many moves to number is not in the address: it then holds
+  // the game alone (the log keeps the moves).
+  if (v.ordinals.length > 0 && v.ordinals.every((n) => n !== null)) {
+    params.set("m", v.ordinals.join("."));
+    if (v.cursor < v.history.length) params.set("at", String(v.cursor));
+  }
+  params.set("you", $("side").value);
+  params.set("vs", $("level").value);
+  const url = `${location.pathname}?${params}`;
+  if (url !== location.pathname + location.search) history.replaceState(null, "", url);
+}
+
+function gameFromUrl() {
+  const params = new URLSearchParams(location.search);
+  const game = params.get("game");
+  if (!game) return null;
+  const request = { game };
+  const m = params.get("m");
+  if (m) request.ordinals = m.split(".").filter((x) => x !== "").map(Number);
+  const at = params.get("at");
+  if (at !== null && !Number.isNaN(Number(at))) request.cursor = Number(at);
+  return request;
+}
+
+async function importLog(file) {
+  try {
+    const log = JSON.parse(await file.text());
+    if (!Array.isArray(log.moves)) throw new Error("not a game log: no list of moves");
+    const game = log.file && games.includes(log.file) ? log.file : view?.game;
+    if (!game) throw new Error("the log names no game of this directory");
+    await startGame({ game, moves: log.moves });
+  } catch (e) {
+    say(`import: ${e.message}`, true);
+  }
+}
+
+// --- study: perft, Monte Carlo, the agent's view -------------------------------------------
+
+// Results are kept per game and position (in the browser's storage).
+function positionKey() {
+  return view ? `rbg-study|${view.game}|${view.ordinals.slice(0, view.cursor).join(".")}` : "";
+}
+
+function showSavedStudy() {
+  if (jobTimer) return;
+  const saved = localStorage.getItem(positionKey());
+  $("job").textContent = saved || "";
+  $("analysis").innerHTML = "";
 }
 
 async function startJob(kind, body) {
   if (!view) return;
   try {
-    const { job } = await api("POST", `/api/sessions/${view.id}/${kind}`, body);
+    const key = positionKey();
+    const { job } = await api("POST", `/api/sessions/${current}/${kind}`, body);
     clearInterval(jobTimer);
-    $("cancel").onclick = () => api("POST", `/api/jobs/${job}/cancel`).catch(() => {});
+    jobId = job;
+    $("cancel").disabled = false;
     jobTimer = setInterval(async () => {
       const p = await api("GET", `/api/jobs/${job}`).catch((e) => ({ done: true, error: e.message }));
-      $("job").textContent = describeJob(p);
-      if (p.done) clearInterval(jobTimer);
-    }, 300);
+      if (job !== jobId) return;
+      const text = describeJob(p);
+      $("job").textContent = text;
+      if (p.done) {
+        clearInterval(jobTimer);
+        jobTimer = null;
+        $("cancel").disabled = true;
+        if (!p.error) localStorage.setItem(key, text);
+      }
+    }, 200);
   } catch (e) {
     say(e.message, true);
   }
+}
+
+function cancelJob() {
+  if (jobId !== null) api("POST", `/api/jobs/${jobId}/cancel`).catch(() => {});
 }
 
 function describeJob(p) {
@@ -193,18 +582,95 @@ function describeJob(p) {
     for (const r of p.perft || []) lines.push(`depth ${r.depth}: ${r.leaves} leaves, ${r.nodes} nodes, ${r.ms.toFixed(1)} ms`);
   } else if (p.kind === "mc") {
     lines.push(`${p.playouts} playouts in ${(p.seconds || 0).toFixed(1)} s (${(p.playouts_per_s || 0).toFixed(0)}/s)`);
-    lines.push(`mean length ${(p.mean_length || 0).toFixed(1)}, mean scores ${(p.mean_scores || []).map((s) => s.toFixed(2)).join(", ")}`);
+    const means = (p.mean_scores || []).map((s, i) => `${view.players[i]} ${s.toFixed(2)}`).join(", ");
+    lines.push(`mean length ${(p.mean_length || 0).toFixed(1)}; mean scores ${means}`);
   }
   if (p.error) lines.push(`error: ${p.error}`);
   lines.push(p.done ? (p.cancelled ? "cancelled" : "done") : "running...");
   return lines.join("\n");
 }
 
-$("new").addEventListener("click", newGame);
-$("agent-move").addEventListener("click", agentMove);
+async function analyse() {
+  if (!view || view.over) return;
+  const id = current;
+  const version = view.version;
+  $("analysis").innerHTML = "<tr><td>thinking...</td></tr>";
+  try {
+    const a = await api("POST", `/api/sessions/${id}/analyse`, { agent: "mcts", time_ms: 1000 });
+    if (id !== current || version !== view.version) return;
+    const texts = new Map((view.moves || []).map((m) => [m.actions, m.text]));
+    const table = $("analysis");
+    table.innerHTML = "<tr><th>move</th><th>visits</th><th>value</th></tr>";
+    for (const m of a.moves) {
+      const tr = document.createElement("tr");
+      for (const cell of [texts.get(m.move) || m.move, String(m.visits), m.value === null ? "" : `${(100 * m.value).toFixed(0)}%`]) {
+        const td = document.createElement("td");
+        td.textContent = cell;
+        tr.appendChild(td);
+      }
+      table.appendChild(tr);
+    }
+  } catch (e) {
+    $("analysis").innerHTML = "";
+    say(e.message, true);
+  }
+}
+
+// --- wiring -------------------------------------------------------------------------------
+
+const board = $("board");
+board.addEventListener("click", (e) => {
+  const cell = e.target.closest(".cell");
+  if (cell) clickVertex(Number(cell.id.replace("cell-", "")));
+  else dropSelection();
+});
+board.addEventListener("keydown", (e) => {
+  const cell = e.target.closest?.(".cell");
+  if (cell && (e.key === "Enter" || e.key === " ")) {
+    e.preventDefault();
+    clickVertex(Number(cell.id.replace("cell-", "")));
+  }
+});
+document.addEventListener("keydown", (e) => {
+  if (e.target.matches?.("input, select, textarea")) return;
+  if (e.key === "Escape") dropSelection();
+  else if (e.key === "ArrowLeft") simple("undo");
+  else if (e.key === "ArrowRight") simple("redo");
+  else if (e.key === "Home") jump(false);
+  else if (e.key === "End") jump(true);
+  else return;
+  e.preventDefault();
+});
+$("new").addEventListener("click", () => view && startGame({ game: view.game }));
+$("open-library").addEventListener("click", () => ($("library").hidden = false));
+$("close-library").addEventListener("click", () => ($("library").hidden = true));
+$("agent-move").addEventListener("click", () => agentMove());
+$("stop").addEventListener("click", stopAgent);
+$("side").addEventListener("change", () => {
+  if (!view) return;
+  paused = false;
+  show(view);
+  maybeAgent();
+});
+$("level").addEventListener("change", () => view && show(view));
 $("undo").addEventListener("click", () => simple("undo"));
 $("redo").addEventListener("click", () => simple("redo"));
-$("clear").addEventListener("click", () => simple("clear"));
+$("first").addEventListener("click", () => jump(false));
+$("last").addEventListener("click", () => jump(true));
+$("full").addEventListener("change", () => view && showHistory(view));
+$("import").addEventListener("change", (e) => e.target.files[0] && importLog(e.target.files[0]));
+$("share").addEventListener("click", () => {
+  navigator.clipboard?.writeText(location.href).then(() => say("Link copied."), () => say(location.href));
+});
 $("perft").addEventListener("click", () => startJob("perft", { depth: Number($("depth").value) }));
 $("mc").addEventListener("click", () => startJob("mc", { seconds: Number($("seconds").value) }));
-loadGames().then(newGame).catch((e) => say(e.message, true));
+$("cancel").addEventListener("click", cancelJob);
+$("analyse").addEventListener("click", analyse);
+
+loadGames()
+  .then(() => {
+    const request = gameFromUrl();
+    if (request) return startGame(request);
+    $("library").hidden = false;
+  })
+  .catch((e) => say(e.message, true));

@@ -28,6 +28,8 @@ fn games_dir(tag: &str) -> PathBuf {
     let ttt = Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/ticTacToe.rbg");
     std::fs::copy(&ttt, dir.join("ticTacToe.rbg")).unwrap();
     std::fs::copy(&ttt, dir.join("sub/copy.rbg")).unwrap();
+    let breakthrough = Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/breakthrough.rbg");
+    std::fs::copy(&breakthrough, dir.join("breakthrough.rbg")).unwrap();
     std::fs::write(dir.join("broken.rbg"), "#players = a(1)\n#rules = ->a [x\n").unwrap();
     std::fs::write(dir.join("notes.txt"), "not a game").unwrap();
     let outside = std::env::temp_dir().join(format!("rbg-serve-outside-{tag}-{}.rbg", std::process::id()));
@@ -146,17 +148,32 @@ fn a_game_of_tic_tac_toe_step_by_step_with_history() {
     assert_eq!(status, 200);
     assert_eq!(log["moves"].as_array().unwrap().len(), 5);
     assert_eq!(log["players"], json!(["cross", "nought"]));
-    // Exactly the fields the page has always served (the session's record without `result`
-    // and `error`): no agent moved, the game goes on at 50 each.
+    // Exactly the fields of a record of `rbg play --log`: no agent moved, the game goes on at
+    // 50 each, so there is no result yet.
     let mut keys: Vec<&str> = log.as_object().unwrap().keys().map(String::as_str).collect();
     keys.sort_unstable();
-    let fields = ["agents", "file", "game", "index", "moves", "players", "scores", "seed", "termination"];
+    let fields = [
+        "agents",
+        "engine",
+        "error",
+        "file",
+        "game",
+        "index",
+        "moves",
+        "notation",
+        "players",
+        "result",
+        "scores",
+        "seed",
+        "termination",
+    ];
     assert_eq!(keys, fields);
     assert_eq!(log["file"], "ticTacToe.rbg");
     assert_eq!((log["index"].clone(), log["seed"].clone()), (json!(0), json!(0)));
     assert_eq!(log["agents"], json!([]));
     assert_eq!(log["scores"], json!([50, 50]));
     assert_eq!(log["termination"], "unfinished");
+    assert_eq!(log["result"], Value::Null);
     // A move by its notation: nought's mark at cell 6 (rx0y2) and the switch after it, whose
     // action indices the offers tell.
     let mark6 = view["next"].as_array().unwrap().iter().find(|a| a["vertex"] == 6).cloned().unwrap();
@@ -302,12 +319,12 @@ fn agents_and_jobs_run_without_blocking_other_requests() {
 
 /// Polls a job until it is done (at most a minute).
 fn wait_for(addr: SocketAddr, job: u64) -> Value {
-    for _ in 0..600 {
+    for _ in 0..3000 {
         let (_, progress) = call(addr, "GET", &format!("/api/jobs/{job}"), None);
         if progress["done"] == true {
             return progress;
         }
-        std::thread::sleep(Duration::from_millis(100));
+        std::thread::sleep(Duration::from_millis(20));
     }
     panic!("job {job} did not finish");
 }
@@ -343,4 +360,142 @@ fn a_hundred_games_at_once_play_to_the_end() {
     // Every game has at least five moves (the first possible line) and at most nine; a game
     // that fills the board is over with nought to move and no move left.
     assert!((500..=900).contains(&total), "{total}");
+}
+
+/// While an agent searches, the board is locked: every change is refused with a 409. Stop
+/// unlocks it at once, and the stopped search's move, when it comes, is dropped (the answer
+/// to its request is a 409); a new game during a search is a new session, which the old
+/// search never touches.
+#[test]
+fn a_stopped_or_outdated_agent_search_never_lands() {
+    let addr = start("stale");
+    let id = new_game(addr)["id"].as_u64().unwrap();
+    let session = format!("/api/sessions/{id}");
+    let searching = std::thread::spawn(move || {
+        post(addr, &format!("/api/sessions/{id}/agent"), json!({ "agent": "flatmc", "time_ms": 1500 }))
+    });
+    wait_until(|| call(addr, "GET", &session, None).1["thinking"] == true);
+    let (_, view) = call(addr, "GET", &session, None);
+    assert!(view["moves"].as_array().unwrap().is_empty(), "no moves offered while the agent thinks");
+    for (path, body) in [
+        ("step", json!({ "index": 1, "vertex": 0 })),
+        ("move", json!({ "move": "1@rx0y0 3@rx0y0" })),
+        ("undo", json!({})),
+        ("clear", json!({})),
+        ("agent", json!({ "agent": "random" })),
+    ] {
+        let (status, answer) = post(addr, &format!("{session}/{path}"), body);
+        assert_eq!(status, 409, "{path} during the search: {answer}");
+    }
+    // A new game meanwhile is another session, free to play.
+    let other = new_game(addr)["id"].as_u64().unwrap();
+    assert_ne!(other, id);
+    mark(addr, other, 4);
+    // Stop: the board is open again; cross moves by hand in the centre.
+    let (status, view) = post(addr, &format!("{session}/stop"), json!({}));
+    assert_eq!((status, view["thinking"].clone()), (200, json!(false)));
+    let view = mark(addr, id, 4);
+    assert_eq!(view["history"].as_array().unwrap().len(), 1);
+    let (status, answer) = searching.join().unwrap();
+    assert_eq!(status, 409, "{answer}");
+    // The late answer changed nothing: one move (ours) in this game, one in the other.
+    let (_, view) = call(addr, "GET", &session, None);
+    assert_eq!(view["history"].as_array().unwrap().len(), 1);
+    assert_eq!(view["notation"], json!(["X@b2"]));
+    let (_, view) = call(addr, "GET", &format!("/api/sessions/{other}"), None);
+    assert_eq!(view["history"].as_array().unwrap().len(), 1);
+    // Stopping when nothing runs is harmless.
+    assert_eq!(post(addr, &format!("{session}/stop"), json!({})).0, 200);
+}
+
+/// Perft of breakthrough to depth 6 (minutes) stops within a fraction of a second of the
+/// cancel; the depths finished before it are the reference counts.
+#[test]
+fn perft_is_cancelled_within_a_fraction_of_a_second() {
+    let addr = start("cancel");
+    let (status, view) = post(addr, "/api/sessions", json!({ "game": "breakthrough.rbg" }));
+    assert_eq!(status, 200, "{view}");
+    let id = view["id"].as_u64().unwrap();
+    let (_, job) = post(addr, &format!("/api/sessions/{id}/perft"), json!({ "depth": 6 }));
+    let job = job["job"].as_u64().unwrap();
+    // Cancel once depth 4 is done (depth 5 is then running).
+    wait_until(|| {
+        call(addr, "GET", &format!("/api/jobs/{job}"), None).1["perft"].as_array().unwrap().len() >= 4
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    let cancelled = std::time::Instant::now();
+    post(addr, &format!("/api/jobs/{job}/cancel"), json!({}));
+    let progress = wait_for(addr, job);
+    let latency = cancelled.elapsed();
+    eprintln!("perft cancelled after {} ms", latency.as_millis());
+    assert!(latency < Duration::from_secs(1), "the cancel took {latency:?}");
+    assert_eq!(progress["cancelled"], true);
+    // Leaves by depth, from the reference table (conformance/reference-perft.csv).
+    let leaves: Vec<u64> =
+        progress["perft"].as_array().unwrap().iter().map(|r| r["leaves"].as_u64().unwrap()).collect();
+    assert_eq!(leaves[..4], [22, 484, 11132, 256036]);
+    assert!(leaves.len() == 4, "depth 5 ended before the cancel: {leaves:?}");
+}
+
+/// A session can start from moves (a log's pair notation, or the page's move numbers) and
+/// a cursor; the view names every move in human notation; a bad move is refused.
+#[test]
+fn sessions_start_from_moves_and_write_human_notation() {
+    let addr = start("replay");
+    // Cells 0 1 2 / 3 4 5 / 6 7 8 are a3 b3 c3 / a2 b2 c2 / a1 b1 c1 (a1 bottom left); the
+    // marks are the pieces X (cross) and O (nought); the switch after a mark is its index + 1.
+    let first = new_game(addr);
+    let at = |v: u32| {
+        first["next"].as_array().unwrap().iter().find(|a| a["vertex"] == v).unwrap()["index"].clone()
+    };
+    let cross = at(0);
+    let text = format!("{}@rx0y0 {}@rx0y0", cross, cross.as_u64().unwrap() + 1);
+    let (status, view) =
+        post(addr, "/api/sessions", json!({ "game": "ticTacToe.rbg", "moves": [text], "cursor": 0 }));
+    assert_eq!(status, 200, "{view}");
+    assert_eq!((view["cursor"].clone(), view["notation"].clone()), (json!(0), json!(["X@a3"])));
+    // Move numbers: cross's ninth move (c1), nought's first (a3).
+    let (status, view) = post(addr, "/api/sessions", json!({ "game": "ticTacToe.rbg", "ordinals": [8, 0] }));
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(view["notation"], json!(["X@c1", "O@a3"]));
+    assert_eq!(view["ordinals"], json!([8, 0]));
+    for (body, expected) in [
+        (json!({ "game": "ticTacToe.rbg", "ordinals": [9] }), 422),
+        (json!({ "game": "ticTacToe.rbg", "moves": ["junk"] }), 400),
+        (json!({ "game": "ticTacToe.rbg", "moves": [text.clone(), text.clone()] }), 422),
+    ] {
+        let (status, answer) = post(addr, "/api/sessions", body.clone());
+        assert_eq!(status, expected, "{body}: {answer}");
+    }
+    // Thumbnails: an SVG picture of the initial position; bad names are refused.
+    let (status, svg) = raw(addr, "GET", "/api/thumbnail/sub/copy.rbg", None);
+    assert_eq!(status, 200);
+    assert!(svg.contains("<svg") && svg.contains("cell-8"), "{svg}");
+    assert_eq!(raw(addr, "GET", "/api/thumbnail/nothing.rbg", None).0, 404);
+    assert_eq!(raw(addr, "GET", "/api/thumbnail/notes.txt", None).0, 400);
+    // The agent's view: the root's moves with visits.
+    let id = view["id"].as_u64().unwrap();
+    let (status, analysis) = post(
+        addr,
+        &format!("/api/sessions/{id}/analyse"),
+        json!({ "agent": "mcts", "iterations": 200, "seed": 1 }),
+    );
+    assert_eq!(status, 200, "{analysis}");
+    let moves = analysis["moves"].as_array().unwrap();
+    // Seven empty cells, each a root move of the tree (200 iterations visit them all).
+    assert_eq!(moves.len(), 7, "{analysis}");
+    let visits: Vec<u64> = moves.iter().map(|m| m["visits"].as_u64().unwrap()).collect();
+    assert!(visits.windows(2).all(|w| w[0] >= w[1]), "most visited first: {visits:?}");
+    assert_eq!(visits.iter().sum::<u64>(), 200, "every iteration passes through one root move");
+}
+
+/// Polls `ready` every 20 ms for up to a minute.
+fn wait_until(mut ready: impl FnMut() -> bool) {
+    for _ in 0..3000 {
+        if ready() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("timed out");
 }

@@ -99,23 +99,57 @@ pub struct GameStatus {
     pub outcomes: Option<Vec<Outcome>>,
 }
 
-/// The game so far as one record of the log `rbg play --log` writes (the outer crates
-/// serialise it; the fields are described there).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Moves written as `index@vertex` pairs of the RBG rules' action indices (the interpreter's,
+/// the compiled engine's and the reference tools').
+pub const RBG_NOTATION: &str = "rbg";
+/// Moves written as `1@from 2@to` pairs of the direct Simplified Boardgames reasoner.
+pub const SBG_NOTATION: &str = "sbg";
+
+/// One game as one record of the log that `rbg play --log` writes (one JSON object a line),
+/// `rbg replay` reads, `rbg serve` exports and [`Session::log`] makes: the one record of a
+/// played game. With the `serde` feature it is (de)serialised; fields that older logs lack
+/// read as empty or `None`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GameLog {
+    /// The game's name.
+    #[cfg_attr(feature = "serde", serde(default))]
     pub game: String,
+    /// The game file, as given.
+    #[cfg_attr(feature = "serde", serde(default))]
     pub file: Option<String>,
+    /// The game's number in its run (from 0).
     pub index: u64,
+    /// The seed of the game's agents.
+    #[cfg_attr(feature = "serde", serde(default))]
     pub seed: u64,
+    /// The agents, in the order of the players.
+    #[cfg_attr(feature = "serde", serde(default))]
     pub agents: Vec<String>,
+    /// The players' names.
+    #[cfg_attr(feature = "serde", serde(default))]
     pub players: Vec<String>,
-    /// The moves played, in pair notation with vertex names.
+    /// The moves played, in pair notation with vertex names (see `notation`).
     pub moves: Vec<String>,
-    pub scores: Vec<i64>,
-    /// `finished` when the game has ended, else `unfinished`.
-    pub termination: &'static str,
+    /// Every player's score at the end (player 1 first).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub scores: Option<Vec<i64>>,
+    /// `finished`, `unfinished`, `move-limit`, `error`, `abandoned` ...
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub termination: Option<String>,
     /// `win`, `draw` or `loss` per player for a finished game.
-    pub result: Option<Vec<&'static str>>,
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub result: Option<Vec<String>>,
+    /// Why the game stopped, when it stopped on an error.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub error: Option<String>,
+    /// The engine that played (`interp`, `compiled`, `sbg`); absent in older logs.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub engine: Option<String>,
+    /// How `moves` are written: [`RBG_NOTATION`] or [`SBG_NOTATION`]; absent in older logs
+    /// (which are RBG).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub notation: Option<String>,
 }
 
 /// One game in play (see the module documentation). `H` holds the game: `&G`, `Arc<G>` ...
@@ -309,9 +343,10 @@ impl<G: Game, H: Deref<Target = G>> Session<G, H> {
             agents,
             players: info.players.clone(),
             moves: self.history().iter().map(|m| format_move(info, m, VertexStyle::Name)).collect(),
-            scores: status.scores,
-            termination: if status.terminal { "finished" } else { "unfinished" },
-            result: status.outcomes.map(|o| o.into_iter().map(Outcome::name).collect()),
+            scores: Some(status.scores),
+            termination: Some(if status.terminal { "finished" } else { "unfinished" }.to_string()),
+            result: status.outcomes.map(|o| o.into_iter().map(|o| o.name().to_string()).collect()),
+            ..GameLog::default()
         }
     }
 }

@@ -13,7 +13,7 @@ use super::macros::{MacroBank, MacroDef};
 use super::SectionKind;
 use crate::diag::Diagnostic;
 use crate::source::Span;
-use crate::token::{Keyword, Sym, Token, TokenKind};
+use crate::token::{Sym, Token, TokenKind};
 
 /// The raw body of one section directive.
 #[derive(Clone, Debug, Default)]
@@ -88,7 +88,7 @@ impl DirectiveReader<'_, '_> {
     fn read_directive(&mut self, head: usize) -> Result<usize, Diagnostic> {
         let token = self.token(head)?;
         match &token.kind {
-            TokenKind::Keyword(keyword) => match section_of_keyword(*keyword) {
+            TokenKind::Keyword(keyword) => match SectionKind::of_keyword(*keyword) {
                 Some(kind) => self.read_section(kind, head),
                 None => Err(bad_directive_head(token)),
             },
@@ -194,17 +194,6 @@ impl DirectiveReader<'_, '_> {
     fn unexpected_end(&self, message: &str) -> Diagnostic {
         let end = self.tokens.last().map_or(0, |t| t.span.end);
         Diagnostic::error(message, Some(Span::new(end, end)))
-    }
-}
-
-fn section_of_keyword(keyword: Keyword) -> Option<SectionKind> {
-    match keyword {
-        Keyword::Board => Some(SectionKind::Board),
-        Keyword::Players => Some(SectionKind::Players),
-        Keyword::Variables => Some(SectionKind::Variables),
-        Keyword::Pieces => Some(SectionKind::Pieces),
-        Keyword::Rules => Some(SectionKind::Rules),
-        Keyword::Hexagon | Keyword::Cuboid | Keyword::Rectangle => None,
     }
 }
 

@@ -86,7 +86,7 @@ class Game:
     def utility(self) -> str: ...
     @property
     def returns_sum(self) -> Optional[float]: ...
-    def perft(self, depth: int, threads: Optional[int] = None, fast_subtrees: bool = False) -> Tuple[int, int]:
+    def perft(self, depth: int, threads: Optional[int] = None, fast_subtrees: Optional[bool] = None) -> Tuple[int, int]:
         """(leaves, nodes) of the move tree `depth` (at most 1000) plies deep."""
     def random_playouts(
         self,

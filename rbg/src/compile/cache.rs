@@ -96,7 +96,7 @@ pub fn build_engine(
         native_cpu: true,
     };
     // Keyed by the RBG text, so a changed SBG translator rebuilds the engines of SBG games.
-    let key = cache_key(&game.rbg_text, &game.name, options, &deps);
+    let key = cache_key(&game.rbg_text, &game.name, options, &deps, &build_environment());
     let entry = Entry { dir: cache.join(format!("{}-{key:016x}", rbg_compiler::names::snake(&game.name))) };
     if let Some(built) = entry.complete(&game.name) {
         return Ok(built);
@@ -253,14 +253,32 @@ fn tail(bytes: &[u8], lines: usize) -> String {
     all[all.len().saturating_sub(lines)..].join("\n")
 }
 
+/// The variables of this process's environment that change what cargo builds from the same
+/// crate (profile overrides such as `CARGO_PROFILE_RELEASE_LTO`, compiler flags), as sorted
+/// `NAME=value` lines: part of the cache key, so an engine built under an override (CI builds
+/// them without link-time optimisation) is never found by a build without it.
+fn build_environment() -> String {
+    let mut vars: Vec<String> = std::env::vars_os()
+        .filter_map(|(name, value)| {
+            let name = name.into_string().ok()?;
+            let affects_build = name.starts_with("CARGO_PROFILE_")
+                || ["RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "CARGO_BUILD_RUSTFLAGS", "RUSTC"]
+                    .contains(&name.as_str());
+            affects_build.then(|| format!("{name}={}", value.to_string_lossy()))
+        })
+        .collect();
+    vars.sort();
+    vars.join("\n")
+}
+
 /// 64-bit FNV-1a over everything the generated crate depends on.
-fn cache_key(bytes: &[u8], name: &str, options: &CompileOptions, deps: &CrateDeps) -> u64 {
+fn cache_key(bytes: &[u8], name: &str, options: &CompileOptions, deps: &CrateDeps, environment: &str) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     // The whole options value (not the curated `fingerprint`), so a new option can never
     // reuse a crate generated without it.
     let fingerprint = format!("{options:?}");
     let native = [deps.native_cpu as u8];
-    let parts: [&[u8]; 8] = [
+    let parts: [&[u8]; 9] = [
         bytes,
         name.as_bytes(),
         fingerprint.as_bytes(),
@@ -269,6 +287,7 @@ fn cache_key(bytes: &[u8], name: &str, options: &CompileOptions, deps: &CrateDep
         deps.rbg_runner.as_os_str().as_encoded_bytes(),
         deps.rbg_dynlib.as_os_str().as_encoded_bytes(),
         &native,
+        environment.as_bytes(),
     ];
     let vendored = vendor::HASH.to_le_bytes();
     for part in parts.iter().copied().chain([&vendored[..]]) {
@@ -289,22 +308,24 @@ mod tests {
     fn cache_keys_differ_by_game_and_options() {
         let deps = CrateDeps::default();
         let on = CompileOptions::default();
-        let a = cache_key(b"game a", "a", &on, &deps);
-        assert_eq!(a, cache_key(b"game a", "a", &on, &deps));
-        assert_ne!(a, cache_key(b"game b", "a", &on, &deps));
-        assert_ne!(a, cache_key(b"game a", "b", &on, &deps));
+        let a = cache_key(b"game a", "a", &on, &deps, "");
+        assert_eq!(a, cache_key(b"game a", "a", &on, &deps, ""));
+        assert_ne!(a, cache_key(b"game b", "a", &on, &deps, ""));
+        assert_ne!(a, cache_key(b"game a", "b", &on, &deps, ""));
         assert_ne!(
             a,
-            cache_key(b"game a", "a", &on, &CrateDeps { native_cpu: true, ..CrateDeps::default() })
+            cache_key(b"game a", "a", &on, &CrateDeps { native_cpu: true, ..CrateDeps::default() }, "")
         );
         for (switch, scope) in all_switches() {
             if scope == Scope::Interpreter {
                 continue;
             }
             let settings = SwitchSettings::default().with_flag(switch.flag).unwrap();
-            let key = cache_key(b"game a", "a", settings.compile_options(), &deps);
+            let key = cache_key(b"game a", "a", settings.compile_options(), &deps, "");
             assert_ne!(a, key, "--{} does not change the cache key", switch.flag);
         }
+        let without_lto = cache_key(b"game a", "a", &on, &deps, "CARGO_PROFILE_RELEASE_LTO=false");
+        assert_ne!(a, without_lto, "a profile override does not change the cache key");
     }
 
     #[test]

@@ -1,0 +1,129 @@
+//! Layout hints written in a game file, for boards no inference draws right.
+//!
+//! A hint is a comment line (so the reference tools ignore it) starting with `@layout`, then
+//! words separated by spaces:
+//!
+//! ```text
+//! // @layout points
+//! // @layout hide=counter1,counter2
+//! ```
+//!
+//! * a style: `grid` (square cells on the grid the names or directions give), `hex` (hexagons
+//!   on the lattice the edges imply), `points` (the board's points and lines: the game is
+//!   played on intersections), `cells` (polygons around the positions), `rings` (concentric
+//!   circles, from edge labels that run around them), `graph` (the automatic layout of the
+//!   edges); a style that does not fit the board is ignored;
+//! * `hide=V,...`: vertices that are not part of the board (counters, circuit helpers); they are
+//!   not drawn as cells, and their edges are drawn only as the arcs they make between board
+//!   points.
+//!
+//! Several `@layout` lines add up (the last style wins). Anything else after `@layout` is an
+//! error with its line number; the caller decides whether to show it.
+
+use core::fmt;
+
+/// How a board should be drawn, from the game file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LayoutHint {
+    /// The style asked for, if any.
+    pub style: Option<Style>,
+    /// Names of vertices to leave out of the board.
+    pub hide: Vec<String>,
+}
+
+/// A layout style a hint can ask for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Style {
+    Grid,
+    Hex,
+    Points,
+    Cells,
+    Rings,
+    Graph,
+}
+
+impl Style {
+    const NAMES: [(&'static str, Style); 6] = [
+        ("grid", Style::Grid),
+        ("hex", Style::Hex),
+        ("points", Style::Points),
+        ("cells", Style::Cells),
+        ("rings", Style::Rings),
+        ("graph", Style::Graph),
+    ];
+}
+
+/// A word after `@layout` that is not understood.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HintError {
+    /// The line of the game file (from 1).
+    pub line: usize,
+    /// The word.
+    pub word: String,
+}
+
+impl fmt::Display for HintError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "line {}: unknown layout hint '{}' (expected grid, hex, points, cells, rings, graph or hide=V,...)",
+            self.line, self.word
+        )
+    }
+}
+
+impl std::error::Error for HintError {}
+
+impl LayoutHint {
+    /// The hints of a game file's text (no hint: the default, inference only).
+    pub fn from_source(text: &str) -> Result<LayoutHint, HintError> {
+        let mut hint = LayoutHint::default();
+        for (index, line) in text.lines().enumerate() {
+            let Some(comment) = line.trim_start().strip_prefix("//") else { continue };
+            let Some(words) = comment.trim_start().strip_prefix("@layout") else { continue };
+            if !words.is_empty() && !words.starts_with(char::is_whitespace) {
+                continue;
+            }
+            for word in words.split_whitespace() {
+                hint.read_word(word).ok_or_else(|| HintError { line: index + 1, word: word.to_string() })?;
+            }
+        }
+        Ok(hint)
+    }
+
+    fn read_word(&mut self, word: &str) -> Option<()> {
+        if let Some(list) = word.strip_prefix("hide=") {
+            let names: Vec<&str> = list.split(',').filter(|n| !n.is_empty()).collect();
+            if names.is_empty() {
+                return None;
+            }
+            self.hide.extend(names.iter().map(|n| n.to_string()));
+            return Some(());
+        }
+        self.style = Some(Style::NAMES.iter().find(|(name, _)| *name == word)?.1);
+        Some(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hints_are_read_from_comment_lines_only() {
+        let text =
+            "#board = x\n// @layout points hide=a,b\n  //@layout hide=c\n@layout hex\n// @layouts grid\n";
+        let hint = LayoutHint::from_source(text).unwrap();
+        assert_eq!(hint.style, Some(Style::Points));
+        assert_eq!(hint.hide, ["a", "b", "c"]);
+        assert_eq!(LayoutHint::from_source("no hints").unwrap(), LayoutHint::default());
+    }
+
+    #[test]
+    fn unknown_words_are_errors_with_their_line() {
+        let err = LayoutHint::from_source("\n\n// @layout square\n").unwrap_err();
+        assert_eq!(err, HintError { line: 3, word: "square".into() });
+        assert!(err.to_string().starts_with("line 3: unknown layout hint 'square'"));
+        assert!(LayoutHint::from_source("// @layout hide=").is_err());
+    }
+}
