@@ -16,7 +16,8 @@
 //  5. every game of the directory opens and a legal move is made by clicks; on each board no two
 //     clickable sites are closer than 24 px (games known to fail until the layout branch lands
 //     are reported, not failed);
-//  6. the editor: a new game from the template, an error typed and marked, fixed; the preview
+//  6. the editor: a new game from the template, an error typed, marked and fixed by its quick
+//     fix; the preview
 //     redrawn for a new rule; the edited text played by clicks at once (editorCase);
 //  7. screenshots at 1280x800 and 600 px wide.
 // Screenshots go to OUT_DIR. Exits 0 on success; otherwise prints what failed and exits 1.
@@ -322,7 +323,7 @@ async function everyGame(page) {
 // --- the editor ---------------------------------------------------------------------------------
 
 // A new game from the template: an error typed is marked (in the text, the gutter and the
-// list), removing it makes the text valid again; a fourth column typed in redraws the preview
+// list), its quick fix (offered on the underline) makes the text valid again; a fourth column typed in redraws the preview
 // (9 cells, then 12); "Play this version" starts a session from the text (saved nowhere) and a
 // stone is placed by a click on the new column; "Edit" brings the text back.
 async function editorCase(page) {
@@ -342,11 +343,19 @@ async function editorCase(page) {
   if (!(await page.$(".cm-lint-marker-error"))) failures.push("the error has no mark in the gutter");
   if (!(await page.$("#editor-preview.stale"))) failures.push("an invalid text does not dim the preview");
   await page.screenshot({ path: join(outDir, "editor-error-1280.png") });
-  for (let i = 0; i < typo.length; i++) await page.keyboard.press("Backspace");
+  // Fixed by its quick fix (the declared name nearest to it), offered on the underline.
+  await page.hover(".cm-lintRange-error");
+  const fix = await page.waitForSelector(".cm-tooltip-lint .cm-diagnosticAction");
+  const fixTitle = await fix.textContent();
+  if (!/empty/.test(fixTitle)) failures.push(`the quick fix is "${fixTitle}"`);
+  await fix.click();
   await page.waitForSelector('#editor[data-valid="true"]');
   await page.waitForFunction(() => !document.querySelector(".cm-lintRange-error"));
+  const fixed = await page.textContent("#editor-text .cm-content");
+  if (!fixed.includes("[empty]")) failures.push("the quick fix did not write [empty]");
   // The new rule: a fourth column (the whole text replaced, as a paste would).
   const wider = template.replaceAll("[empty, empty, empty]", "[empty, empty, empty, empty]");
+  await page.click("#editor-text .cm-content");
   await page.keyboard.press("Control+a");
   await page.keyboard.insertText(wider);
   await page.waitForSelector('#editor-preview[data-vertices="12"]:not(.stale)');
