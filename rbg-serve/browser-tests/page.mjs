@@ -17,8 +17,8 @@
 //     clickable sites are closer than 24 px (games known to fail until the layout branch lands
 //     are reported, not failed);
 //  6. the editor: a new game from the template, an error typed, marked and fixed by its quick
-//     fix; the preview
-//     redrawn for a new rule; the edited text played by clicks at once (editorCase);
+//     fix; the preview redrawn for a new rule; the edited text played by clicks at once
+//     (editorCase);
 //  7. screenshots at 1280x800 and 600 px wide.
 // Screenshots go to OUT_DIR. Exits 0 on success; otherwise prints what failed and exits 1.
 import { chromium } from "playwright-core";
