@@ -19,6 +19,7 @@ use rbg_core::{Action, Game};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::editor;
 use crate::games::{self, ResolveError};
 use crate::jobs::{self, Job};
 use crate::session::{refuse, Finish, Refusal, Session};
@@ -26,13 +27,13 @@ use crate::{Config, Loader};
 
 /// The server's shared state.
 #[derive(Clone)]
-struct App {
-    config: Arc<Config>,
+pub(crate) struct App {
+    pub(crate) config: Arc<Config>,
     loader: Loader,
     /// Opens games for thumbnails (the interpreter even when games are played compiled).
     preview: Loader,
     /// Thumbnails made so far, by game file.
-    thumbnails: Arc<Mutex<HashMap<String, String>>>,
+    pub(crate) thumbnails: Arc<Mutex<HashMap<String, String>>>,
     sessions: Arc<Mutex<Sessions>>,
     jobs: Arc<Mutex<Jobs>>,
 }
@@ -56,7 +57,7 @@ struct Jobs {
 const MAX_JOBS: usize = 256;
 
 /// An error answer.
-struct ApiError(StatusCode, String);
+pub(crate) struct ApiError(pub(crate) StatusCode, pub(crate) String);
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
@@ -84,11 +85,16 @@ impl From<Finish> for ApiError {
 
 impl From<JsonRejection> for ApiError {
     fn from(r: JsonRejection) -> Self {
-        ApiError(StatusCode::BAD_REQUEST, r.body_text())
+        // A body past the size limit says so (413); every other unreadable body is a 400.
+        let status = match r.status() {
+            StatusCode::PAYLOAD_TOO_LARGE => StatusCode::PAYLOAD_TOO_LARGE,
+            _ => StatusCode::BAD_REQUEST,
+        };
+        ApiError(status, r.body_text())
     }
 }
 
-fn bad(message: impl Into<String>) -> ApiError {
+pub(crate) fn bad(message: impl Into<String>) -> ApiError {
     ApiError(StatusCode::BAD_REQUEST, message.into())
 }
 
@@ -96,7 +102,7 @@ fn not_found(message: impl Into<String>) -> ApiError {
     ApiError(StatusCode::NOT_FOUND, message.into())
 }
 
-type Answer = Result<Json<Value>, ApiError>;
+pub(crate) type Answer = Result<Json<Value>, ApiError>;
 
 /// The routes of a server on `config.dir`, reading games with `loader`.
 pub fn router(config: Config, loader: Loader) -> Router {
@@ -122,8 +128,15 @@ pub fn router_with_preview(config: Config, loader: Loader, preview: Loader) -> R
         .route("/style.css", get(style))
         .route("/favicon.svg", get(favicon))
         .route("/favicon.ico", get(favicon))
+        .route("/editor.js", get(editor_script))
+        .route("/vendor/codemirror.js", get(codemirror))
         .route("/api/games", get(list_games))
         .route("/api/thumbnail/{*game}", get(thumbnail))
+        .route("/api/files", post(editor::save_file))
+        .route("/api/files/{*game}", get(editor::source))
+        .route("/api/template", get(editor::template))
+        .route("/api/check", post(editor::check))
+        .route("/api/preview", post(editor::preview))
         .route("/api/sessions", post(new_session))
         .route("/api/sessions/{id}", get(show_session))
         .route("/api/sessions/{id}/step", post(step))
@@ -155,6 +168,18 @@ async fn style() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], include_str!("../static/style.css"))
 }
 
+async fn editor_script() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], include_str!("../static/editor.js"))
+}
+
+/// CodeMirror 6, bundled by `editor-bundle/build.sh` (committed; CI checks it is up to date).
+async fn codemirror() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8"), (header::CACHE_CONTROL, "max-age=3600")],
+        include_str!("../static/vendor/codemirror.js"),
+    )
+}
+
 async fn favicon() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "image/svg+xml")], include_str!("../static/favicon.svg"))
 }
@@ -169,13 +194,8 @@ async fn thumbnail(State(app): State<App>, UrlPath(game): UrlPath<String>) -> Re
             let preview = Arc::clone(&app.preview);
             let svg = tokio::task::spawn_blocking(move || {
                 let game = preview(&path).map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e))?;
-                let mut sc = game.new_scratch();
-                let mut state = game.initial_state();
-                game.complete_keeper(&mut state, &mut sc, rbg_core::perft::DEFAULT_KEEPER_LIMIT)
-                    .map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
-                let options = rbg_render::RenderOptions::default();
-                let layout = rbg_render::Layout::with_hint(game.info(), &layout_hint(&path));
-                Ok::<_, ApiError>(rbg_render::render_svg_with_layout(&game, &layout, &state, None, &options))
+                editor::initial_picture(&game, &layout_hint(&path))
+                    .map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e))
             })
             .await
             .map_err(|_| ApiError(StatusCode::INTERNAL_SERVER_ERROR, "drawing the game failed".into()))??;
@@ -190,12 +210,11 @@ async fn thumbnail(State(app): State<App>, UrlPath(game): UrlPath<String>) -> Re
 /// The `// @layout` hints of a game file (docs/pictures-and-web.md); hints that cannot be
 /// read are left out, so the board is still drawn, by inference alone.
 fn layout_hint(path: &std::path::Path) -> rbg_render::LayoutHint {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    rbg_render::LayoutHint::from_source(&text).unwrap_or_default()
+    editor::hint_of(&std::fs::read_to_string(path).unwrap_or_default())
 }
 
 /// The file of a game the request names, or the error answer.
-fn resolve_game(app: &App, name: &str) -> Result<std::path::PathBuf, ApiError> {
+pub(crate) fn resolve_game(app: &App, name: &str) -> Result<std::path::PathBuf, ApiError> {
     games::resolve(&app.config.dir, name).map_err(|e| match e {
         ResolveError::Invalid => {
             bad(format!("{name:?} is not the name of a game file of the games directory"))
@@ -212,7 +231,12 @@ async fn list_games(State(app): State<App>) -> Answer {
 
 #[derive(Deserialize)]
 struct NewSession {
-    game: String,
+    /// A game file of the directory; or
+    game: Option<String>,
+    /// an edited text (the page's editor), opened with the interpreter and saved nowhere,
+    source: Option<String>,
+    /// read under this name (`draft.rbg` if none; the extension tells RBG from SBG).
+    name: Option<String>,
     /// Moves to play first, in pair notation (a game log's `moves`).
     #[serde(default)]
     moves: Vec<String>,
@@ -242,17 +266,40 @@ fn replay(session: &mut Session, request: &NewSession) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// Where a new session's game comes from.
+enum Origin {
+    /// A file of the directory: its name and path.
+    File(String, std::path::PathBuf),
+    /// The request's text, under a name.
+    Draft(String),
+}
+
 async fn new_session(State(app): State<App>, body: Result<Json<NewSession>, JsonRejection>) -> Answer {
     let Json(request) = body?;
-    let path = resolve_game(&app, &request.game)?;
+    let origin = match (&request.game, &request.source) {
+        (Some(game), None) => Origin::File(game.clone(), resolve_game(&app, game)?),
+        (None, Some(text)) => {
+            editor::check_text(text)?;
+            Origin::Draft(editor::draft_name(request.name.as_deref())?)
+        }
+        _ => return Err(bad("name the game by exactly one of `game` (a file) and `source` (a text)")),
+    };
     if request.moves.len() + request.ordinals.len() > app.config.max_history {
         return Err(bad(format!("at most {} moves", app.config.max_history)));
     }
     let loader = Arc::clone(&app.loader);
-    let (file, max_history) = (request.game.clone(), app.config.max_history);
+    let max_history = app.config.max_history;
     let session = tokio::task::spawn_blocking(move || {
-        let game = loader(&path).map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e))?;
-        let hint = layout_hint(&path);
+        let (file, game, hint) = match origin {
+            Origin::File(file, path) => {
+                let game = loader(&path).map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e))?;
+                (file, game, layout_hint(&path))
+            }
+            Origin::Draft(name) => {
+                let text = request.source.as_deref().unwrap_or_default();
+                (name.clone(), editor::open_draft(&name, text)?, editor::hint_of(text))
+            }
+        };
         let mut session = Session::new(file, Arc::new(game), &hint, max_history).map_err(ApiError::from)?;
         replay(&mut session, &request)?;
         Ok::<_, ApiError>(session)
@@ -276,7 +323,7 @@ async fn new_session(State(app): State<App>, body: Result<Json<NewSession>, Json
     view(&session, id)
 }
 
-fn lock<T>(m: &Mutex<T>) -> Result<std::sync::MutexGuard<'_, T>, ApiError> {
+pub(crate) fn lock<T>(m: &Mutex<T>) -> Result<std::sync::MutexGuard<'_, T>, ApiError> {
     m.lock().map_err(|_| ApiError(StatusCode::INTERNAL_SERVER_ERROR, "a search thread failed".into()))
 }
 

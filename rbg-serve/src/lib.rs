@@ -25,6 +25,7 @@
 #![forbid(unsafe_code)]
 
 mod api;
+mod editor;
 mod games;
 mod jobs;
 mod session;

@@ -11,6 +11,8 @@
 // session it was asked for (`current`), and the server plays an agent's move only if that
 // search is still the session's.
 
+import { initEditor, openEditor, reopenEditor, editorOpen } from "/editor.js";
+
 let view = null; // the view shown
 let current = null; // the session id answers must belong to
 let clicks = []; // the vertices clicked so far of the move being made
@@ -21,6 +23,7 @@ let jobTimer = null;
 let jobId = null;
 let focusVertex = null;
 let games = [];
+let draft = null; // the edited text the session shown was made from ({ source, name }), if any
 
 const $ = (id) => document.getElementById(id);
 
@@ -90,15 +93,27 @@ async function loadGames() {
       $("library").hidden = true;
       startGame({ game: g });
     });
-    list.appendChild(card);
+    const edit = document.createElement("button");
+    edit.className = "edit-card";
+    edit.textContent = "Edit";
+    edit.title = `Edit ${g}`;
+    edit.addEventListener("click", () => {
+      $("library").hidden = true;
+      editFile(g);
+    });
+    const item = document.createElement("div");
+    item.className = "game-item";
+    item.append(card, edit);
+    list.appendChild(item);
   }
 }
 
 // --- sessions -----------------------------------------------------------------------------
 
-// Opens a new session (a new game, or one replayed from moves) and shows it.
+// Opens a new session (a new game, one replayed from moves, or an edited text) and shows it.
 async function startGame(request) {
   say("loading...");
+  draft = request.source !== undefined ? { source: request.source, name: request.name } : null;
   clicks = [];
   paused = false;
   current = null; // answers of the old session are dropped from now on
@@ -201,7 +216,7 @@ function resultText(v) {
 
 function show(v) {
   view = v;
-  $("title").textContent = v.name;
+  $("title").textContent = draft ? `${v.name} (edited, not saved)` : v.name;
   $("title").dataset.game = v.game;
   const board = $("board");
   board.innerHTML = v.svg;
@@ -495,6 +510,7 @@ async function jump(toEnd) {
 // --- links, import, export ----------------------------------------------------------------
 
 function updateUrl(v) {
+  if (draft) return; // an edited text has no address: the address keeps the file it came from
   const params = new URLSearchParams();
   params.set("game", v.game);
   // A move of a position with too many moves to number is not in the address: it then holds
@@ -537,7 +553,7 @@ async function importLog(file) {
 
 // Results are kept per game and position (in the browser's storage).
 function positionKey() {
-  return view ? `rbg-study|${view.game}|${view.ordinals.slice(0, view.cursor).join(".")}` : "";
+  return view ? `rbg-study|${draft ? "draft:" : ""}${view.game}|${view.ordinals.slice(0, view.cursor).join(".")}` : "";
 }
 
 function showSavedStudy() {
@@ -632,7 +648,7 @@ board.addEventListener("keydown", (e) => {
   }
 });
 document.addEventListener("keydown", (e) => {
-  if (e.target.matches?.("input, select, textarea")) return;
+  if (e.target.matches?.("input, select, textarea") || e.target.closest?.(".cm-editor") || editorOpen()) return;
   if (e.key === "Escape") dropSelection();
   else if (e.key === "ArrowLeft") simple("undo");
   else if (e.key === "ArrowRight") simple("redo");
@@ -641,7 +657,12 @@ document.addEventListener("keydown", (e) => {
   else return;
   e.preventDefault();
 });
-$("new").addEventListener("click", () => view && startGame({ game: view.game }));
+$("new").addEventListener("click", () => view && startGame(draft ?? { game: view.game }));
+$("edit").addEventListener("click", () => {
+  if (draft && reopenEditor()) return;
+  if (view) editFile(view.game);
+  else openTemplate();
+});
 $("open-library").addEventListener("click", () => ($("library").hidden = false));
 $("close-library").addEventListener("click", () => ($("library").hidden = true));
 $("agent-move").addEventListener("click", () => agentMove());
@@ -666,6 +687,30 @@ $("perft").addEventListener("click", () => startJob("perft", { depth: Number($("
 $("mc").addEventListener("click", () => startJob("mc", { seconds: Number($("seconds").value) }));
 $("cancel").addEventListener("click", cancelJob);
 $("analyse").addEventListener("click", analyse);
+
+// --- editing (editor.js) -------------------------------------------------------------------
+
+// Opens a game file of the directory in the editor.
+async function editFile(game) {
+  try {
+    const { name, text } = await api("GET", `/api/files/${game.split("/").map(encodeURIComponent).join("/")}`);
+    openEditor(name, text);
+  } catch (e) {
+    say(e.message, true);
+  }
+}
+
+async function openTemplate() {
+  const { name, text } = await api("GET", "/api/template");
+  openEditor(name, text);
+}
+
+initEditor({
+  api,
+  say,
+  play: (source, name) => startGame({ source, name }),
+  reloadLibrary: () => loadGames().catch((e) => say(e.message, true)),
+});
 
 loadGames()
   .then(() => {

@@ -499,3 +499,148 @@ fn wait_until(mut ready: impl FnMut() -> bool) {
     }
     panic!("timed out");
 }
+
+/// The template of a new game (the page's "New"), as the server sends it.
+fn template(addr: SocketAddr) -> String {
+    let (status, answer) = call(addr, "GET", "/api/template", None);
+    assert_eq!(status, 200, "{answer}");
+    answer["text"].as_str().unwrap().to_string()
+}
+
+/// The template with a fourth column (12 cells instead of 9).
+fn four_columns(text: &str) -> String {
+    let wider = text.replace("[empty, empty, empty]", "[empty, empty, empty, empty]");
+    assert_ne!(wider, text);
+    wider
+}
+
+#[test]
+fn the_editor_checks_previews_and_plays_a_text() {
+    let addr = start("editor");
+    let text = template(addr);
+    // The template is a valid game: no errors.
+    let (status, answer) = post(addr, "/api/check", json!({ "text": text }));
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!((answer["valid"].as_bool(), answer["errors"].as_u64()), (Some(true), Some(0)), "{answer}");
+
+    // A misspelt piece after a line with non-ASCII characters: marked where it is written, in
+    // UTF-16 units and lines from 1, with the declared name as a quick fix.
+    let broken = format!("// Tic-tac-toe à la 𝄞\n{}", text.replacen("{empty} [stone]", "{emty} [stone]", 1));
+    let at = broken.find("emty").unwrap();
+    let (from, line) =
+        (broken[..at].encode_utf16().count() as u64, broken[..at].matches('\n').count() as u64 + 1);
+    assert_ne!(from, at as u64, "the test needs characters of several bytes before the error");
+    let (status, answer) = post(addr, "/api/check", json!({ "text": broken, "name": "mine.rbg" }));
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["valid"], false);
+    let marked = answer["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["severity"] == "error" && d["range"]["from"] == from)
+        .unwrap_or_else(|| panic!("no error at {from}: {answer}"));
+    assert_eq!(marked["range"]["to"], from + 4);
+    assert_eq!(marked["range"]["line"], line);
+    let fixed = marked["fixes"].as_array().unwrap().iter().any(|f| f["edits"][0]["text"] == "empty");
+    assert!(fixed, "{marked}");
+
+    // The preview draws the initial position: 9 cells, then 12 with a fourth column.
+    let (status, answer) = post(addr, "/api/preview", json!({ "text": text }));
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["vertices"], 9);
+    let svg = answer["svg"].as_str().unwrap();
+    assert!(svg.contains("id=\"cell-8\"") && !svg.contains("id=\"cell-9\""));
+    let wider = four_columns(&text);
+    let (status, answer) = post(addr, "/api/preview", json!({ "text": wider, "name": "wide.rbg" }));
+    assert_eq!((status, answer["vertices"].as_u64()), (200, Some(12)), "{answer}");
+    // An invalid text has no picture: its first error, with its place.
+    let (status, answer) = post(addr, "/api/preview", json!({ "text": broken, "name": "mine.rbg" }));
+    assert_eq!(status, 422, "{answer}");
+    assert!(answer["error"].as_str().unwrap().contains(&format!("mine.rbg:{line}:")), "{answer}");
+
+    // A session from the edited text, saved nowhere: 12 cells to play, and a move by steps.
+    let (status, view) = post(addr, "/api/sessions", json!({ "source": wider, "name": "wide.rbg" }));
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(view["game"], "wide.rbg");
+    assert_eq!(view["next"].as_array().unwrap().len(), 12);
+    let id = view["id"].as_u64().unwrap();
+    let view = mark(addr, id, 11);
+    assert_eq!((view["history"].as_array().unwrap().len(), view["to_move"].as_str()), (1, Some("black")));
+    assert!(!games_dir_path("editor").join("wide.rbg").exists());
+}
+
+fn games_dir_path(tag: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("rbg-serve-test-{tag}-{}", std::process::id()))
+}
+
+#[test]
+fn bad_editor_requests_get_errors_and_the_server_keeps_serving() {
+    let addr = start("editor-bad");
+    let text = template(addr);
+    let huge = "/".repeat(1_500_000);
+    for route in ["/api/check", "/api/preview"] {
+        assert_eq!(post(addr, route, json!({ "text": huge })).0, 413, "{route}");
+        assert_eq!(post(addr, route, json!({ "text": "#players = a\u{0}(1)" })).0, 400, "{route}");
+        assert_eq!(post(addr, route, json!({ "text": text, "name": "../x.rbg" })).0, 400, "{route}");
+        assert_eq!(post(addr, route, json!({ "text": text, "name": "x.txt" })).0, 400, "{route}");
+        assert_eq!(post(addr, route, json!({ "name": "x.rbg" })).0, 400, "{route}");
+        assert_eq!(raw(addr, "POST", route, Some("\u{1}\u{2}not json")).0, 400, "{route}");
+    }
+    // Bodies beyond the server's limit are refused before they are read as JSON.
+    assert_eq!(post(addr, "/api/check", json!({ "text": "x".repeat(3_000_000) })).0, 413);
+    // Sessions: exactly one of a file and a text; an invalid text is unprocessable.
+    assert_eq!(post(addr, "/api/sessions", json!({})).0, 400);
+    assert_eq!(post(addr, "/api/sessions", json!({ "game": "ticTacToe.rbg", "source": text })).0, 400);
+    assert_eq!(post(addr, "/api/sessions", json!({ "source": "#rules = [" })).0, 422);
+    assert_eq!(post(addr, "/api/sessions", json!({ "source": huge })).0, 413);
+
+    // Saving: only plain names of game files in existing folders inside the directory.
+    let dir = games_dir_path("editor-bad");
+    let before = std::fs::read_to_string(dir.join("ticTacToe.rbg")).unwrap();
+    let outside = std::fs::read_link(dir.join("escape.rbg")).ok();
+    for (name, status) in [
+        ("../up.rbg", 400),
+        ("/tmp/abs.rbg", 400),
+        ("sub/../../up.rbg", 400),
+        ("notes.txt", 400),
+        ("game.rbg.txt", 400),
+        ("missing/x.rbg", 404),
+        ("ticTacToe.rbg", 409),
+    ] {
+        let (got, answer) = post(addr, "/api/files", json!({ "name": name, "text": text }));
+        assert_eq!(got, status, "{name}: {answer}");
+    }
+    assert!(!dir.join("../up.rbg").exists() && !Path::new("/tmp/abs.rbg").exists());
+    assert_eq!(std::fs::read_to_string(dir.join("ticTacToe.rbg")).unwrap(), before);
+    // A link is never written through, even when overwriting is asked for.
+    #[cfg(unix)]
+    {
+        let (got, _) =
+            post(addr, "/api/files", json!({ "name": "escape.rbg", "text": "x", "overwrite": true }));
+        assert_eq!(got, 409);
+        assert_eq!(std::fs::read_to_string(outside.unwrap()).unwrap(), before);
+    }
+    assert_eq!(post(addr, "/api/files", json!({ "name": "big.rbg", "text": huge })).0, 413);
+
+    // A new file, listed and read back; replaced only with `overwrite`.
+    let (got, answer) = post(addr, "/api/files", json!({ "name": "sub/mine.rbg", "text": text }));
+    assert_eq!((got, answer["saved"].as_str()), (200, Some("sub/mine.rbg")), "{answer}");
+    assert_eq!(std::fs::read_to_string(dir.join("sub/mine.rbg")).unwrap(), text);
+    let (_, games) = call(addr, "GET", "/api/games", None);
+    assert!(games["games"].as_array().unwrap().iter().any(|g| g == "sub/mine.rbg"), "{games}");
+    let (got, source) = call(addr, "GET", "/api/files/sub/mine.rbg", None);
+    assert_eq!((got, source["text"].as_str()), (200, Some(text.as_str())));
+    let wider = four_columns(&text);
+    assert_eq!(post(addr, "/api/files", json!({ "name": "sub/mine.rbg", "text": wider })).0, 409);
+    let overwrite = json!({ "name": "sub/mine.rbg", "text": wider, "overwrite": true });
+    assert_eq!(post(addr, "/api/files", overwrite).0, 200);
+    assert_eq!(std::fs::read_to_string(dir.join("sub/mine.rbg")).unwrap(), wider);
+    // Reading sources: only files inside the directory.
+    assert_eq!(call(addr, "GET", "/api/files/escape.rbg", None).0, 404);
+    assert_eq!(call(addr, "GET", "/api/files/notes.txt", None).0, 400);
+    assert_eq!(call(addr, "GET", "/api/files/..%2Fx.rbg", None).0 / 100, 4);
+
+    // Still serving.
+    assert_eq!(call(addr, "GET", "/api/games", None).0, 200);
+    assert_eq!(post(addr, "/api/check", json!({ "text": text })).0, 200);
+}

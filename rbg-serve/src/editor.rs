@@ -1,0 +1,293 @@
+//! The page's editor: a game's source text ([`source`]), its diagnostics with quick fixes from
+//! rbg-ide ([`check`]), the picture of its initial position ([`preview`]), the template of a
+//! new game ([`template`]), and saving a text into the games directory ([`save_file`], only on
+//! an explicit request, never outside the directory). Sessions from an edited text
+//! ([`open_draft`]) are made by the sessions route.
+//!
+//! Texts are bounded ([`MAX_SOURCE_BYTES`]) and must not hold NUL characters (a binary file is
+//! not a game). Places are given for JavaScript: `from` and `to` count UTF-16 code units from
+//! the start of the text (the page's editor indexes so), `line` and `col` count from 1.
+
+use std::path::Path;
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path as UrlPath, State};
+use axum::http::StatusCode;
+use axum::Json;
+use rbg_core::dynamic::AnyGame;
+use rbg_core::Game;
+use rbg_ide::{Analysis, IdeDiagnostic, Severity};
+use rbg_render::LayoutHint;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::api::{bad, lock, resolve_game, Answer, ApiError, App};
+use crate::games::{self, SaveError};
+
+/// The longest text the editor routes take (a corpus game is at most a few tens of KiB).
+pub const MAX_SOURCE_BYTES: usize = 1 << 20;
+
+/// Most diagnostics one check answers with (the first ones; a text with more is far gone).
+const MAX_DIAGNOSTICS: usize = 200;
+
+/// The name an edited text is given when the request names none.
+const DRAFT_NAME: &str = "draft.rbg";
+
+/// The text of a new game (a small valid game the page's "New" opens).
+pub const TEMPLATE: &str = include_str!("../static/template.rbg");
+
+/// A text with the name it is read under (its extension tells RBG from SBG).
+#[derive(Deserialize)]
+pub struct Draft {
+    pub text: String,
+    pub name: Option<String>,
+}
+
+/// The name a draft is read under, checked like a game file's name.
+pub fn draft_name(name: Option<&str>) -> Result<String, ApiError> {
+    let name = name.unwrap_or(DRAFT_NAME);
+    if !games::is_plain_game_name(name) {
+        return Err(bad(format!(
+            "{name:?} is not a game file name (a relative path ending in .rbg or .sbg)"
+        )));
+    }
+    Ok(name.to_string())
+}
+
+/// Refuses texts that are too long or binary.
+pub fn check_text(text: &str) -> Result<(), ApiError> {
+    if text.len() > MAX_SOURCE_BYTES {
+        return Err(ApiError(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the text has {} bytes; at most {MAX_SOURCE_BYTES}", text.len()),
+        ));
+    }
+    if text.contains('\0') {
+        return Err(bad("the text holds NUL characters: not a game description"));
+    }
+    Ok(())
+}
+
+/// Runs `work` on a blocking thread (parsing and drawing a large text takes a moment).
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|_| ApiError(StatusCode::INTERNAL_SERVER_ERROR, "reading the text failed".into()))?
+}
+
+/// `GET /api/files/{game}`: the source text of a game of the directory.
+pub async fn source(State(app): State<App>, UrlPath(game): UrlPath<String>) -> Answer {
+    let path = resolve_game(&app, &game)?;
+    let bytes = std::fs::read(&path).map_err(|e| ApiError(StatusCode::NOT_FOUND, format!("{game}: {e}")))?;
+    if bytes.len() > MAX_SOURCE_BYTES {
+        return Err(ApiError(StatusCode::PAYLOAD_TOO_LARGE, format!("{game} is too large to edit")));
+    }
+    let text = String::from_utf8(bytes)
+        .map_err(|_| ApiError(StatusCode::UNPROCESSABLE_ENTITY, format!("{game} is not UTF-8 text")))?;
+    Ok(Json(json!({ "name": game, "text": text })))
+}
+
+/// `GET /api/template`: the text of a new game.
+pub async fn template() -> Answer {
+    Ok(Json(json!({ "name": "new-game.rbg", "text": TEMPLATE })))
+}
+
+/// `POST /api/check`: the diagnostics of a text, as `rbg check` and `rbg lsp` see them.
+pub async fn check(body: Result<Json<Draft>, JsonRejection>) -> Answer {
+    let Json(draft) = body?;
+    check_text(&draft.text)?;
+    let name = draft_name(draft.name.as_deref())?;
+    blocking(move || {
+        let analysis = Analysis::new(&name, &draft.text);
+        let places = Places::new(&draft.text);
+        let all = analysis.diagnostics();
+        let errors = all.iter().filter(|d| d.severity == Severity::Error).count();
+        let shown: Vec<Value> = all.iter().take(MAX_DIAGNOSTICS).map(|d| diagnostic(&places, d)).collect();
+        Ok(Json(json!({
+            "name": name,
+            "valid": errors == 0 && analysis.game().is_some(),
+            "errors": errors,
+            "diagnostics": shown,
+        })))
+    })
+    .await
+}
+
+fn diagnostic(places: &Places, d: &IdeDiagnostic) -> Value {
+    let related: Vec<Value> = d
+        .related
+        .iter()
+        .map(|r| json!({ "message": r.message, "range": places.range(r.span.start, r.span.end) }))
+        .collect();
+    let fixes: Vec<Value> = d
+        .fixes
+        .iter()
+        .map(|f| {
+            let edits: Vec<Value> = f
+                .edits
+                .iter()
+                .map(|e| json!({ "range": places.range(e.span.start, e.span.end), "text": e.text }))
+                .collect();
+            json!({ "title": f.title, "edits": edits })
+        })
+        .collect();
+    json!({
+        "severity": match d.severity { Severity::Error => "error", Severity::Warning => "warning" },
+        "message": d.message,
+        "range": places.range(d.span.start, d.span.end),
+        "related": related,
+        "fixes": fixes,
+    })
+}
+
+/// `POST /api/preview`: the initial position of a text's game, drawn as sessions draw it.
+pub async fn preview(body: Result<Json<Draft>, JsonRejection>) -> Answer {
+    let Json(draft) = body?;
+    check_text(&draft.text)?;
+    let name = draft_name(draft.name.as_deref())?;
+    blocking(move || {
+        let game = open_draft(&name, &draft.text)?;
+        let svg = initial_picture(&game, &hint_of(&draft.text)).map_err(unprocessable)?;
+        let info = game.info();
+        Ok(Json(json!({
+            "name": name,
+            "svg": svg,
+            "players": info.players,
+            "pieces": info.pieces,
+            "vertices": info.vertices.len(),
+        })))
+    })
+    .await
+}
+
+fn unprocessable(message: String) -> ApiError {
+    ApiError(StatusCode::UNPROCESSABLE_ENTITY, message)
+}
+
+/// Opens an edited text with the interpreter (drafts are never compiled); an invalid text is
+/// answered with its first errors as `file:line:col: error: message`.
+pub fn open_draft(name: &str, text: &str) -> Result<AnyGame, ApiError> {
+    let options = rbg::OpenOptions::new(rbg::Engine::Interpreter);
+    rbg::open_bytes(Path::new(name), text.as_bytes().to_vec(), &options)
+        .map(|opened| opened.game)
+        .map_err(|e| unprocessable(e.to_string()))
+}
+
+/// The `// @layout` hints of a text (hints that cannot be read are left out).
+pub fn hint_of(text: &str) -> LayoutHint {
+    LayoutHint::from_source(text).unwrap_or_default()
+}
+
+/// The keeper-completed initial position of `game` as SVG, drawn as a session draws it (the
+/// library's thumbnails and the editor's preview).
+pub fn initial_picture(game: &AnyGame, hint: &LayoutHint) -> Result<String, String> {
+    let mut scratch = game.new_scratch();
+    let mut state = game.initial_state();
+    game.complete_keeper(&mut state, &mut scratch, rbg_core::perft::DEFAULT_KEEPER_LIMIT)
+        .map_err(|e| e.to_string())?;
+    let layout = rbg_render::Layout::with_hint(game.info(), hint);
+    let options = rbg_render::RenderOptions::default();
+    Ok(rbg_render::render_svg_with_layout(game, &layout, &state, None, &options))
+}
+
+#[derive(Deserialize)]
+pub struct SaveRequest {
+    name: String,
+    text: String,
+    #[serde(default)]
+    overwrite: bool,
+}
+
+/// `POST /api/files`: writes a text into the games directory (the page's Save button). The
+/// name must be a plain relative path of an `.rbg` or `.sbg` file in an existing folder of the
+/// directory; an existing file is replaced only with `overwrite: true`.
+pub async fn save_file(State(app): State<App>, body: Result<Json<SaveRequest>, JsonRejection>) -> Answer {
+    let Json(request) = body?;
+    check_text(&request.text)?;
+    let dir = app.config.dir.clone();
+    let (name, overwrite) = (request.name.clone(), request.overwrite);
+    blocking(move || {
+        games::save(&dir, &request.name, &request.text, overwrite).map_err(|e| save_error(&request.name, e))
+    })
+    .await?;
+    // The thumbnail of the old text is stale.
+    lock(&app.thumbnails)?.remove(&name);
+    Ok(Json(json!({ "saved": name })))
+}
+
+fn save_error(name: &str, e: SaveError) -> ApiError {
+    match e {
+        SaveError::Invalid => {
+            bad(format!("{name:?} is not a game file name inside the games directory (a relative path ending in .rbg or .sbg, without ..)"))
+        }
+        SaveError::NoDirectory => {
+            ApiError(StatusCode::NOT_FOUND, format!("the folder of {name:?} does not exist in the games directory"))
+        }
+        SaveError::Exists => ApiError(
+            StatusCode::CONFLICT,
+            format!("{name:?} exists (or is not a plain file); ask to overwrite it to replace it"),
+        ),
+        SaveError::Io(message) => ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("{name}: {message}")),
+    }
+}
+
+/// Byte offsets of a text turned into the places the page's editor uses.
+struct Places<'a> {
+    text: &'a str,
+    /// The byte offset where each line starts, and its UTF-16 offset.
+    lines: Vec<(usize, usize)>,
+}
+
+impl<'a> Places<'a> {
+    fn new(text: &'a str) -> Self {
+        let mut lines = vec![(0, 0)];
+        let mut utf16 = 0;
+        for (at, c) in text.char_indices() {
+            utf16 += c.len_utf16();
+            if c == '\n' {
+                lines.push((at + 1, utf16));
+            }
+        }
+        Places { text, lines }
+    }
+
+    /// `{from, to, line, col, end_line, end_col}` of the bytes `start..end` (offsets past the end or inside a
+    /// character are moved back to a character's start).
+    fn range(&self, start: u32, end: u32) -> Value {
+        let (from, line, col) = self.place(start as usize);
+        let (to, end_line, end_col) = self.place(end.max(start) as usize);
+        json!({ "from": from, "to": to, "line": line, "col": col, "end_line": end_line, "end_col": end_col })
+    }
+
+    fn place(&self, offset: usize) -> (usize, usize, usize) {
+        let mut offset = offset.min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = self.lines.partition_point(|&(start, _)| start <= offset) - 1;
+        let (start, start16) = self.lines[line];
+        let col = self.text[start..offset].encode_utf16().count();
+        (start16 + col, line + 1, col + 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn places_count_utf16_units_and_lines_from_one() {
+        // "é" is 2 bytes and 1 unit; "𝄞" 4 bytes and 2 units.
+        let text = "a\né𝄞b\nc";
+        let places = Places::new(text);
+        assert_eq!(places.place(0), (0, 1, 1));
+        assert_eq!(places.place(2), (2, 2, 1));
+        // b: bytes 2 + 2 + 4 = 8; units 2 + 1 + 2 = 5.
+        assert_eq!(places.place(8), (5, 2, 4));
+        // Inside the clef: back to its start; past the end: the end.
+        assert_eq!(places.place(6), (3, 2, 2));
+        assert_eq!(places.place(100), (8, 3, 2));
+    }
+}
