@@ -159,8 +159,9 @@ struct Bar {
     interval: Option<(f64, f64)>,
 }
 
-/// Bars with their interval whiskers.
-fn bar_chart(title: &str, y_label: &str, bars: &[Bar], y_max: f64) -> String {
+/// Bars with their interval whiskers, each of its own colour (`colour: None`: bars of
+/// different things) or all of one (bins of one distribution).
+fn bar_chart(title: &str, y_label: &str, bars: &[Bar], y_max: f64, colour: Option<&str>) -> String {
     if bars.is_empty() {
         return String::new();
     }
@@ -175,7 +176,7 @@ fn bar_chart(title: &str, y_label: &str, bars: &[Bar], y_max: f64) -> String {
             "<rect x=\"{x:.1}\" y=\"{top:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{}\"><title>{}: {}</title></rect>",
             slot * 0.7,
             (bottom - top).max(0.0),
-            PALETTE[i % PALETTE.len()],
+            colour.unwrap_or(PALETTE[i % PALETTE.len()]),
             escape(label),
             short(*value)
         );
@@ -268,7 +269,7 @@ fn win_chart(a: &Analysis) -> String {
     if let Some(r) = a.strength.as_ref().and_then(|s| s.strong_score) {
         rate("strong's score".into(), r);
     }
-    bar_chart("Win rates with 95% intervals", "rate", &bars, 1.0)
+    bar_chart("Win rates with 95% intervals", "rate", &bars, 1.0, None)
 }
 
 fn length_chart(a: &Analysis) -> String {
@@ -283,7 +284,7 @@ fn length_chart(a: &Analysis) -> String {
         })
         .collect();
     let most = bars.iter().map(|b| b.value).fold(0.0, f64::max);
-    bar_chart("Game length (plies)", "games", &bars, most)
+    bar_chart("Game length (plies)", "games", &bars, most, Some(PALETTE[0]))
 }
 
 fn branching_chart(a: &Analysis) -> String {
