@@ -5,7 +5,8 @@
 //! the game, export and import of the log; the board locked while the agent thinks, Stop, and
 //! "New game" during a search; a promotion in chessGardner chosen by picture and name; then
 //! every game of `games/` opens from the library and a legal move is made by clicks, with a
-//! check that no two clickable sites are closer than 24 px. Screenshots (1280x800 and 600 px
+//! check that no two clickable sites are closer than 24 px; the editor marks a typed error,
+//! applies its quick fix, redraws the preview and plays the edited rule. Screenshots (1280x800 and 600 px
 //! wide) are kept in `$CARGO_TARGET_DIR/browser-screenshots/` (else `target/`).
 //!
 //! Needs Node.js, Chromium (`/usr/bin/chromium`, or `CHROMIUM`) and `npm ci` run in
