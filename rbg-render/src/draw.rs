@@ -1,7 +1,10 @@
 //! Composing the SVG picture of one state from a [`Layout`], the pieces' looks and the state.
 //!
 //! Drawing order (later on top): background, cells or edges and nodes, files and ranks, the
-//! last move's highlight, pieces, the current-vertex outline, vertex names, caption, legend.
+//! last move's highlight, pieces, the current-vertex outline, vertex names, the tray (pieces
+//! standing on helper vertices, which the board does not show), caption, legend.
+//!
+//! A board that encodes a game of drawn lines ([`crate::pitch`]) is drawn as its pitch.
 //! Sizes derive from the cell size; text widths are estimated (0.6 em a character), which is
 //! enough to keep the caption and legend inside the picture.
 
@@ -9,6 +12,7 @@ use rbg_core::{Game, GameInfo, Player, KEEPER};
 
 use crate::layout::{Layout, Shape};
 use crate::pieces::{piece_looks, Look};
+use crate::pitch::Pitch;
 use crate::svg::{num, Attr, SvgWriter};
 use crate::RenderOptions;
 
@@ -25,6 +29,11 @@ const LINE: &str = "#5b5b5b";
 const LAST_MOVE: &str = "#f5d742";
 const CURRENT: &str = "#1f5fd6";
 const TEXT: &str = "#1d1d1d";
+/// A pitch's paper, its squares, its edges and the lines drawn in play.
+const PAPER: &str = "#fcfcf7";
+const PAPER_GRID: &str = "#cfdcec";
+const PITCH_EDGE: &str = "#202020";
+const INK: &str = "#1d4ed8";
 
 /// Estimated width of one character, in em.
 const CHAR_WIDTH: f64 = 0.6;
@@ -123,15 +132,19 @@ pub fn game_piece_looks<G: Game>(game: &G) -> Vec<Look> {
 
 /// How many vertices each piece fills in the initial position.
 fn initial_counts<G: Game>(game: &G) -> Vec<usize> {
-    let info = game.info();
-    let initial = game.initial_state();
-    let mut counts = vec![0usize; info.pieces.len()];
-    for v in 0..info.vertices.len() as u32 {
-        if let Some(c) = counts.get_mut(game.piece(&initial, v) as usize) {
+    let mut counts = vec![0usize; game.info().pieces.len()];
+    for p in initial_pieces(game) {
+        if let Some(c) = counts.get_mut(p as usize) {
             *c += 1;
         }
     }
     counts
+}
+
+/// The piece on every vertex in the initial position.
+fn initial_pieces<G: Game>(game: &G) -> Vec<u32> {
+    let initial = game.initial_state();
+    (0..game.info().vertices.len() as u32).map(|v| game.piece(&initial, v)).collect()
 }
 
 /// The whole picture.
@@ -143,27 +156,41 @@ pub(crate) fn picture<G: Game>(
     options: &RenderOptions,
 ) -> String {
     let info = game.info();
+    let pitch = Pitch::detect(layout, &initial_pieces(game));
+    let pitch_layout = pitch.as_ref().map(|p| p.layout(layout));
+    let layout = pitch_layout.as_ref().unwrap_or(layout);
     let f = frame(layout, options);
     let looks = game_piece_looks(game);
     let pieces: Vec<u32> = (0..info.vertices.len() as u32).map(|v| game.piece(state, v)).collect();
+    // The squares of a pitch's lines are drawn as the lines.
+    let as_piece: Vec<bool> = (0..pieces.len()).map(|v| pitch.as_ref().is_none_or(|p| !p.marks[v])).collect();
 
     let coordinates = options.show_coordinates && layout.files_and_ranks.is_some();
     let mut below = f.board[3] + if coordinates { f.cell * 0.45 } else { 0.0 } + f.pad;
+    let tray_entries = tray(info, layout, &looks, &pieces);
+    let tray_rows = flow(tray_entries, |e| e.1.as_str(), &f, (f.board[2] + f.pad).max(320.0));
+    let tray_top = below;
+    if !tray_rows.is_empty() {
+        below += f.font * 1.4 + tray_rows.len() as f64 * f.font * 1.8;
+    }
     let caption = if options.show_caption { caption_lines(game, state) } else { Vec::new() };
     let caption_top = below;
     below += caption.len() as f64 * f.font * 1.4;
+    // On the board or in the tray.
     let shown_pieces: Vec<u32> =
-        pieces.iter().enumerate().filter(|&(v, _)| layout.is_shown(v)).map(|(_, &p)| p).collect();
+        pieces.iter().enumerate().filter(|&(v, _)| as_piece[v]).map(|(_, &p)| p).collect();
     let legend_entries = legend(info, &looks, &shown_pieces);
     let board_width = f.board[2] + f.pad;
     let caption_width =
         caption.iter().map(|l| l.chars().count() as f64 * CHAR_WIDTH * f.font).fold(0.0, f64::max);
     let wrap = board_width.max(320.0);
-    let legend_rows = flow(&legend_entries, &f, wrap);
+    let legend_rows = flow(legend_entries, |e| e.1, &f, wrap);
     let legend_top = below;
     below += legend_rows.len() as f64 * f.font * 1.8;
-    let width =
-        board_width.max(caption_width + 2.0 * f.pad).max(if legend_rows.is_empty() { 0.0 } else { wrap });
+    let widest_row = |rows: bool| if rows { wrap } else { 0.0 };
+    let width = board_width
+        .max(caption_width + 2.0 * f.pad)
+        .max(widest_row(!legend_rows.is_empty() || !tray_rows.is_empty()));
     let height = below + f.pad * 0.5;
 
     let mut w = SvgWriter::new();
@@ -187,7 +214,11 @@ pub(crate) fn picture<G: Game>(
             ("fill", "#ffffff".into()),
         ],
     );
-    board(&mut w, info, layout, &f);
+    if let Some(pitch) = &pitch {
+        pitch_lines(&mut w, pitch, layout, &f, &pieces);
+    }
+    board(&mut w, info, layout, &f, pitch.is_none());
+    star_points(&mut w, layout, &f);
     if coordinates {
         files_and_ranks(&mut w, layout, &f);
     }
@@ -195,13 +226,17 @@ pub(crate) fn picture<G: Game>(
     if options.highlight {
         last_move(&mut w, info, layout, &f, changed);
     }
-    draw_pieces(&mut w, info, layout, &f, &looks, &pieces);
+    draw_pieces(&mut w, info, layout, &f, &looks, &pieces, &as_piece);
+    if let Some(pitch) = &pitch {
+        ball(&mut w, pitch, layout, &f, game.current_vertex(state));
+    }
     if options.highlight {
         current_vertex(&mut w, info, layout, &f, game.current_vertex(state));
     }
     if options.show_vertex_names {
         vertex_names(&mut w, info, layout, &f);
     }
+    draw_tray(&mut w, &tray_rows, &f, tray_top);
     caption_text(&mut w, &caption, &f, caption_top);
     draw_legend(&mut w, &legend_rows, &f, legend_top);
     w.finish()
@@ -270,6 +305,9 @@ fn piece_room(layout: &Layout, f: &Frame, v: usize) -> f64 {
 /// The radius of a point's disc: 0.3 cells for nodes of a graph, 0.4 on a board of points and
 /// lines (where stones fill the points), less where points are closer than one cell.
 fn node_radius(layout: &Layout, cell: f64) -> f64 {
+    if let Some(radius) = layout.point_radius {
+        return cell * radius;
+    }
     if !layout.on_points {
         return cell * 0.3;
     }
@@ -278,9 +316,10 @@ fn node_radius(layout: &Layout, cell: f64) -> f64 {
     cell * 0.4 * crate::layout::closest_pair(&shown).min(1.0)
 }
 
-fn board(w: &mut SvgWriter, info: &GameInfo, layout: &Layout, f: &Frame) {
+/// The board's cells (click targets) and, where `wooden`, the board under points and lines.
+fn board(w: &mut SvgWriter, info: &GameInfo, layout: &Layout, f: &Frame, wooden: bool) {
     w.open("g", &[("class", "board".into())]);
-    if layout.on_points {
+    if layout.on_points && wooden {
         let [l, t, r, b] = f.board;
         w.empty(
             "rect",
@@ -295,7 +334,7 @@ fn board(w: &mut SvgWriter, info: &GameInfo, layout: &Layout, f: &Frame) {
             ],
         );
     }
-    if layout.shape == Shape::Nodes || !layout.links.is_empty() {
+    if (layout.shape == Shape::Nodes && wooden) || !layout.links.is_empty() {
         w.open(
             "g",
             &[
@@ -458,11 +497,12 @@ fn draw_pieces(
     f: &Frame,
     looks: &[Look],
     pieces: &[u32],
+    as_piece: &[bool],
 ) {
     w.open("g", &[("class", "pieces".into()), ("text-anchor", "middle".into())]);
     for (v, &piece) in pieces.iter().enumerate() {
         let Some(&point) = layout.points.get(v) else { continue };
-        if !layout.is_shown(v) {
+        if !layout.is_shown(v) || !as_piece.get(v).copied().unwrap_or(true) {
             continue;
         }
         let unknown = Look::Disc { fill: "#999999".into(), ink: "#ffffff".into(), label: "?".into() };
@@ -624,25 +664,26 @@ fn legend<'a>(info: &'a GameInfo, looks: &'a [Look], pieces: &[u32]) -> Vec<(&'a
         .collect()
 }
 
-/// Legend entries placed in rows no wider than `wrap`: (x of the entry, look, name) per row.
-fn flow<'a>(entries: &[(&'a Look, &'a str)], f: &Frame, wrap: f64) -> Vec<Vec<(f64, &'a Look, &'a str)>> {
-    let mut rows: Vec<Vec<(f64, &Look, &str)>> = Vec::new();
+/// Entries of a legend or the tray (an icon and a text, `text` of each) placed in rows no wider
+/// than `wrap`: (x of the entry, entry) per row.
+fn flow<T>(entries: Vec<T>, text: impl Fn(&T) -> &str, f: &Frame, wrap: f64) -> Vec<Vec<(f64, T)>> {
+    let mut rows: Vec<Vec<(f64, T)>> = Vec::new();
     let mut x = f.pad;
-    for &(look, name) in entries {
-        let width = f.font * 2.0 + name.chars().count() as f64 * CHAR_WIDTH * f.font + f.font;
+    for entry in entries {
+        let width = f.font * 2.0 + text(&entry).chars().count() as f64 * CHAR_WIDTH * f.font + f.font;
         if rows.is_empty() || (x + width > wrap && x > f.pad) {
             rows.push(Vec::new());
             x = f.pad;
         }
         if let Some(row) = rows.last_mut() {
-            row.push((x, look, name));
+            row.push((x, entry));
         }
         x += width;
     }
     rows
 }
 
-fn draw_legend(w: &mut SvgWriter, rows: &[Vec<(f64, &Look, &str)>], f: &Frame, top: f64) {
+fn draw_legend(w: &mut SvgWriter, rows: &[Vec<(f64, (&Look, &str))>], f: &Frame, top: f64) {
     if rows.is_empty() {
         return;
     }
@@ -650,7 +691,7 @@ fn draw_legend(w: &mut SvgWriter, rows: &[Vec<(f64, &Look, &str)>], f: &Frame, t
     let icon_cell = f.font * 2.0;
     for (r, row) in rows.iter().enumerate() {
         let cy = top + (r as f64 + 0.5) * f.font * 1.8;
-        for &(x, look, name) in row {
+        for &(x, (look, name)) in row {
             w.open(
                 "g",
                 &[
@@ -668,5 +709,179 @@ fn draw_legend(w: &mut SvgWriter, rows: &[Vec<(f64, &Look, &str)>], f: &Frame, t
             );
         }
     }
+    w.close();
+}
+
+/// A piece standing on a helper vertex: its look, the vertex's name and the piece's name.
+type TrayEntry<'a> = (&'a Look, String, &'a str);
+
+/// The pieces on helper vertices (not drawn on the board), in board order.
+fn tray<'a>(info: &'a GameInfo, layout: &Layout, looks: &'a [Look], pieces: &[u32]) -> Vec<TrayEntry<'a>> {
+    pieces
+        .iter()
+        .enumerate()
+        .filter(|&(v, _)| v < layout.points.len() && !layout.is_shown(v))
+        .filter_map(|(v, &p)| {
+            let look = looks.get(p as usize)?;
+            let name = info.pieces.get(p as usize)?;
+            (*look != Look::Hidden).then(|| (look, info.vertices[v].clone(), name.as_str()))
+        })
+        .collect()
+}
+
+/// The tray under the board: "off the board:" and each piece on a helper vertex with the
+/// vertex's name.
+fn draw_tray(w: &mut SvgWriter, rows: &[Vec<(f64, TrayEntry<'_>)>], f: &Frame, top: f64) {
+    if rows.is_empty() {
+        return;
+    }
+    w.open("g", &[("class", "tray".into()), ("font-size", num(f.font)), ("fill", TEXT.into())]);
+    w.text("text", &[("x", num(f.pad)), ("y", num(top + f.font * 1.1))], "off the board:");
+    let icon_cell = f.font * 2.0;
+    for (r, row) in rows.iter().enumerate() {
+        let cy = top + f.font * 1.4 + (r as f64 + 0.5) * f.font * 1.8;
+        for (x, (look, vertex, piece)) in row {
+            w.open(
+                "g",
+                &[
+                    ("class", "tray-piece".into()),
+                    ("data-vertex", vertex.clone()),
+                    ("data-piece", piece.to_string()),
+                    ("text-anchor", "middle".into()),
+                ],
+            );
+            piece_icon(w, look, [x + icon_cell * 0.5, cy], icon_cell);
+            w.close();
+            w.text(
+                "text",
+                &[("x", num(x + icon_cell + f.font * 0.3)), ("y", num(cy)), ("dy", "0.35em".into())],
+                vertex,
+            );
+        }
+    }
+    w.close();
+}
+
+/// The star points of a go board, over its lines (the click targets are transparent).
+fn star_points(w: &mut SvgWriter, layout: &Layout, f: &Frame) {
+    if layout.star_points.is_empty() {
+        return;
+    }
+    w.open("g", &[("class", "star-points".into()), ("fill", LINE.into())]);
+    for &p in &layout.star_points {
+        let [cx, cy] = f.pixel(p);
+        w.empty(
+            "circle",
+            &[("class", "star-point".into()), ("cx", num(cx)), ("cy", num(cy)), ("r", num(f.cell * 0.1))],
+        );
+    }
+    w.close();
+}
+
+/// A pitch on squared paper: the paper, its grid, the lines drawn so far and the points.
+fn pitch_lines(w: &mut SvgWriter, pitch: &Pitch, layout: &Layout, f: &Frame, pieces: &[u32]) {
+    let at = |v: u32| f.pixel(layout.points[v as usize]);
+    let [l, t, r, b] = f.board;
+    w.open("g", &[("class", "pitch".into())]);
+    w.empty(
+        "rect",
+        &[
+            ("class", "paper".into()),
+            ("x", num(l)),
+            ("y", num(t)),
+            ("width", num(r - l)),
+            ("height", num(b - t)),
+            ("fill", PAPER.into()),
+        ],
+    );
+    let corners = pitch.points.iter().map(|&v| at(v));
+    let [x0, y0, x1, y1] = corners
+        .fold([f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY], |e, [x, y]| {
+            [e[0].min(x), e[1].min(y), e[2].max(x), e[3].max(y)]
+        });
+    let spacing = pitch.point_spacing() * f.cell;
+    w.open(
+        "g",
+        &[("class", "paper-grid".into()), ("stroke", PAPER_GRID.into()), ("stroke-width", "1".into())],
+    );
+    let line = |w: &mut SvgWriter, [xa, ya]: [f64; 2], [xb, yb]: [f64; 2]| {
+        w.empty("line", &[("x1", num(xa)), ("y1", num(ya)), ("x2", num(xb)), ("y2", num(yb))]);
+    };
+    let steps = |from: f64, to: f64| {
+        (0..).map(move |k| from + k as f64 * spacing).take_while(move |&z| z <= to + 0.5)
+    };
+    if spacing > 0.0 && x1.is_finite() {
+        for x in steps(x0, x1) {
+            line(w, [x, y0], [x, y1]);
+        }
+        for y in steps(y0, y1) {
+            line(w, [x0, y], [x1, y]);
+        }
+    }
+    w.close();
+    let width = (f.cell * 0.06).max(2.0);
+    w.open("g", &[("class", "pitch-lines".into()), ("stroke-linecap", "round".into())]);
+    for segment in pitch.segments.iter().filter(|s| pitch.is_drawn(s, pieces)) {
+        let (class, colour) =
+            if segment.border { ("pitch-line border", PITCH_EDGE) } else { ("pitch-line played", INK) };
+        let ([xa, ya], [xb, yb]) = (at(segment.a), at(segment.b));
+        w.empty(
+            "line",
+            &[
+                ("class", class.into()),
+                ("x1", num(xa)),
+                ("y1", num(ya)),
+                ("x2", num(xb)),
+                ("y2", num(yb)),
+                ("stroke", colour.into()),
+                ("stroke-width", num(width)),
+            ],
+        );
+    }
+    w.close();
+    w.open("g", &[("class", "pitch-points".into()), ("fill", LINE.into())]);
+    for &v in &pitch.points {
+        let [cx, cy] = at(v);
+        w.empty(
+            "circle",
+            &[
+                ("class", "point".into()),
+                ("cx", num(cx)),
+                ("cy", num(cy)),
+                ("r", num((f.cell * 0.05).max(1.5))),
+            ],
+        );
+    }
+    w.close();
+    w.close();
+}
+
+/// The ball on the current vertex when it is a point of the pitch: a white disc with a black
+/// pentagon.
+fn ball(w: &mut SvgWriter, pitch: &Pitch, layout: &Layout, f: &Frame, current: u32) {
+    if !pitch.points.contains(&current) {
+        return;
+    }
+    let [cx, cy] = f.pixel(layout.points[current as usize]);
+    let r = pitch.point_spacing() * f.cell * 0.2;
+    w.open("g", &[("class", "ball".into())]);
+    w.empty(
+        "circle",
+        &[
+            ("cx", num(cx)),
+            ("cy", num(cy)),
+            ("r", num(r)),
+            ("fill", "#ffffff".into()),
+            ("stroke", "#111111".into()),
+            ("stroke-width", num((r * 0.15).max(1.0))),
+        ],
+    );
+    let corners: Vec<String> = (0..5)
+        .map(|k| {
+            let a = (-90.0 + 72.0 * f64::from(k)).to_radians();
+            format!("{},{}", num(cx + 0.45 * r * a.cos()), num(cy + 0.45 * r * a.sin()))
+        })
+        .collect();
+    w.empty("polygon", &[("points", corners.join(" ")), ("fill", "#111111".into())]);
     w.close();
 }

@@ -19,6 +19,10 @@
 //!
 //! Several `@layout` lines add up (the last style wins). Anything else after `@layout` is an
 //! error with its line number; the caller decides whether to show it.
+//!
+//! The same reading also notes whether the `#board` is a `tiling(..., vertices, ...)`: the game
+//! information keeps a tiling's positions but not whether its sites are cells or vertices, and
+//! a board played on vertices (a go board) is drawn as points on its lines, not as cells.
 
 use core::fmt;
 
@@ -29,6 +33,9 @@ pub struct LayoutHint {
     pub style: Option<Style>,
     /// Names of vertices to leave out of the board.
     pub hide: Vec<String>,
+    /// The file's board is a `tiling` whose sites are the tiling's vertices (not a hint: read
+    /// from the `#board` declaration written in the file; one made by a macro is not seen).
+    pub on_vertices: bool,
 }
 
 /// A layout style a hint can ask for.
@@ -88,6 +95,7 @@ impl LayoutHint {
                 hint.read_word(word).ok_or_else(|| HintError { line: index + 1, word: word.to_string() })?;
             }
         }
+        hint.on_vertices = tiling_on_vertices(text);
         Ok(hint)
     }
 
@@ -103,6 +111,40 @@ impl LayoutHint {
         self.style = Some(Style::NAMES.iter().find(|(name, _)| *name == word)?.1);
         Some(())
     }
+}
+
+/// Whether the text (its comments left out) calls `tiling(` with `vertices` as the second
+/// argument.
+fn tiling_on_vertices(text: &str) -> bool {
+    let code: String =
+        text.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n");
+    let bytes = code.as_bytes();
+    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    code.match_indices("tiling").any(|(at, word)| {
+        let end = at + word.len();
+        let starts_word = at == 0 || !is_word(bytes[at - 1]);
+        let rest = code[end..].trim_start();
+        starts_word && rest.starts_with('(') && second_argument(&rest[1..]) == Some("vertices")
+    })
+}
+
+/// The second top-level argument of a call whose text starts after its `(`, trimmed.
+fn second_argument(arguments: &str) -> Option<&str> {
+    let mut depth = 0usize;
+    let mut start = None;
+    for (i, c) in arguments.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' if depth == 0 => return start.map(|s: usize| arguments[s..i].trim()),
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => match start {
+                None => start = Some(i + 1),
+                Some(s) => return Some(arguments[s..i].trim()),
+            },
+            _ => {}
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -125,5 +167,18 @@ mod tests {
         assert_eq!(err, HintError { line: 3, word: "square".into() });
         assert!(err.to_string().starts_with("line 3: unknown layout hint 'square'"));
         assert!(LayoutHint::from_source("// @layout hide=").is_err());
+    }
+
+    #[test]
+    fn a_tiling_on_vertices_is_noticed_in_the_board_line() {
+        let on = |text: &str| LayoutHint::from_source(text).unwrap().on_vertices;
+        assert!(on("#board = tiling(square(rectangle(9, 9)), vertices, e)"));
+        assert!(on("#board = tiling (rotate(tri(hexagon(3)), 30) ,\n  vertices , e, x0y0: w)"));
+        assert!(!on("#board = tiling(square(rectangle(9, 9)), cells, e)"));
+        assert!(!on(
+            "// #board = tiling(square(rectangle(9, 9)), vertices, e)\n#board = rectangle(up, down, [e])"
+        ));
+        assert!(!on("#board = mytiling(square(rectangle(9, 9)), vertices, e)"));
+        assert!(!on("#board = tiling(square(rectangle(9, 9"));
     }
 }

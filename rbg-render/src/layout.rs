@@ -107,6 +107,12 @@ pub struct Layout {
     /// on a board with a dot on each point where `dots`; else (the graph layout) nodes.
     pub on_points: bool,
     pub dots: bool,
+    /// Star points (hoshi) of a go board of 9, 13 or 19 lines, in cells: small discs drawn
+    /// where a go board has them.
+    pub star_points: Vec<[f64; 2]>,
+    /// For [`Shape::Nodes`]: the radius of each point's click disc in cells, when the layout
+    /// sets it (the pitch of [`crate::pitch`]); otherwise it follows from the spacing.
+    pub point_radius: Option<f64>,
 }
 
 /// Least width of a cell and least distance between points, in cells (24 and about 38 pixels
@@ -126,9 +132,12 @@ impl Layout {
     pub fn with_hint(info: &GameInfo, hint: &LayoutHint) -> Layout {
         let n = info.vertices.len();
         let mut hidden: Vec<bool> = info.vertices.iter().map(|v| hint.hide.contains(v)).collect();
+        // A tiling played on its vertices is a board of points on the tiling's lines.
+        let vertex_sites = hint.on_vertices && hint.style.is_none();
+        let style = if vertex_sites { Some(Style::Points) } else { hint.style };
         let mut layout = match &info.positions {
-            Some(positions) if positions.len() == n && n > 0 => from_positions(info, positions, hint.style),
-            _ => node_list(info, &mut hidden, hint.style),
+            Some(positions) if positions.len() == n && n > 0 => from_positions(info, positions, style),
+            _ => node_list(info, &mut hidden, style),
         };
         layout.hidden = hidden;
         layout.links.retain(|l| !layout.hidden[l.a as usize] && !layout.hidden[l.b as usize]);
@@ -150,7 +159,11 @@ impl Layout {
             layout.on_points = true;
         } else if layout.shape == Shape::Nodes && layout.origin != Origin::Graph {
             layout.on_points = true;
-            layout.dots = true;
+            // The lines of a tiling meet at each of its vertices: the crossings show the points.
+            layout.dots = !vertex_sites;
+        }
+        if layout.on_points && !layout.dots {
+            layout.star_points = star_points(&layout);
         }
         layout.fit_clickable();
         layout
@@ -170,6 +183,8 @@ impl Layout {
             layer_labels: Vec::new(),
             on_points: false,
             dots: false,
+            star_points: Vec::new(),
+            point_radius: None,
         }
     }
 
@@ -201,6 +216,7 @@ impl Layout {
         };
         self.points.iter_mut().for_each(scale);
         self.outlines.iter_mut().flatten().for_each(scale);
+        self.star_points.iter_mut().for_each(scale);
         for link in &mut self.links {
             if let Some(arc) = &mut link.arc {
                 scale(&mut arc.centre);
@@ -216,10 +232,53 @@ impl Layout {
 }
 
 /// Whether the pieces are go stones: a coloured piece named `…Stone`.
+///
+/// Why piece names: a `rectangle` board's information is the same whether the game is played
+/// in its squares or on its points, and the corpus's go files (read-only) carry no hint; stones
+/// are what is placed on the points of a go board, so two kinds of `…Stone` say the game is
+/// played there.
 fn plays_stones(info: &GameInfo) -> bool {
     let stones =
         info.pieces.iter().filter(|p| p.len() > 5 && p.to_ascii_lowercase().ends_with("stone")).count();
     stones >= 2
+}
+
+/// The star points of a square board of 9, 13 or 19 points a side with unit steps (where go
+/// boards mark them: the 3rd line from the edge and the centre on 9 and 13 lines, the 4th line
+/// and the middles on 19); none for other boards.
+fn star_points(layout: &Layout) -> Vec<[f64; 2]> {
+    let shown: Vec<[f64; 2]> =
+        (0..layout.points.len()).filter(|&v| layout.is_shown(v)).map(|v| layout.points[v]).collect();
+    let distinct = |k: usize| {
+        let mut values: Vec<f64> = shown.iter().map(|p| p[k]).collect();
+        values.sort_by(f64::total_cmp);
+        values.dedup_by(|a, b| (*a - *b).abs() < 1e-6);
+        values
+    };
+    let (xs, ys) = (distinct(0), distinct(1));
+    let unit_steps = |values: &[f64]| values.windows(2).all(|w| (w[1] - w[0] - 1.0).abs() < 1e-6);
+    let lines = xs.len();
+    if ys.len() != lines || shown.len() != lines * lines || !unit_steps(&xs) || !unit_steps(&ys) {
+        return Vec::new();
+    }
+    let marks: &[usize] = match lines {
+        9 => &[2, 4, 6],
+        13 => &[3, 6, 9],
+        19 => &[3, 9, 15],
+        _ => return Vec::new(),
+    };
+    let middle = lines / 2;
+    let mut out = Vec::new();
+    for &i in marks {
+        for &j in marks {
+            // 9 and 13 lines: the four corner points and the centre (tengen).
+            let corner_or_centre = (i == middle) == (j == middle);
+            if lines == 19 || corner_or_centre {
+                out.push([xs[i], ys[j]]);
+            }
+        }
+    }
+    out
 }
 
 /// The least distance between two of the points (infinite for fewer than two): a sweep

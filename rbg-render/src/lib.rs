@@ -41,6 +41,7 @@ pub mod labels;
 pub mod layout;
 pub mod names;
 pub mod pieces;
+pub mod pitch;
 pub mod rings;
 mod svg;
 pub mod text;

@@ -132,6 +132,16 @@ fn close(a: [f64; 2], b: [f64; 2]) -> bool {
     (a[0] - b[0]).abs() < 0.02 && (a[1] - b[1]).abs() < 0.02
 }
 
+/// The pieces of the tray (those on helper vertices) as (vertex, piece) names.
+fn tray_pieces(doc: &roxmltree::Document<'_>) -> Vec<(String, String)> {
+    doc.descendants()
+        .filter(|n| has_class(n, "tray-piece"))
+        .map(|n| {
+            (n.attribute("data-vertex").unwrap().to_string(), n.attribute("data-piece").unwrap().to_string())
+        })
+        .collect()
+}
+
 fn caption(doc: &roxmltree::Document<'_>) -> String {
     let g = doc.descendants().find(|n| has_class(n, "caption")).expect("a caption");
     g.children().filter_map(|t| t.text()).filter(|t| !t.trim().is_empty()).collect::<Vec<_>>().join("\n")
@@ -413,10 +423,13 @@ fn games() -> &'static Vec<Interpreter> {
         list.push(interpreter(SMALL_HEXAGON, "hexagonal"));
         list.push(interpreter(WHEEL, "wheel"));
         list.push(interpreter(SMALL_CUBOID, "cuboid"));
-        for file in ["boards/surakarta.rbg", "boards/pretwa.rbg", "geometry/walkers3464.rbg"] {
+        list.push(interpreter(GRID_WITH_COUNTER, "counted"));
+        for file in
+            ["boards/surakarta.rbg", "boards/pretwa.rbg", "boards/atariGo.rbg", "geometry/walkers3464.rbg"]
+        {
             list.push(workspace_game(file));
         }
-        for name in ["theMillGame", "yavalath", "arimaa", "chineseCheckers6"] {
+        for name in ["theMillGame", "yavalath", "arimaa", "chineseCheckers6", "paperSoccer"] {
             if let Some(game) = corpus_game(name) {
                 list.push(game);
             }
@@ -469,13 +482,21 @@ proptest! {
             prop_assert_eq!(&info.pieces[game.piece(&state, v.unwrap()) as usize], &drawn.piece);
         }
         let looks = rbg_render::game_piece_looks(game);
-        // Pieces on helper vertices (surakarta's loops) are not drawn.
+        // Every piece is drawn: on the board, or in the tray when it stands on a helper vertex
+        // (surakarta's loops), except the marks of a pitch's lines, drawn as the lines.
         let layout = Layout::new(info);
-        let occupied = (0..info.vertices.len() as u32)
-            .filter(|&v| layout.is_shown(v as usize))
-            .filter(|&v| looks[game.piece(&state, v) as usize] != rbg_render::pieces::Look::Hidden)
-            .count();
-        prop_assert_eq!(shown.len(), occupied);
+        let initial = game.initial_state();
+        let initial: Vec<u32> = (0..info.vertices.len() as u32).map(|v| game.piece(&initial, v)).collect();
+        let pitch = rbg_render::pitch::Pitch::detect(&layout, &initial);
+        let mark = |v: u32| pitch.as_ref().is_some_and(|p| p.marks[v as usize]);
+        let occupied = |on_board: bool| {
+            (0..info.vertices.len() as u32)
+                .filter(|&v| layout.is_shown(v as usize) == on_board && !mark(v))
+                .filter(|&v| looks[game.piece(&state, v) as usize] != rbg_render::pieces::Look::Hidden)
+                .count()
+        };
+        prop_assert_eq!(shown.len(), occupied(true));
+        prop_assert_eq!(tray_pieces(&doc).len(), occupied(false));
     }
 }
 
@@ -652,6 +673,7 @@ fn every_board_has_separate_clickable_sites_and_grid_names_on_a_grid() {
     let started = std::time::Instant::now();
     let games = every_board_game();
     let mut checked = 0;
+    let mut pitches: Vec<String> = Vec::new();
     for (name, rbg_text, hint_text) in &games {
         let out = rbg_parser::parse(name, rbg_text.as_bytes());
         let Some(ir) = out.game else { panic!("{name} parses: {:?}", out.diagnostics) };
@@ -667,6 +689,11 @@ fn every_board_has_separate_clickable_sites_and_grid_names_on_a_grid() {
             &RenderOptions::default(),
         );
         let doc = roxmltree::Document::parse(&svg).expect("well-formed");
+        let initial = game.initial_state();
+        let pieces: Vec<u32> = (0..info.vertices.len() as u32).map(|v| game.piece(&initial, v)).collect();
+        if rbg_render::pitch::Pitch::detect(&layout, &pieces).is_some() {
+            pitches.push(info.name.clone());
+        }
         let drawn = sites(&doc);
         // Each vertex drawn once, except helpers, which are not drawn.
         let shown = (0..info.vertices.len()).filter(|&v| layout.is_shown(v)).count();
@@ -735,6 +762,9 @@ fn every_board_has_separate_clickable_sites_and_grid_names_on_a_grid() {
         checked += 1;
     }
     assert!(checked >= 30, "{checked} boards");
+    // Only paper soccer encodes lines between points in squares.
+    let expected: &[&str] = if rbg_testdata::corpus().is_some() { &["paperSoccer"] } else { &[] };
+    assert_eq!(pitches, expected);
     eprintln!("{checked} boards checked in {:.2} s", started.elapsed().as_secs_f64());
 }
 
@@ -856,4 +886,209 @@ fn a_points_hint_draws_a_rectangle_as_points_and_lines() {
     // 3 × 3 points: 2 × 3 × 2 = 12 lines along rows and columns.
     assert_eq!(layout.links.len(), 12);
     assert_eq!(Layout::new(game.info()).shape, Shape::Squares, "without the hint: squares");
+}
+
+/// The centres of the cells (click targets) and the lines of a board of points, in pixels.
+fn points_and_lines(doc: &roxmltree::Document<'_>) -> (HashMap<String, [f64; 2]>, Vec<[f64; 4]>) {
+    let lines = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("line") && has_class(n, "edge"))
+        .map(|n| [number(&n, "x1"), number(&n, "y1"), number(&n, "x2"), number(&n, "y2")])
+        .collect();
+    (cell_centres(doc), lines)
+}
+
+/// Whether `p` is the crossing of a horizontal and a vertical line (or their end).
+fn on_a_crossing(p: [f64; 2], lines: &[[f64; 4]]) -> bool {
+    let near = |a: f64, b: f64| (a - b).abs() < 0.02;
+    let between = |x: f64, a: f64, b: f64| a.min(b) - 0.02 <= x && x <= a.max(b) + 0.02;
+    let across = lines.iter().any(|l| near(l[1], p[1]) && near(l[3], p[1]) && between(p[0], l[0], l[2]));
+    let down = lines.iter().any(|l| near(l[0], p[0]) && near(l[2], p[0]) && between(p[1], l[1], l[3]));
+    across && down
+}
+
+/// The state after the legal moves that place a piece on each of `points` in turn.
+fn place_on(game: &Interpreter, points: &[&str]) -> State {
+    let mut sc = game.new_scratch();
+    let mut state = game.initial_state();
+    let mut legal = MoveList::new();
+    game.complete_keeper(&mut state, &mut sc, 100).unwrap();
+    for point in points {
+        let v = game.info().vertex_id(point).unwrap();
+        game.legal_moves(&mut state, &mut sc, &mut legal).unwrap();
+        let m = legal.iter().find(|m| m.iter().all(|a| a.vertex == v)).expect("a placement there").to_vec();
+        game.apply_move(&mut state, &m);
+        game.complete_keeper(&mut state, &mut sc, 100).unwrap();
+    }
+    state
+}
+
+#[test]
+fn a_go_board_on_tiling_vertices_has_its_stones_on_the_line_crossings() {
+    // games/boards/atariGo.rbg: `tiling(square(rectangle(9, 9)), vertices, empty)`, 81 points.
+    let game = workspace_game("boards/atariGo.rbg");
+    let text =
+        std::fs::read_to_string(rbg_testdata::workspace_root().join("games/boards/atariGo.rbg")).unwrap();
+    let hint = rbg_render::LayoutHint::from_source(&text).unwrap();
+    assert!(hint.on_vertices);
+    let layout = Layout::with_hint(game.info(), &hint);
+    assert_eq!(layout.shape, Shape::Nodes);
+    assert!(layout.on_points && !layout.dots);
+    // Black on the centre, white on the top-left corner point.
+    let state = place_on(&game, &["x4y4", "x0y0"]);
+    let svg = rbg_render::render_svg_with_layout(&game, &layout, &state, None, &RenderOptions::default());
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    // No square cells: each of the 81 sites is a transparent disc (a click target).
+    let cells: Vec<roxmltree::Node<'_, '_>> = doc.descendants().filter(|n| has_class(n, "cell")).collect();
+    assert_eq!(cells.len(), 81);
+    assert!(cells.iter().all(|c| c.has_tag_name("circle") && c.attribute("fill-opacity") == Some("0")));
+    // The lines of a 9 × 9 go board: 8 steps along each of 9 rows and 9 columns.
+    let (centres, lines) = points_and_lines(&doc);
+    assert_eq!(lines.len(), 2 * 9 * 8);
+    for (vertex, &centre) in &centres {
+        assert!(on_a_crossing(centre, &lines), "{vertex} is not on a crossing");
+    }
+    // Neighbouring points one cell (48 px) apart, rows and columns straight.
+    let (a, b, c) = (centres["x4y4"], centres["x5y4"], centres["x4y5"]);
+    assert!(close([b[0] - a[0], b[1] - a[1]], [CELL, 0.0]) && close([c[0] - a[0], c[1] - a[1]], [0.0, CELL]));
+    // The stones stand on their points.
+    let pieces = drawn_pieces(&doc);
+    assert_eq!(pieces.len(), 2);
+    assert!(close(pieces["x4y4"].centre, a) && pieces["x4y4"].piece == "blackStone");
+    assert!(close(pieces["x0y0"].centre, centres["x0y0"]) && pieces["x0y0"].piece == "whiteStone");
+    // Star points of a 9-line board: the 3rd lines' crossings and the centre.
+    let stars: Vec<[f64; 2]> = doc
+        .descendants()
+        .filter(|n| has_class(n, "star-point"))
+        .map(|n| [number(&n, "cx"), number(&n, "cy")])
+        .collect();
+    assert_eq!(stars.len(), 5);
+    for name in ["x2y2", "x6y2", "x4y4", "x2y6", "x6y6"] {
+        assert!(stars.iter().any(|&s| close(s, centres[name])), "no star point on {name}");
+    }
+    // Without the file's text (no `vertices` seen) the same board is a tiling of squares.
+    assert_eq!(Layout::new(game.info()).shape, Shape::Tiles);
+}
+
+#[test]
+fn the_corpus_go_boards_are_points_on_lines_with_nine_star_points() {
+    for name in ["go", "go_constsum", "go_nopass"] {
+        let Some(game) = corpus_game(name) else { return };
+        let (state, _) = play(&game, &[]);
+        let svg = render_svg(&game, &state, None, &RenderOptions::default());
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let (centres, lines) = points_and_lines(&doc);
+        assert_eq!(centres.len(), 361, "{name}");
+        assert_eq!(lines.len(), 2 * 19 * 18, "{name}");
+        assert!(
+            doc.descendants().filter(|n| has_class(n, "cell")).all(|c| c.has_tag_name("circle")),
+            "{name}"
+        );
+        assert!(centres.values().all(|&c| on_a_crossing(c, &lines)), "{name}");
+        // Star points on the 4th lines and the middles: d4, j4, p4, ..., p16 (rows from the top).
+        let stars: Vec<[f64; 2]> = doc
+            .descendants()
+            .filter(|n| has_class(n, "star-point"))
+            .map(|n| [number(&n, "cx"), number(&n, "cy")])
+            .collect();
+        assert_eq!(stars.len(), 9, "{name}");
+        for x in [3, 9, 15] {
+            for y in [3, 9, 15] {
+                let at = centres[&format!("rx{x}y{y}")];
+                assert!(stars.iter().any(|&s| close(s, at)), "{name}: no star point at ({x}, {y})");
+            }
+        }
+    }
+}
+
+#[test]
+fn paper_soccer_is_a_pitch_with_its_goals_one_step_outside() {
+    let Some(game) = corpus_game("paperSoccer") else { return };
+    let line_ends = |doc: &roxmltree::Document<'_>, class: &str| -> Vec<[f64; 4]> {
+        doc.descendants()
+            .filter(|n| has_class(n, "pitch-line") && has_class(n, class))
+            .map(|n| [number(&n, "x1"), number(&n, "y1"), number(&n, "x2"), number(&n, "y2")])
+            .collect()
+    };
+    let (state, _) = play(&game, &[]);
+    let svg = render_svg(&game, &state, None, &RenderOptions::default());
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    // The file: points on every third row and column of a 31 × 37 rectangle; a 10 × 10 pitch
+    // (11 × 11 points) and at each end a goal one step deep and two steps wide. Its edges,
+    // drawn at the start: 10 + 10 sides, 4 + 4 steps of each goal line beside the goal's
+    // mouth, and each goal's back and two sides (2 + 2 + 2): 44 lines.
+    let borders = line_ends(&doc, "border");
+    assert_eq!(borders.len(), 44);
+    assert!(line_ends(&doc, "played").is_empty());
+    let centres = cell_centres(&doc);
+    let step = centres["rx3y3"][0] - centres["rx0y3"][0];
+    assert!(step >= 3.0 * 24.0, "the squares between points are click targets: {step}");
+    let xs = borders.iter().flat_map(|l| [l[0], l[2]]);
+    let (left, right) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x), hi.max(x)));
+    let side: Vec<&[f64; 4]> = borders.iter().filter(|l| l[0] == left && l[2] == left).collect();
+    assert_eq!(side.len(), 10);
+    let ys = side.iter().flat_map(|l| [l[1], l[3]]);
+    let (top, bottom) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), y| (lo.min(y), hi.max(y)));
+    assert!((right - left - 10.0 * step).abs() < 0.05 && (bottom - top - 10.0 * step).abs() < 0.05);
+    // The goals: centred, one step beyond the goal lines.
+    let pieces = drawn_pieces(&doc);
+    let goal = |piece: &str| pieces.values().find(|p| p.piece == piece).expect("a goal").centre;
+    assert!(close(goal("whiteGoal"), [(left + right) / 2.0, top - step]));
+    assert!(close(goal("blackGoal"), [(left + right) / 2.0, bottom + step]));
+    // Nothing else is drawn as a piece (the squares of lines are the lines), and the ball is
+    // on the centre spot.
+    assert_eq!(pieces.len(), 2, "{pieces:?}");
+    let ball = doc.descendants().find(|n| has_class(n, "ball")).expect("the ball");
+    let disc = ball.children().find(|n| n.has_tag_name("circle")).unwrap();
+    let centre_spot = [(left + right) / 2.0, (top + bottom) / 2.0];
+    assert!(close([number(&disc, "cx"), number(&disc, "cy")], centre_spot));
+    // A first kick draws one line from the centre spot to where the ball lies now.
+    let mut sc = game.new_scratch();
+    let mut legal = MoveList::new();
+    let mut after = state.clone();
+    game.legal_moves(&mut after, &mut sc, &mut legal).unwrap();
+    game.apply_move(&mut after, legal.get(0));
+    game.complete_keeper(&mut after, &mut sc, 100).unwrap();
+    let svg = render_svg(&game, &after, Some(&state), &RenderOptions::default());
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let played = line_ends(&doc, "played");
+    assert_eq!(played.len(), 1);
+    let ball = doc.descendants().find(|n| has_class(n, "ball")).expect("the ball");
+    let disc = ball.children().find(|n| n.has_tag_name("circle")).unwrap();
+    let now = [number(&disc, "cx"), number(&disc, "cy")];
+    let ends = [[played[0][0], played[0][1]], [played[0][2], played[0][3]]];
+    assert!(
+        ends.iter().any(|&e| close(e, centre_spot)) && ends.iter().any(|&e| close(e, now)),
+        "{ends:?} {now:?}"
+    );
+    assert_eq!(line_ends(&doc, "border").len(), 44);
+}
+
+/// The 2 × 2 grid with a counter vertex that is not part of the board.
+const GRID_WITH_COUNTER: &str = "#players = a(1)\n#pieces = e, w\n#variables =\n\
+    #board = b1[w]{l: a1, u: b2} a1[e]{r: b1, u: a2} a2[e]{r: b2, d: a1} b2[e]{l: a2, d: b1} counter[w]{tally: b1}\n\
+    #rules = ->a [e] ->> {}\n";
+
+#[test]
+fn pieces_on_helper_vertices_are_shown_in_a_tray() {
+    let game = interpreter(GRID_WITH_COUNTER, "counted");
+    let layout = Layout::new(game.info());
+    let counter = game.info().vertex_id("counter").unwrap() as usize;
+    assert!(!layout.is_shown(counter), "the counter is a helper");
+    let (state, _) = play(&game, &[]);
+    let svg = render_svg(&game, &state, None, &RenderOptions::default());
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    assert_eq!(tray_pieces(&doc), [("counter".to_string(), "w".to_string())]);
+    let on_board: Vec<String> = drawn_pieces(&doc).into_keys().collect();
+    assert_eq!(on_board, ["b1"]);
+    // The tray lies under the board, inside the picture, with the vertex's name beside it.
+    let tray = doc.descendants().find(|n| has_class(n, "tray")).unwrap();
+    let texts: Vec<&str> = tray.descendants().filter_map(|n| n.text()).collect();
+    assert!(texts.contains(&"counter"), "{texts:?}");
+    let board_bottom = cell_centres(&doc).values().map(|c| c[1]).fold(0.0, f64::max) + CELL / 2.0;
+    let height = number(&doc.root_element(), "height");
+    for text in tray.descendants().filter(|n| n.has_tag_name("text")) {
+        let y = number(&text, "y");
+        assert!(y > board_bottom && y < height, "{y} outside ({board_bottom}, {height})");
+    }
 }

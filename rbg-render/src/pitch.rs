@@ -1,0 +1,194 @@
+//! Games of lines drawn between points (paper soccer), told by how their file encodes them.
+//!
+//! RBG has no lines, so such a game puts its points on every `step`-th row and column of a
+//! `rectangle` and the line between two neighbouring points (across, down or diagonal) in the
+//! `step - 1` squares between them: a piece there says whether the line is drawn. With a step
+//! of 3 the two diagonals of a square of points cross no common square, so every line has
+//! squares of its own (the corpus's paper soccer).
+//!
+//! [`Pitch::detect`] recognises that encoding from the initial position alone: on a lattice of
+//! step 3 or 4, every square off the points lies on a line; one piece, the *undrawn* mark, fills
+//! at least a third of the line squares and stands on no point, and every line's squares are
+//! either all undrawn or all not; other line pieces (drawn marks) exist; points holding a piece
+//! never seen on a line (the ground and the ball) are the pitch.
+//!
+//! A pitch is drawn as squared paper: the lines of the grid faint, each point a small dot, the
+//! lines drawn at the start along the grid dark (the pitch's edges and goals: the ones marked
+//! drawn on diagonals only fence moves off the pitch), the lines drawn since in ink, and the ball
+//! on the current vertex (the game walks the ball along its lines). Every square stays a click
+//! target, small and invisible; the squares of lines are drawn as their lines, not as pieces.
+
+use crate::layout::{Layout, Shape};
+
+/// A line between two neighbouring points and the squares that encode it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Segment {
+    pub a: u32,
+    pub b: u32,
+    pub cells: Vec<u32>,
+    /// Drawn in the initial position, along the grid: an edge of the pitch or of a goal.
+    pub border: bool,
+}
+
+/// A pitch found in a board (see the module docs).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pitch {
+    /// The points of the pitch (vertices), in board order.
+    pub points: Vec<u32>,
+    /// Whether each vertex's piece is a mark of the encoding, drawn as the pitch and not as a
+    /// piece: the squares of lines and the points off the pitch.
+    pub marks: Vec<bool>,
+    /// Lines between two points of the pitch.
+    pub segments: Vec<Segment>,
+    /// The piece of a line not drawn.
+    pub undrawn: u32,
+    /// Distance of neighbouring points in squares of the board.
+    pub step: i64,
+}
+
+/// The spacing of the board's squares in the pitch's picture, in cells: the squares of a line
+/// are click targets at least 24 pixels apart at the default cell size of 48.
+const SQUARE_SPACING: f64 = 0.52;
+
+/// Steps between points: across, down and both diagonals.
+const DIRECTIONS: [[i64; 2]; 4] = [[1, 0], [0, 1], [1, 1], [1, -1]];
+
+impl Pitch {
+    /// The pitch encoded in a board of squares with these initial pieces, if it is one.
+    pub fn detect(layout: &Layout, initial: &[u32]) -> Option<Pitch> {
+        let grid = Grid::of(layout)?;
+        if initial.len() != layout.points.len() {
+            return None;
+        }
+        (3..=4).find_map(|step| {
+            (0..step)
+                .find_map(|ox| (0..step).find_map(|oy| Pitch::on_lattice(&grid, initial, step, [ox, oy])))
+        })
+    }
+
+    fn on_lattice(grid: &Grid, initial: &[u32], step: i64, offset: [i64; 2]) -> Option<Pitch> {
+        let n = initial.len();
+        let is_point = |[x, y]: [i64; 2]| (x - offset[0]) % step == 0 && (y - offset[1]) % step == 0;
+        let mut segments: Vec<Segment> = Vec::new();
+        let mut on_line = vec![false; n];
+        for (v, &cell) in grid.cells.iter().enumerate() {
+            if !is_point(cell) {
+                continue;
+            }
+            for d in DIRECTIONS {
+                let Some(b) = grid.at([cell[0] + step * d[0], cell[1] + step * d[1]]) else { continue };
+                let cells: Option<Vec<u32>> =
+                    (1..step).map(|i| grid.at([cell[0] + i * d[0], cell[1] + i * d[1]])).collect();
+                let cells = cells?;
+                cells.iter().for_each(|&c| on_line[c as usize] = true);
+                segments.push(Segment { a: v as u32, b, cells, border: false });
+            }
+        }
+        let points: Vec<usize> = (0..n).filter(|&v| is_point(grid.cells[v])).collect();
+        if (0..n).any(|v| !on_line[v] && !is_point(grid.cells[v])) || points.len() < 9 {
+            return None;
+        }
+        let pieces = 1 + initial.iter().copied().max()? as usize;
+        let count = |cells: &mut dyn Iterator<Item = usize>| {
+            let mut counts = vec![0usize; pieces];
+            cells.for_each(|v| counts[initial[v] as usize] += 1);
+            counts
+        };
+        let on_points = count(&mut points.iter().copied());
+        let on_lines = count(&mut (0..n).filter(|&v| on_line[v]));
+        let line_squares: usize = on_lines.iter().sum();
+        let undrawn = (0..pieces)
+            .filter(|&p| on_points[p] == 0 && 3 * on_lines[p] >= line_squares)
+            .max_by_key(|&p| on_lines[p])? as u32;
+        let drawn_marks = (0..pieces).any(|p| p as u32 != undrawn && on_lines[p] > 0);
+        let uniform = segments.iter().all(|s| {
+            let undrawn_cells = s.cells.iter().filter(|&&c| initial[c as usize] == undrawn).count();
+            undrawn_cells == 0 || undrawn_cells == s.cells.len()
+        });
+        let pitch: Vec<bool> =
+            (0..n).map(|v| is_point(grid.cells[v]) && on_lines[initial[v] as usize] == 0).collect();
+        let pitch_points = pitch.iter().filter(|&&p| p).count();
+        if !drawn_marks || !uniform || 3 * pitch_points < points.len() || pitch_points < 9 {
+            return None;
+        }
+        segments.retain(|s| pitch[s.a as usize] && pitch[s.b as usize]);
+        for s in &mut segments {
+            let drawn = s.cells.iter().all(|&c| initial[c as usize] != undrawn);
+            let (a, b) = (grid.cells[s.a as usize], grid.cells[s.b as usize]);
+            s.border = drawn && (a[0] == b[0] || a[1] == b[1]);
+        }
+        // Marked drawn at the start on a diagonal: a fence off the pitch, not a line on paper.
+        segments.retain(|s| s.border || s.cells.iter().all(|&c| initial[c as usize] == undrawn));
+        let marks = (0..n).map(|v| on_line[v] || !pitch[v]).collect();
+        Some(Pitch {
+            points: (0..n as u32).filter(|&v| pitch[v as usize]).collect(),
+            marks,
+            segments,
+            undrawn,
+            step,
+        })
+    }
+
+    /// Whether a line is drawn when the board holds `pieces`.
+    pub fn is_drawn(&self, segment: &Segment, pieces: &[u32]) -> bool {
+        segment.cells.iter().all(|&c| pieces.get(c as usize).is_some_and(|&p| p != self.undrawn))
+    }
+
+    /// The board's layout for drawing the pitch: the squares closer together, each a small
+    /// round click target.
+    pub fn layout(&self, board: &Layout) -> Layout {
+        let mut layout = board.clone();
+        layout.points.iter_mut().for_each(|p| *p = [p[0] * SQUARE_SPACING, p[1] * SQUARE_SPACING]);
+        layout.shape = Shape::Nodes;
+        layout.on_points = true;
+        layout.dots = false;
+        layout.links.clear();
+        layout.files_and_ranks = None;
+        layout.star_points.clear();
+        layout.point_radius = Some(SQUARE_SPACING / 2.0);
+        layout
+    }
+
+    /// Distance of neighbouring points in the pitch's layout, in cells.
+    pub fn point_spacing(&self) -> f64 {
+        self.step as f64 * SQUARE_SPACING
+    }
+}
+
+/// A board of squares with a square on every integer point of a rectangle.
+struct Grid {
+    cells: Vec<[i64; 2]>,
+    width: i64,
+    by_place: Vec<u32>,
+}
+
+impl Grid {
+    fn of(layout: &Layout) -> Option<Grid> {
+        if layout.shape != Shape::Squares || layout.hidden.iter().any(|&h| h) {
+            return None;
+        }
+        let cells: Vec<[i64; 2]> =
+            layout.points.iter().map(|p| [p[0].round() as i64, p[1].round() as i64]).collect();
+        let width = cells.iter().map(|c| c[0]).max()? + 1;
+        let height = cells.iter().map(|c| c[1]).max()? + 1;
+        if cells.iter().any(|c| c[0] < 0 || c[1] < 0) || width.checked_mul(height)? != cells.len() as i64 {
+            return None;
+        }
+        let mut by_place = vec![u32::MAX; cells.len()];
+        for (v, c) in cells.iter().enumerate() {
+            let slot = &mut by_place[(c[1] * width + c[0]) as usize];
+            if *slot != u32::MAX {
+                return None;
+            }
+            *slot = v as u32;
+        }
+        Some(Grid { cells, width, by_place })
+    }
+
+    fn at(&self, [x, y]: [i64; 2]) -> Option<u32> {
+        if x < 0 || y < 0 || x >= self.width {
+            return None;
+        }
+        self.by_place.get((y * self.width + x) as usize).copied()
+    }
+}
