@@ -156,7 +156,8 @@ pub(crate) fn picture<G: Game>(
     options: &RenderOptions,
 ) -> String {
     let info = game.info();
-    let pitch = Pitch::detect(layout, &initial_pieces(game));
+    let initial = initial_pieces(game);
+    let pitch = Pitch::detect(layout, &initial);
     let pitch_layout = pitch.as_ref().map(|p| p.layout(layout));
     let layout = pitch_layout.as_ref().unwrap_or(layout);
     let f = frame(layout, options);
@@ -167,7 +168,7 @@ pub(crate) fn picture<G: Game>(
 
     let coordinates = options.show_coordinates && layout.files_and_ranks.is_some();
     let mut below = f.board[3] + if coordinates { f.cell * 0.45 } else { 0.0 } + f.pad;
-    let tray_entries = tray(info, layout, &looks, &pieces);
+    let tray_entries = tray(info, layout, &looks, &initial, &pieces);
     let tray_rows = flow(tray_entries, |e| e.1.as_str(), &f, (f.board[2] + f.pad).max(320.0));
     let tray_top = below;
     if !tray_rows.is_empty() {
@@ -715,16 +716,33 @@ fn draw_legend(w: &mut SvgWriter, rows: &[Vec<(f64, (&Look, &str))>], f: &Frame,
 /// A piece standing on a helper vertex: its look, the vertex's name and the piece's name.
 type TrayEntry<'a> = (&'a Look, String, &'a str);
 
-/// The pieces on helper vertices (not drawn on the board), in board order.
-fn tray<'a>(info: &'a GameInfo, layout: &Layout, looks: &'a [Look], pieces: &[u32]) -> Vec<TrayEntry<'a>> {
+/// The pieces on helper vertices (not drawn on the board), in board order. The rules that
+/// hide a board's background piece, applied to the helper vertices alone, leave out the
+/// helpers' own marks (surakarta's `loop` on every point of its loops).
+fn tray<'a>(
+    info: &'a GameInfo,
+    layout: &Layout,
+    looks: &'a [Look],
+    initial: &[u32],
+    pieces: &[u32],
+) -> Vec<TrayEntry<'a>> {
+    let helper = |v: usize| v < layout.points.len() && !layout.is_shown(v);
+    let mut counts = vec![0usize; info.pieces.len()];
+    for (v, &p) in initial.iter().enumerate() {
+        if let (true, Some(c)) = (helper(v), counts.get_mut(p as usize)) {
+            *c += 1;
+        }
+    }
+    let helper_looks = piece_looks(&info.pieces, &info.players, &counts);
     pieces
         .iter()
         .enumerate()
-        .filter(|&(v, _)| v < layout.points.len() && !layout.is_shown(v))
+        .filter(|&(v, _)| helper(v))
         .filter_map(|(v, &p)| {
             let look = looks.get(p as usize)?;
             let name = info.pieces.get(p as usize)?;
-            (*look != Look::Hidden).then(|| (look, info.vertices[v].clone(), name.as_str()))
+            let shown = *look != Look::Hidden && helper_looks.get(p as usize) != Some(&Look::Hidden);
+            shown.then(|| (look, info.vertices[v].clone(), name.as_str()))
         })
         .collect()
 }
