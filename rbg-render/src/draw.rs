@@ -164,7 +164,9 @@ pub(crate) fn picture<G: Game>(
     let looks = game_piece_looks(game);
     let pieces: Vec<u32> = (0..info.vertices.len() as u32).map(|v| game.piece(state, v)).collect();
     // The squares of a pitch's lines are drawn as the lines.
-    let as_piece: Vec<bool> = (0..pieces.len()).map(|v| pitch.as_ref().is_none_or(|p| !p.marks[v])).collect();
+    let as_piece: Vec<bool> = (0..pieces.len())
+        .map(|v| pitch.as_ref().is_none_or(|p| !p.marks.get(v).copied().unwrap_or(false)))
+        .collect();
 
     let coordinates = options.show_coordinates && layout.files_and_ranks.is_some();
     let mut below = f.board[3] + if coordinates { f.cell * 0.45 } else { 0.0 } + f.pad;
@@ -742,7 +744,8 @@ fn tray<'a>(
             let look = looks.get(p as usize)?;
             let name = info.pieces.get(p as usize)?;
             let shown = *look != Look::Hidden && helper_looks.get(p as usize) != Some(&Look::Hidden);
-            shown.then(|| (look, info.vertices[v].clone(), name.as_str()))
+            let vertex = info.vertices.get(v)?;
+            shown.then(|| (look, vertex.clone(), name.as_str()))
         })
         .collect()
 }

@@ -68,47 +68,38 @@ impl Pitch {
 
     fn on_lattice(grid: &Grid, initial: &[u32], step: i64, offset: [i64; 2]) -> Option<Pitch> {
         let n = initial.len();
-        let is_point = |[x, y]: [i64; 2]| (x - offset[0]) % step == 0 && (y - offset[1]) % step == 0;
-        let mut segments: Vec<Segment> = Vec::new();
-        let mut on_line = vec![false; n];
-        for (v, &cell) in grid.cells.iter().enumerate() {
-            if !is_point(cell) {
-                continue;
-            }
-            for d in DIRECTIONS {
-                let Some(b) = grid.at([cell[0] + step * d[0], cell[1] + step * d[1]]) else { continue };
-                let cells: Option<Vec<u32>> =
-                    (1..step).map(|i| grid.at([cell[0] + i * d[0], cell[1] + i * d[1]])).collect();
-                let cells = cells?;
-                cells.iter().for_each(|&c| on_line[c as usize] = true);
-                segments.push(Segment { a: v as u32, b, cells, border: false });
-            }
+        let is_point: Vec<bool> = grid
+            .cells
+            .iter()
+            .map(|&[x, y]| (x - offset[0]) % step == 0 && (y - offset[1]) % step == 0)
+            .collect();
+        let point_count = is_point.iter().filter(|&&p| p).count();
+        // Pieces on the points and on the other squares (the squares of lines, checked below).
+        let pieces = 1 + *initial.iter().max()? as usize;
+        let mut on_points = vec![0usize; pieces];
+        let mut on_lines = vec![0usize; pieces];
+        for (v, &p) in initial.iter().enumerate() {
+            let counts = if is_point[v] { &mut on_points } else { &mut on_lines };
+            counts[p as usize] += 1;
         }
-        let points: Vec<usize> = (0..n).filter(|&v| is_point(grid.cells[v])).collect();
-        if (0..n).any(|v| !on_line[v] && !is_point(grid.cells[v])) || points.len() < 9 {
-            return None;
-        }
-        let pieces = 1 + initial.iter().copied().max()? as usize;
-        let count = |cells: &mut dyn Iterator<Item = usize>| {
-            let mut counts = vec![0usize; pieces];
-            cells.for_each(|v| counts[initial[v] as usize] += 1);
-            counts
-        };
-        let on_points = count(&mut points.iter().copied());
-        let on_lines = count(&mut (0..n).filter(|&v| on_line[v]));
-        let line_squares: usize = on_lines.iter().sum();
+        let line_squares = n - point_count;
         let undrawn = (0..pieces)
             .filter(|&p| on_points[p] == 0 && 3 * on_lines[p] >= line_squares)
             .max_by_key(|&p| on_lines[p])? as u32;
         let drawn_marks = (0..pieces).any(|p| p as u32 != undrawn && on_lines[p] > 0);
-        let uniform = segments.iter().all(|s| {
+        let pitch: Vec<bool> = (0..n).map(|v| is_point[v] && on_lines[initial[v] as usize] == 0).collect();
+        let pitch_points = pitch.iter().filter(|&&p| p).count();
+        if !drawn_marks || pitch_points < 9 || 3 * pitch_points < point_count {
+            return None;
+        }
+        let mut segments = grid.segments(&is_point, step)?;
+        let mut on_line = vec![false; n];
+        segments.iter().flat_map(|s| &s.cells).for_each(|&c| on_line[c as usize] = true);
+        let marked_whole = |s: &Segment| {
             let undrawn_cells = s.cells.iter().filter(|&&c| initial[c as usize] == undrawn).count();
             undrawn_cells == 0 || undrawn_cells == s.cells.len()
-        });
-        let pitch: Vec<bool> =
-            (0..n).map(|v| is_point(grid.cells[v]) && on_lines[initial[v] as usize] == 0).collect();
-        let pitch_points = pitch.iter().filter(|&&p| p).count();
-        if !drawn_marks || !uniform || 3 * pitch_points < points.len() || pitch_points < 9 {
+        };
+        if (0..n).any(|v| !on_line[v] && !is_point[v]) || !segments.iter().all(marked_whole) {
             return None;
         }
         segments.retain(|s| pitch[s.a as usize] && pitch[s.b as usize]);
@@ -119,10 +110,9 @@ impl Pitch {
         }
         // Marked drawn at the start on a diagonal: a fence off the pitch, not a line on paper.
         segments.retain(|s| s.border || s.cells.iter().all(|&c| initial[c as usize] == undrawn));
-        let marks = (0..n).map(|v| on_line[v] || !pitch[v]).collect();
         Some(Pitch {
             points: (0..n as u32).filter(|&v| pitch[v as usize]).collect(),
-            marks,
+            marks: (0..n).map(|v| !pitch[v]).collect(),
             segments,
             undrawn,
             step,
@@ -183,6 +173,21 @@ impl Grid {
             *slot = v as u32;
         }
         Some(Grid { cells, width, by_place })
+    }
+
+    /// Every line from a point to the next point `step` squares on across, down or along a
+    /// diagonal, with the squares between.
+    fn segments(&self, is_point: &[bool], step: i64) -> Option<Vec<Segment>> {
+        let mut out = Vec::new();
+        for (v, &[x, y]) in self.cells.iter().enumerate().filter(|&(v, _)| is_point[v]) {
+            for [dx, dy] in DIRECTIONS {
+                let Some(b) = self.at([x + step * dx, y + step * dy]) else { continue };
+                let cells =
+                    (1..step).map(|i| self.at([x + i * dx, y + i * dy])).collect::<Option<Vec<u32>>>()?;
+                out.push(Segment { a: v as u32, b, cells, border: false });
+            }
+        }
+        Some(out)
     }
 
     fn at(&self, [x, y]: [i64; 2]) -> Option<u32> {
