@@ -147,6 +147,47 @@ fn initial_pieces<G: Game>(game: &G) -> Vec<u32> {
     (0..game.info().vertices.len() as u32).map(|v| game.piece(&initial, v)).collect()
 }
 
+/// The parts under the board, placed from the top: the tray, the caption and the legend.
+struct Below<'a> {
+    tray: Vec<Vec<(f64, TrayEntry<'a>)>>,
+    tray_top: f64,
+    caption: Vec<String>,
+    caption_top: f64,
+    legend: Vec<Vec<(f64, (&'a Look, &'a str))>>,
+    legend_top: f64,
+    /// The picture's width and height.
+    size: [f64; 2],
+}
+
+/// Places the tray, the caption and the legend under the board (`coordinates`: files and ranks
+/// are written there first); `shown_pieces` are the pieces the legend explains.
+fn below_board<'a>(
+    f: &Frame,
+    coordinates: bool,
+    tray: Vec<TrayEntry<'a>>,
+    caption: Vec<String>,
+    legend_entries: Vec<(&'a Look, &'a str)>,
+) -> Below<'a> {
+    let board_width = f.board[2] + f.pad;
+    let wrap = board_width.max(320.0);
+    let mut y = f.board[3] + if coordinates { f.cell * 0.45 } else { 0.0 } + f.pad;
+    let tray = flow(tray, |e| e.1.as_str(), f, wrap);
+    let tray_top = y;
+    if !tray.is_empty() {
+        y += f.font * 1.4 + tray.len() as f64 * f.font * 1.8;
+    }
+    let caption_top = y;
+    y += caption.len() as f64 * f.font * 1.4;
+    let legend = flow(legend_entries, |e| e.1, f, wrap);
+    let legend_top = y;
+    y += legend.len() as f64 * f.font * 1.8;
+    let caption_width =
+        caption.iter().map(|l| l.chars().count() as f64 * CHAR_WIDTH * f.font).fold(0.0, f64::max);
+    let rows_width = if legend.is_empty() && tray.is_empty() { 0.0 } else { wrap };
+    let width = board_width.max(caption_width + 2.0 * f.pad).max(rows_width);
+    Below { tray, tray_top, caption, caption_top, legend, legend_top, size: [width, y + f.pad * 0.5] }
+}
+
 /// The whole picture.
 pub(crate) fn picture<G: Game>(
     game: &G,
@@ -167,56 +208,20 @@ pub(crate) fn picture<G: Game>(
     let as_piece: Vec<bool> = (0..pieces.len())
         .map(|v| pitch.as_ref().is_none_or(|p| !p.marks.get(v).copied().unwrap_or(false)))
         .collect();
-
-    let coordinates = options.show_coordinates && layout.files_and_ranks.is_some();
-    let mut below = f.board[3] + if coordinates { f.cell * 0.45 } else { 0.0 } + f.pad;
-    let tray_entries = tray(info, layout, &looks, &initial, &pieces);
-    let tray_rows = flow(tray_entries, |e| e.1.as_str(), &f, (f.board[2] + f.pad).max(320.0));
-    let tray_top = below;
-    if !tray_rows.is_empty() {
-        below += f.font * 1.4 + tray_rows.len() as f64 * f.font * 1.8;
-    }
-    let caption = if options.show_caption { caption_lines(game, state) } else { Vec::new() };
-    let caption_top = below;
-    below += caption.len() as f64 * f.font * 1.4;
     // On the board or in the tray.
     let shown_pieces: Vec<u32> =
         pieces.iter().enumerate().filter(|&(v, _)| as_piece[v]).map(|(_, &p)| p).collect();
-    let legend_entries = legend(info, &looks, &shown_pieces);
-    let board_width = f.board[2] + f.pad;
-    let caption_width =
-        caption.iter().map(|l| l.chars().count() as f64 * CHAR_WIDTH * f.font).fold(0.0, f64::max);
-    let wrap = board_width.max(320.0);
-    let legend_rows = flow(legend_entries, |e| e.1, &f, wrap);
-    let legend_top = below;
-    below += legend_rows.len() as f64 * f.font * 1.8;
-    let widest_row = |rows: bool| if rows { wrap } else { 0.0 };
-    let width = board_width
-        .max(caption_width + 2.0 * f.pad)
-        .max(widest_row(!legend_rows.is_empty() || !tray_rows.is_empty()));
-    let height = below + f.pad * 0.5;
+    let coordinates = options.show_coordinates && layout.files_and_ranks.is_some();
+    let below = below_board(
+        &f,
+        coordinates,
+        tray(info, layout, &looks, &initial, &pieces),
+        if options.show_caption { caption_lines(game, state) } else { Vec::new() },
+        legend(info, &looks, &shown_pieces),
+    );
 
     let mut w = SvgWriter::new();
-    w.open(
-        "svg",
-        &[
-            ("xmlns", "http://www.w3.org/2000/svg".into()),
-            ("width", num(width.ceil())),
-            ("height", num(height.ceil())),
-            ("viewBox", format!("0 0 {} {}", num(width.ceil()), num(height.ceil()))),
-            ("font-family", FONTS.into()),
-        ],
-    );
-    w.text("title", &[], caption.first().unwrap_or(&info.name));
-    w.empty(
-        "rect",
-        &[
-            ("class", "background".into()),
-            ("width", "100%".into()),
-            ("height", "100%".into()),
-            ("fill", "#ffffff".into()),
-        ],
-    );
+    open_document(&mut w, below.size, below.caption.first().unwrap_or(&info.name));
     if let Some(pitch) = &pitch {
         pitch_lines(&mut w, pitch, layout, &f, &pieces);
     }
@@ -239,10 +244,34 @@ pub(crate) fn picture<G: Game>(
     if options.show_vertex_names {
         vertex_names(&mut w, info, layout, &f);
     }
-    draw_tray(&mut w, &tray_rows, &f, tray_top);
-    caption_text(&mut w, &caption, &f, caption_top);
-    draw_legend(&mut w, &legend_rows, &f, legend_top);
+    draw_tray(&mut w, &below.tray, &f, below.tray_top);
+    caption_text(&mut w, &below.caption, &f, below.caption_top);
+    draw_legend(&mut w, &below.legend, &f, below.legend_top);
     w.finish()
+}
+
+/// The `svg` element of a picture of `[width, height]` with its title and white background.
+fn open_document(w: &mut SvgWriter, [width, height]: [f64; 2], title: &str) {
+    w.open(
+        "svg",
+        &[
+            ("xmlns", "http://www.w3.org/2000/svg".into()),
+            ("width", num(width.ceil())),
+            ("height", num(height.ceil())),
+            ("viewBox", format!("0 0 {} {}", num(width.ceil()), num(height.ceil()))),
+            ("font-family", FONTS.into()),
+        ],
+    );
+    w.text("title", &[], title);
+    w.empty(
+        "rect",
+        &[
+            ("class", "background".into()),
+            ("width", "100%".into()),
+            ("height", "100%".into()),
+            ("fill", "#ffffff".into()),
+        ],
+    );
 }
 
 /// The outline of vertex `v`'s cell as an element name and its geometry attributes, grown by
