@@ -1116,3 +1116,41 @@ fn pieces_on_helper_vertices_are_shown_in_a_tray() {
         assert!(y > board_bottom && y < height, "{y} outside ({board_bottom}, {height})");
     }
 }
+
+/// A pitch of 3 × 3 points written as paper soccer writes one: points on every third row and
+/// column of a 7 × 7 rectangle, each line in the two squares between its points (`ink`: drawn,
+/// `blank`: not), the edges drawn.
+fn small_pitch(middle_row: &str) -> String {
+    let points = |between: &str| format!("[empty, {between}, {between}, empty, {between}, {between}, empty]");
+    let lines = "[ink, blank, blank, blank, blank, blank, ink]";
+    format!(
+        "#players = a(1)\n#pieces = empty, blank, ink\n#variables =\n\
+         #board = rectangle(up, down, left, right, {} {lines} {lines} {middle_row} {lines} {lines} {})\n\
+         #rules = ->a [empty] ->> {{}}\n",
+        points("ink"),
+        points("ink")
+    )
+}
+
+#[test]
+fn a_small_pitch_is_recognised_from_its_squares_and_a_mixed_line_is_not() {
+    let text = small_pitch("[empty, blank, blank, empty, blank, blank, empty]");
+    let game = interpreter(&text, "pitch");
+    let (state, _) = play(&game, &[]);
+    let layout = Layout::new(game.info());
+    let initial: Vec<u32> = (0..49).map(|v| game.piece(&game.initial_state(), v)).collect();
+    let pitch = rbg_render::pitch::Pitch::detect(&layout, &initial).expect("a pitch");
+    assert_eq!((pitch.step, pitch.points.len()), (3, 9));
+    let svg = render_svg(&game, &state, None, &RenderOptions::default());
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    // The edges: two steps on each of the four sides; nothing drawn inside; no piece drawn.
+    let count = |class: &str| doc.descendants().filter(|n| has_class(n, class)).count();
+    assert_eq!(count("border"), 8);
+    assert_eq!(count("played"), 0);
+    assert_eq!(count("point"), 9);
+    assert!(drawn_pieces(&doc).is_empty());
+    // A line with one square drawn and one not is no line of this encoding.
+    let mixed = interpreter(&small_pitch("[empty, ink, blank, empty, blank, blank, empty]"), "mixed");
+    let initial: Vec<u32> = (0..49).map(|v| mixed.piece(&mixed.initial_state(), v)).collect();
+    assert!(rbg_render::pitch::Pitch::detect(&Layout::new(mixed.info()), &initial).is_none());
+}
