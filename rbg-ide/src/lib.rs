@@ -1,9 +1,10 @@
 //! rbg-ide: what an editor needs to know about an RBG or SBG file, as plain data.
 //!
-//! An [`Analysis`] is made from a file's text and answers questions by byte offset: its
-//! diagnostics (with the macro-expansion trail as related places and quick fixes), its
-//! symbols and their references ([`symbols`]), hover text, completions, renames, semantic
-//! classes of its tokens and its outline; [`format::format`] is `rbg fmt`. Nothing here knows
+//! An [`Analysis`] is made from a file's text (RBG, or SBG through [`sbg`]) and answers
+//! questions by byte offset: its diagnostics (with the macro-expansion trail as related places
+//! and quick fixes), its symbols and their references ([`symbols`]), hover text, completions,
+//! renames, semantic classes of its tokens and its outline; [`format::format_as`] is
+//! `rbg fmt`. Nothing here knows
 //! the Language Server Protocol, JSON or terminals: `rbg-lsp` turns these answers into LSP
 //! messages, the CLI into text.
 //!

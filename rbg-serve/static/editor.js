@@ -54,9 +54,11 @@ const rbgTokens = {
 let hooks = null; // from app.js: { api, play(source, name, compile), reloadLibrary, say }
 let editor = null; // the EditorView
 let checks = 0; // checks answered, on #editor as data-checks (tests wait for it)
+let addressBefore = null; // the page's address when the editor opened (Close gives it back)
 
 // Opens the editor on `text`, read and saved as `name`.
 export function openEditor(name, text) {
+  if (!editorOpen()) addressBefore = location.hash.includes(`${LINK_KEY}=`) ? null : location.pathname + location.search;
   $("editor-name").value = name;
   if (!editor) create(text);
   else editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: text } });
@@ -356,7 +358,11 @@ function addControls() {
 
 export function initEditor(given) {
   hooks = given;
-  $("editor-close").addEventListener("click", () => show(false));
+  $("editor-close").addEventListener("click", () => {
+    show(false);
+    // The game shown is not the draft: the address is about that game again.
+    if (addressBefore !== null) window.history.replaceState(null, "", addressBefore);
+  });
   addControls();
   $("editor-play").addEventListener("click", () => {
     show(false);
