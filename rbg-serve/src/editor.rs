@@ -297,7 +297,9 @@ impl DraftBuilds {
         std::thread::spawn(move || {
             let built = {
                 let _turn = builds.running.lock();
-                (builds.builder)(&name, &text)
+                // A builder that panics must not leave the state "building" for ever.
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (builds.builder)(&name, &text)))
+                    .unwrap_or_else(|_| Err("the build failed unexpectedly".into()))
             };
             let outcome = built.and_then(|game| {
                 let game = Arc::new(game);
@@ -337,7 +339,7 @@ pub enum Switch {
 
 /// Moves `session` to `game` (the same rules, another engine): a new session at the start
 /// with the moves played so far replayed; the version moves on, so an agent's answer for the
-/// old engine is dropped. Moves that could be redone are not kept.
+/// old engine is dropped. Moves that could be redone, and a move half made, are not kept.
 pub fn switch_engine(
     session: &Mutex<Session>,
     game: &Arc<AnyGame>,
