@@ -1,6 +1,6 @@
-//! `rbg fmt [--check] FILES`: formats high-level RBG files in place (rbg-ide's formatter), or
-//! with `--check` lists those that would change. `-` is standard input, written to standard
-//! output.
+//! `rbg fmt [--check] FILES`: formats high-level RBG and SBG files in place (rbg-ide's
+//! formatters; the language by extension and content, as `rbg check` tells it), or with
+//! `--check` lists those that would change. `-` is standard input, written to standard output.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -11,7 +11,7 @@ use crate::Failure;
 
 #[derive(clap::Args)]
 pub struct FmtArgs {
-    /// The RBG files to format in place (`-`: read standard input, write standard output).
+    /// The RBG or SBG files to format in place (`-`: read standard input, write standard output).
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// Change nothing: list the files that are not formatted and exit 1 if there are any.
@@ -28,14 +28,6 @@ enum Outcome {
 }
 
 pub fn run(args: &FmtArgs) -> Result<(), Failure> {
-    if let Some(sbg) =
-        args.files.iter().find(|f| f.extension().is_some_and(|e| e.eq_ignore_ascii_case("sbg")))
-    {
-        return Err(Failure::usage(format!(
-            "{}: rbg fmt formats RBG files only (this is Simplified Boardgames)",
-            sbg.display()
-        )));
-    }
     let mut failed = false;
     for file in &args.files {
         match format_one(file, args.check)? {
@@ -74,7 +66,8 @@ fn format_one(file: &Path, check: bool) -> Result<Outcome, Failure> {
         crate::say!("error: {}: not UTF-8 text", file.display());
         return Ok(Outcome::Failed);
     };
-    let formatted = match rbg_ide::format::format(&text) {
+    let language = rbg_ide::Language::of(&file.display().to_string(), &text);
+    let formatted = match rbg_ide::format::format_as(language, &text) {
         Ok(formatted) => formatted,
         Err(e) => {
             let source = SourceFile::new(file.display().to_string(), text.as_bytes());

@@ -265,7 +265,7 @@ enum Command {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
-    /// Format RBG files in one style (comments kept, meaning unchanged).
+    /// Format RBG and SBG files in one style (comments kept, meaning unchanged).
     Fmt(fmt::FmtArgs),
     /// Run the language server on standard input and output (for editors).
     Lsp(lsp::LspArgs),

@@ -22,6 +22,27 @@ const GAME: &str = "\
 
 const URI: &str = "file:///games/pawns.rbg";
 
+/// A small SBG game (lines from 0): kings `K`/`k` with a rule, a black rook `r` without one.
+const SBG: &str = "\
+<<Duel>>
+<BOARD> 3 3
+|..k|
+|.r.|
+|K..|
+<PIECES>
+K (0,1,e) + (1,0,e) &
+<GOALS>
+6 &
+#K 0 &
+#k 0 &
+";
+
+/// [`SBG`] with its layout spoiled (the same game).
+const SBG_MESSY: &str =
+    "<<Duel>>\n<BOARD>\n3 3 |..k| |.r.| |K..|\n<PIECES>\nK ( 0,1,e )+( 1,0,e )&\n<GOALS> 6 & #K 0 & #k 0 &";
+
+const SBG_URI: &str = "file:///games/duel.sbg";
+
 /// A running `rbg lsp` with a thread reading its messages; killed when dropped.
 struct Client {
     child: Child,
@@ -110,8 +131,12 @@ impl Client {
     }
 
     fn at(&mut self, method: &str, line: u32, character: u32, extra: Value) -> Value {
+        self.at_in(URI, method, line, character, extra)
+    }
+
+    fn at_in(&mut self, uri: &str, method: &str, line: u32, character: u32, extra: Value) -> Value {
         let mut params =
-            json!({ "textDocument": { "uri": URI }, "position": { "line": line, "character": character } });
+            json!({ "textDocument": { "uri": uri }, "position": { "line": line, "character": character } });
         if let (Some(params), Some(extra)) = (params.as_object_mut(), extra.as_object()) {
             params.extend(extra.clone());
         }
@@ -291,6 +316,77 @@ fn an_editor_session() {
 }
 
 #[test]
+fn an_editor_session_on_an_sbg_file() {
+    let mut client = Client::start();
+    let capabilities = client.initialize()["result"]["capabilities"].clone();
+    assert_eq!(client.open(SBG_URI, SBG), Vec::<Value>::new(), "the game is valid");
+    // Hover on the black king `k` (line 2, 3-4): the piece type K, one of each colour.
+    let hover = client.at_in(SBG_URI, "textDocument/hover", 2, 3, json!({}));
+    let text = hover["result"]["contents"]["value"].as_str().unwrap_or_default();
+    assert!(text.contains("piece `K`") && text.contains("1 white, 1 black"), "{hover}");
+    assert_eq!(hover["result"]["range"], range(2, 3, 4));
+    // Its definition: the letter of its rule (line 6, 0-1).
+    let definition = client.at_in(SBG_URI, "textDocument/definition", 2, 3, json!({}));
+    assert_eq!(definition["result"], json!({ "uri": SBG_URI, "range": range(6, 0, 1) }));
+    // Its references: `k` and `K` on the board, the rule, `#K` and `#k`.
+    let references = client.at_in(
+        SBG_URI,
+        "textDocument/references",
+        6,
+        0,
+        json!({ "context": { "includeDeclaration": true } }),
+    );
+    let ranges: Vec<Value> =
+        references["result"].as_array().expect("locations").iter().map(|l| l["range"].clone()).collect();
+    assert_eq!(ranges, [range(2, 3, 4), range(4, 1, 2), range(6, 0, 1), range(9, 1, 2), range(10, 1, 2)]);
+    // Completion after `#` (line 9, 1): either colour of either type.
+    let completion = client.at_in(SBG_URI, "textDocument/completion", 9, 1, json!({}));
+    let labels: Vec<&str> =
+        completion["result"].as_array().expect("items").iter().filter_map(|i| i["label"].as_str()).collect();
+    assert_eq!(labels, ["K", "R", "k", "r"]);
+    // The outline: the header, the board (with the rook, which has no rule), the pieces with
+    // the king's rule, the goals.
+    let symbols =
+        client.request("textDocument/documentSymbol", json!({ "textDocument": { "uri": SBG_URI } }));
+    let symbols = symbols["result"].as_array().expect("symbols");
+    let names: Vec<&str> = symbols.iter().filter_map(|s| s["name"].as_str()).collect();
+    assert_eq!(names, ["<<Duel>>", "<BOARD>", "<PIECES>", "<GOALS>"]);
+    assert_eq!(symbols[2]["children"][0]["name"], "K");
+    assert_eq!(symbols[2]["children"][0]["range"], range(6, 0, 21));
+    assert_eq!(symbols[1]["children"][0]["name"], "R");
+    // Semantic tokens: `k` (line 2, 3) a piece, `<PIECES>` (line 5, 0-8) a keyword.
+    let legend = capabilities["semanticTokensProvider"]["legend"]["tokenTypes"].clone();
+    let kind =
+        |name: &str| legend.as_array().and_then(|l| l.iter().position(|t| t == name)).expect(name) as u64;
+    let tokens =
+        client.request("textDocument/semanticTokens/full", json!({ "textDocument": { "uri": SBG_URI } }));
+    let data: Vec<u64> =
+        tokens["result"]["data"].as_array().expect("data").iter().filter_map(Value::as_u64).collect();
+    let (mut line, mut start, mut decoded) = (0, 0, Vec::new());
+    for token in data.chunks(5) {
+        (line, start) = if token[0] == 0 { (line, start + token[1]) } else { (line + token[0], token[1]) };
+        decoded.push((line, start, token[2], token[3]));
+    }
+    assert!(decoded.contains(&(2, 3, 1, kind("enumMember"))), "{decoded:?}");
+    assert!(decoded.contains(&(5, 0, 8, kind("keyword"))), "{decoded:?}");
+    // Formatting a spoiled layout gives the game back as written above.
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": SBG_URI, "version": 2 }, "contentChanges": [{ "text": SBG_MESSY }] }),
+    );
+    assert_eq!(client.diagnostics(), Vec::<Value>::new());
+    let formatting = client.request(
+        "textDocument/formatting",
+        json!({ "textDocument": { "uri": SBG_URI }, "options": { "tabSize": 4, "insertSpaces": true } }),
+    );
+    assert_eq!(formatting["result"][0]["newText"], SBG, "{formatting}");
+    // Renaming is for RBG files.
+    assert!(!client.at_in(SBG_URI, "textDocument/rename", 0, 0, json!({ "newName": "Q" }))["error"].is_null());
+    assert_eq!(client.request("shutdown", Value::Null)["result"], Value::Null);
+    assert_eq!(client.exit(), Some(0));
+}
+
+#[test]
 fn garbage_on_the_wire_gets_errors_and_the_server_keeps_serving() {
     let mut client = Client::start();
     // Before `initialize`: ServerNotInitialized.
@@ -365,5 +461,10 @@ fn fmt_formats_in_place_and_check_lists_what_would_change() {
     assert!(stderr(&failed).contains("bar.rbg:1:14: error"), "{}", stderr(&failed));
     // Usage errors.
     assert_eq!(rbg(&["fmt"]).status.code(), Some(2));
-    assert_eq!(rbg(&["fmt", "game.sbg"]).status.code(), Some(2));
+    // An SBG file is formatted in its own style; a file that does not exist fails.
+    let sbg = temp_file("duel.sbg", SBG_MESSY);
+    let format = rbg(&["fmt", sbg.to_str().expect("a path")]);
+    assert_eq!(format.status.code(), Some(0), "{}", stderr(&format));
+    assert_eq!(std::fs::read_to_string(&sbg).ok().as_deref(), Some(SBG));
+    assert_eq!(rbg(&["fmt", "no-such-game.sbg"]).status.code(), Some(1));
 }

@@ -32,6 +32,9 @@ pub struct Completion {
 impl Analysis {
     /// Completions at byte `offset`, for the word being typed there.
     pub fn completions(&self, offset: u32) -> Vec<Completion> {
+        if let Some(sbg) = self.sbg_file() {
+            return sbg.completions(offset, &self.symbols);
+        }
         let text = &self.source.bytes;
         let offset = (offset as usize).min(text.len());
         let word_start =

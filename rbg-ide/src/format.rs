@@ -44,7 +44,15 @@ struct Item<'t> {
     spaced: bool,
 }
 
-/// The formatted text of `text`.
+/// The formatted text of `text` in `language` (SBG: [`crate::sbg::format`]).
+pub fn format_as(language: crate::Language, text: &str) -> Result<String, FormatError> {
+    match language {
+        crate::Language::Rbg => format(text),
+        crate::Language::Sbg => crate::sbg::format::format(text),
+    }
+}
+
+/// The formatted text of `text` (high-level RBG).
 pub fn format(text: &str) -> Result<String, FormatError> {
     let lexed = lexer::lex(text.as_bytes()).map_err(|d| FormatError { message: d.message, span: d.span })?;
     let items = items(text, &lexed.tokens)?;

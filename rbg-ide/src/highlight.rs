@@ -28,6 +28,9 @@ pub struct Highlight {
 impl Analysis {
     /// One class per written token, in file order.
     pub fn highlights(&self) -> Vec<Highlight> {
+        if let Some(sbg) = self.sbg_file() {
+            return sbg.highlights(&self.symbols);
+        }
         self.tokens
             .iter()
             .map(|token| {

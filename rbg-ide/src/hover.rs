@@ -34,6 +34,13 @@ impl Analysis {
     pub fn hover(&self, offset: u32) -> Option<Hover> {
         let mut parts = Vec::new();
         let mut span = None;
+        if let Some(sbg) = self.sbg_file() {
+            let (symbol, reference) = self.symbol_at(offset)?;
+            return Some(Hover {
+                span: reference.span,
+                text: sbg.describe_piece(&self.source.bytes, symbol),
+            });
+        }
         if let Some((symbol, reference)) = self.symbol_at(offset) {
             parts.push(self.describe(symbol, reference));
             span = Some(reference.span);
@@ -265,7 +272,7 @@ fn innermost_group(body: &[rbg_parser::token::Token], offset: u32) -> Option<Spa
     best
 }
 
-fn code_block(text: &str) -> String {
+pub(crate) fn code_block(text: &str) -> String {
     let clipped = rbg_parser::diag::clip_text(text, MAX_BLOCK);
     format!("```rbg\n{clipped}\n```\n")
 }

@@ -1,9 +1,10 @@
 //! rbg-ide: what an editor needs to know about an RBG or SBG file, as plain data.
 //!
-//! An [`Analysis`] is made from a file's text and answers questions by byte offset: its
-//! diagnostics (with the macro-expansion trail as related places and quick fixes), its
-//! symbols and their references ([`symbols`]), hover text, completions, renames, semantic
-//! classes of its tokens and its outline; [`format::format`] is `rbg fmt`. Nothing here knows
+//! An [`Analysis`] is made from a file's text (RBG, or SBG through [`sbg`]) and answers
+//! questions by byte offset: its diagnostics (with the macro-expansion trail as related places
+//! and quick fixes), its symbols and their references ([`symbols`]), hover text, completions,
+//! renames, semantic classes of its tokens and its outline; [`format::format_as`] is
+//! `rbg fmt`. Nothing here knows
 //! the Language Server Protocol, JSON or terminals: `rbg-lsp` turns these answers into LSP
 //! messages, the CLI into text.
 //!
@@ -23,6 +24,7 @@ mod highlight;
 mod hover;
 pub mod outline;
 mod rename;
+pub mod sbg;
 pub mod symbols;
 
 use rbg_parser::diag::Diagnostic;
@@ -73,6 +75,8 @@ pub struct Analysis {
     directives: Vec<Directive>,
     expanded: Option<Expanded>,
     symbols: SymbolIndex,
+    /// The SBG view of an SBG file (its tokens and game).
+    sbg: Option<sbg::SbgFile>,
 }
 
 impl Analysis {
@@ -104,12 +108,15 @@ impl Analysis {
             directives,
             expanded: parsed.expanded,
             symbols,
+            sbg: None,
         }
     }
 
-    /// An SBG file: its diagnostics (those of its RBG translation mapped back to it) only.
+    /// An SBG file: its diagnostics (those of its RBG translation mapped back to it), and its
+    /// piece types as symbols (see [`sbg`]).
     fn sbg(name: &str, text: &str) -> Analysis {
         let parsed = rbg_sbg::file::parse_file(std::path::Path::new(name), text.as_bytes().to_vec());
+        let file = sbg::SbgFile::new(name, text.as_bytes());
         Analysis {
             language: Language::Sbg,
             source: parsed.source,
@@ -118,7 +125,8 @@ impl Analysis {
             tokens: Vec::new(),
             directives: Vec::new(),
             expanded: None,
-            symbols: SymbolIndex::default(),
+            symbols: file.symbols(),
+            sbg: Some(file),
         }
     }
 
@@ -183,8 +191,12 @@ impl Analysis {
         self.directives.iter().enumerate().rev().find(|(_, d)| d.span.start <= offset)
     }
 
-    /// The directives, each section with the names it declares.
+    /// The directives, each section with the names it declares (SBG: the header, the board,
+    /// the pieces with their rules and the goals).
     pub fn outline(&self) -> Vec<OutlineItem> {
+        if let Some(sbg) = &self.sbg {
+            return sbg.outline(&self.source.bytes, &self.symbols);
+        }
         self.directives.iter().filter_map(|d| self.outline_item(d)).collect()
     }
 
@@ -230,6 +242,15 @@ impl Analysis {
             name_span: directive.name_span,
             children,
         })
+    }
+
+    /// The formatted text (`rbg fmt`), in the file's language.
+    pub fn format(&self) -> Result<String, format::FormatError> {
+        format::format_as(self.language, &self.text())
+    }
+
+    pub(crate) fn sbg_file(&self) -> Option<&sbg::SbgFile> {
+        self.sbg.as_ref()
     }
 
     pub(crate) fn expanded(&self) -> Option<&Expanded> {

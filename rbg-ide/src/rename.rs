@@ -8,7 +8,7 @@ use rbg_parser::source::Span;
 use rbg_parser::token::Keyword;
 
 use crate::symbols::SymbolKind;
-use crate::{Analysis, TextEdit};
+use crate::{Analysis, Language, TextEdit};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RenameError {
@@ -18,6 +18,9 @@ pub struct RenameError {
 impl Analysis {
     /// The span of the name a rename at `offset` would change.
     pub fn rename_target(&self, offset: u32) -> Option<Span> {
+        if self.language() == Language::Sbg {
+            return None;
+        }
         let (_, reference) = self.symbol_at(offset)?;
         (!reference.pasted).then_some(reference.span)
     }
@@ -25,6 +28,9 @@ impl Analysis {
     /// The edits renaming the symbol under `offset` to `new_name`.
     pub fn rename(&self, offset: u32, new_name: &str) -> Result<Vec<TextEdit>, RenameError> {
         let refuse = |message: String| Err(RenameError { message });
+        if self.language() == Language::Sbg {
+            return refuse("renaming is for RBG files (an SBG piece is a letter: change it by hand)".into());
+        }
         let Some((symbol, _)) = self.symbol_at(offset) else {
             return refuse("there is no symbol here to rename".into());
         };

@@ -131,7 +131,7 @@ impl SymbolIndex {
         self.references.iter().filter(move |r| r.symbol == symbol)
     }
 
-    fn add(&mut self, symbol: Symbol) -> SymbolId {
+    pub(crate) fn add(&mut self, symbol: Symbol) -> SymbolId {
         let id = self.symbols.len();
         self.by_name.entry(symbol.name.clone()).or_default().push(id);
         self.symbols.push(symbol);

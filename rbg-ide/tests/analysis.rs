@@ -341,3 +341,168 @@ const FRAGMENTS: [&str; 21] = [
     "", "(", ")", "[", "]", "{", "}", "~", "#", ";", ",", "->", "x", "up", "é", "\u{0}", "\"", "/*", "//",
     "\n", " ",
 ];
+
+/// A small SBG game: a king each (`K` has a rule), a rook `r` without one.
+const SBG: &str = "\
+<<Duel>>
+<BOARD> 3 3
+|..k|
+|.r.|
+|K..|
+<PIECES>
+K (0,1,e) + (1,0,e) &
+<GOALS>
+6 &
+#K 0 &
+#k 0 &
+";
+
+/// Every `.sbg` file under `games/` (the SBG games and the NLD examples).
+fn sbg_games() -> Vec<(std::path::PathBuf, String)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/sbg");
+    let mut out = Vec::new();
+    let mut dirs = vec![root];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("games/sbg").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "sbg") {
+                out.push((path.clone(), std::fs::read_to_string(&path).expect("SBG games are UTF-8")));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The low-level text of an SBG file's RBG translation: equal texts mean the same game.
+fn sbg_lowered(name: &str, text: &str) -> String {
+    let parsed = rbg_sbg::file::parse_file(std::path::Path::new(name), text.as_bytes().to_vec());
+    print_game(parsed.game.as_ref().unwrap_or_else(|| panic!("{name} is valid: {:?}", parsed.diagnostics)))
+}
+
+/// Spaces added inside lines without comments: around `(`, `,`, `|`, `&`, `+` and `^`.
+fn messy(text: &str) -> String {
+    let mut in_comment = false;
+    text.lines()
+        .map(|line| {
+            let was_in_comment = in_comment;
+            in_comment = (in_comment || line.contains("/*")) && !line.contains("*/");
+            if was_in_comment || line.contains("//") || line.contains("/*") {
+                return line.to_string();
+            }
+            let mut out = String::new();
+            for c in line.chars() {
+                match c {
+                    '(' | ',' | '|' | '&' | '+' | '^' => out.extend([' ', c, ' ']),
+                    _ => out.push(c),
+                }
+            }
+            out
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn formatting_the_sbg_games_keeps_the_game_and_is_idempotent() {
+    let games = sbg_games();
+    assert!(games.len() >= 25, "{} games", games.len());
+    for (path, text) in &games {
+        let name = path.display().to_string();
+        let formatted = rbg_ide::format::format_as(rbg_ide::Language::Sbg, text).unwrap();
+        assert_eq!(sbg_lowered(&name, &formatted), sbg_lowered(&name, text), "{name}");
+        let again = rbg_ide::format::format_as(rbg_ide::Language::Sbg, &formatted).unwrap();
+        assert_eq!(again, formatted, "{name}: formatting twice");
+        let spaced = messy(text);
+        assert_ne!(spaced, *text);
+        assert_eq!(rbg_ide::format::format_as(rbg_ide::Language::Sbg, &spaced).unwrap(), formatted, "{name}");
+    }
+}
+
+#[test]
+fn sbg_pieces_are_symbols_with_definitions_references_and_hover() {
+    let analysis = Analysis::new("duel.sbg", SBG);
+    assert!(analysis.diagnostics().is_empty(), "{:?}", analysis.diagnostics());
+    // `k` on the board is the piece type K, defined by the letter of its rule.
+    let rule_letter = nth(SBG, "K", 1);
+    assert_eq!(analysis.definition(nth(SBG, "k", 0).start), Some(rule_letter));
+    // K is written five times: `k` and `K` on the board, its rule, `#K` and `#k`.
+    let spans: Vec<Span> = analysis.references(rule_letter.start).iter().map(|r| r.span).collect();
+    let expected = [
+        nth(SBG, "k", 0),
+        nth(SBG, "K", 0),
+        rule_letter,
+        Span::new(nth(SBG, "#K", 0).start + 1, nth(SBG, "#K", 0).end),
+        Span::new(nth(SBG, "#k", 0).start + 1, nth(SBG, "#k", 0).end),
+    ];
+    assert_eq!(spans, expected);
+    // The rook has no rule: its definition is where it stands.
+    assert_eq!(analysis.definition(nth(SBG, "r", 0).start), Some(nth(SBG, "r", 0)));
+    let hover = analysis.hover(nth(SBG, "K", 0).start).expect("a hover");
+    assert_eq!(hover.span, nth(SBG, "K", 0));
+    assert!(hover.text.contains("on the board at the start 1 white, 1 black"), "{}", hover.text);
+    assert!(hover.text.contains("K (0,1,e) + (1,0,e) &"), "{}", hover.text);
+    assert!(hover.text.contains("NLD complexity"), "{}", hover.text);
+    let rook = analysis.hover(nth(SBG, "r", 0).start).expect("a hover").text;
+    assert!(rook.contains("0 white, 1 black") && rook.contains("never move"), "{rook}");
+    assert!(analysis.rename(rule_letter.start, "Q").is_err(), "renaming is for RBG");
+}
+
+#[test]
+fn sbg_outline_completion_and_highlights() {
+    let analysis = Analysis::new("duel.sbg", SBG);
+    let outline = analysis.outline();
+    let names: Vec<&str> = outline.iter().map(|i| i.name.as_str()).collect();
+    assert_eq!(names, ["<<Duel>>", "<BOARD>", "<PIECES>", "<GOALS>"]);
+    assert_eq!(outline[1].detail, "3 × 3");
+    assert_eq!(outline[1].children.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), ["R"]);
+    assert_eq!(outline[2].children.len(), 1);
+    assert_eq!(
+        (outline[2].children[0].name.as_str(), outline[2].children[0].detail.as_str()),
+        ("K", "(0,1,e) + (1,0,e)")
+    );
+    assert_eq!(outline[3].detail, "turn limit 6");
+    // After `#` in a goal: both colours of both types; at the start of a rule: white only.
+    let labels =
+        |offset: u32| -> Vec<String> { analysis.completions(offset).into_iter().map(|c| c.label).collect() };
+    assert_eq!(labels(nth(SBG, "#k", 0).start + 1), ["K", "R", "k", "r"]);
+    assert_eq!(labels(nth(SBG, "K (", 0).start), ["K", "R"]);
+    assert_eq!(labels(nth(SBG, "1,0", 0).start), Vec::<String>::new());
+    let highlights = analysis.highlights();
+    let class_at = |span: Span| highlights.iter().find(|h| h.span == span).map(|h| (h.class, h.definition));
+    assert_eq!(class_at(nth(SBG, "k", 0)), Some((TokenClass::Symbol(SymbolKind::Piece), false)));
+    assert_eq!(class_at(nth(SBG, "K", 1)), Some((TokenClass::Symbol(SymbolKind::Piece), true)));
+    assert_eq!(class_at(nth(SBG, "<PIECES>", 0)), Some((TokenClass::Keyword, false)));
+    assert_eq!(class_at(nth(SBG, "e", 0)), Some((TokenClass::Keyword, false)));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Random edits of an SBG game: every question gets an answer, nothing panics, and what
+    /// formats formats to itself again.
+    #[test]
+    fn random_sbg_edits_never_panic(
+        edits in proptest::collection::vec((any::<u16>(), 0u32..6, proptest::sample::select(SBG_FRAGMENTS.to_vec())), 1..4),
+        at in any::<u16>(),
+    ) {
+        let mut analysis = Analysis::new("duel.sbg", SBG);
+        for (start, length, insert) in edits {
+            let start = u32::from(start) % (analysis.source().bytes.len() as u32 + 1);
+            analysis = analysis.edited(Span::new(start, start + length), insert);
+        }
+        let at = u32::from(at) % (analysis.source().bytes.len() as u32 + 2);
+        let _ = (analysis.diagnostics(), analysis.outline(), analysis.highlights());
+        let _ = (analysis.hover(at), analysis.completions(at), analysis.references(at), analysis.definition(at));
+        if let Ok(formatted) = analysis.format() {
+            let again = rbg_ide::format::format_as(rbg_ide::Language::Sbg, &formatted);
+            prop_assert_eq!(again, Ok(formatted.clone()), "formatting twice");
+        }
+    }
+}
+
+/// What random SBG edits insert.
+const SBG_FRAGMENTS: [&str; 18] =
+    ["", "(", ")", "|", "&", "+", "^", "*", ",", "-", "k", "<<", ">>", "<GOALS>", "é", "/*", "//", "\n"];

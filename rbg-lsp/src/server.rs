@@ -308,10 +308,7 @@ impl Server {
 
     fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>, Failure> {
         let (document, index) = self.document(&params.text_document.uri)?;
-        if document.analysis.language() != rbg_ide::Language::Rbg {
-            return Err((ErrorCode::RequestFailed, "only RBG files can be formatted".into()));
-        }
-        let formatted = rbg_ide::format::format(&document.text).map_err(|e| {
+        let formatted = document.analysis.format().map_err(|e| {
             let place = e
                 .span
                 .map(|s| index.position(s.start))

@@ -18,7 +18,8 @@
 //     are reported, not failed);
 //  6. the editor: a new game from the template, an error typed, marked and fixed by its quick
 //     fix; the preview redrawn for a new rule; the edited text played by clicks at once
-//     (editorCase);
+//     (editorCase); the draft's link restoring the text over a reload and in another tab
+//     (draftLink);
 //  7. screenshots at 1280x800 and 600 px wide.
 // Screenshots go to OUT_DIR. Exits 0 on success; otherwise prints what failed and exits 1.
 import { chromium } from "playwright-core";
@@ -373,6 +374,36 @@ async function editorCase(page) {
   await page.waitForSelector("#editor:not([hidden])");
   const kept = await page.textContent("#editor-text .cm-content");
   if (!kept.includes("[empty, empty, empty, empty]")) failures.push("Edit does not bring back the edited text");
+  await page.click("#editor-close");
+  await draftLink(page, wider);
+}
+
+// The draft's link: the address carries the edited text, so a reload, or the address opened
+// in another tab, shows the editor on that text (with its preview).
+async function draftLink(page, wider) {
+  await page.goto(`${base}/`);
+  await page.click("#library-new");
+  await page.waitForSelector('#editor-preview[data-vertices="9"]');
+  await page.click("#editor-text .cm-content");
+  await page.keyboard.press("Control+a");
+  await page.keyboard.insertText(wider);
+  await page.waitForSelector('#editor-preview[data-vertices="12"]:not(.stale)');
+  await page.waitForFunction(() => Number(document.getElementById("editor").dataset.links) >= 2);
+  const link = page.url();
+  if (!/#draft=[A-Za-z0-9_-]+&name=/.test(link)) failures.push(`the address of a draft is ${link}`);
+  const other = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  other.on("pageerror", (e) => failures.push(`page error: ${e.message}`));
+  for (const [what, tab] of [["a reload", page], ["another tab", other]]) {
+    if (tab === page) await page.reload();
+    else await tab.goto(link);
+    await tab.waitForSelector('#editor:not([hidden]) #editor-preview[data-vertices="12"]:not(.stale)');
+    const restored = await tab.textContent("#editor-text .cm-content");
+    if (!restored.includes("[empty, empty, empty, empty]")) failures.push(`${what} of the draft's link does not bring back its text`);
+    if (tab !== page) {
+      await tab.screenshot({ path: join(outDir, "editor-link-1280.png") });
+      await tab.close();
+    }
+  }
   await page.click("#editor-close");
 }
 

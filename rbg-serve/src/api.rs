@@ -36,6 +36,8 @@ pub(crate) struct App {
     pub(crate) thumbnails: Arc<Mutex<HashMap<String, String>>>,
     sessions: Arc<Mutex<Sessions>>,
     jobs: Arc<Mutex<Jobs>>,
+    /// Compiled engines of drafts built in the background (editor.rs).
+    pub(crate) builds: Arc<editor::DraftBuilds>,
 }
 
 #[derive(Default)]
@@ -121,6 +123,7 @@ pub fn router_with_preview(config: Config, loader: Loader, preview: Loader) -> R
         thumbnails: Arc::new(Mutex::new(HashMap::new())),
         sessions: Arc::new(Mutex::new(Sessions::default())),
         jobs: Arc::new(Mutex::new(Jobs::default())),
+        builds: Arc::new(editor::DraftBuilds::compiling()),
     };
     Router::new()
         .route("/", get(page))
@@ -137,6 +140,7 @@ pub fn router_with_preview(config: Config, loader: Loader, preview: Loader) -> R
         .route("/api/template", get(editor::template))
         .route("/api/check", post(editor::check))
         .route("/api/preview", post(editor::preview))
+        .route("/api/drafts/engine", post(editor::build_state))
         .route("/api/sessions", post(new_session))
         .route("/api/sessions/{id}", get(show_session))
         .route("/api/sessions/{id}/step", post(step))
@@ -246,6 +250,9 @@ struct NewSession {
     ordinals: Vec<u32>,
     /// How many of those moves stay played (the rest can be redone); all by default.
     cursor: Option<usize>,
+    /// For an edited text: build the compiled engine in the background and switch to it.
+    #[serde(default)]
+    compile: bool,
 }
 
 /// Replays the moves a new session starts with; a refusal names the move that failed.
@@ -287,6 +294,8 @@ async fn new_session(State(app): State<App>, body: Result<Json<NewSession>, Json
     if request.moves.len() + request.ordinals.len() > app.config.max_history {
         return Err(bad(format!("at most {} moves", app.config.max_history)));
     }
+    let compile =
+        request.compile.then(|| request.source.clone().zip(editor::draft_name(request.name.as_deref()).ok()));
     let loader = Arc::clone(&app.loader);
     let max_history = app.config.max_history;
     let session = tokio::task::spawn_blocking(move || {
@@ -320,6 +329,9 @@ async fn new_session(State(app): State<App>, body: Result<Json<NewSession>, Json
         }
         id
     };
+    if let Some((text, name)) = compile.flatten() {
+        app.builds.start(Arc::clone(&session), name, text, max_history);
+    }
     view(&session, id)
 }
 

@@ -2,13 +2,22 @@
 //! rbg-ide ([`check`]), the picture of its initial position ([`preview`]), the template of a
 //! new game ([`template`]), and saving a text into the games directory ([`save_file`], only on
 //! an explicit request, never outside the directory). Sessions from an edited text
-//! ([`open_draft`]) are made by the sessions route.
+//! ([`open_draft`]) are made by the sessions route, always on the interpreter; asked for the
+//! compiled engine, the sessions route hands the text to [`DraftBuilds`], which builds it in
+//! the background (`rbg::open_bytes` with the compiled engine: the compile cache of
+//! `rbg::compile`) and then switches the session to it ([`switch_engine`]: the moves played so
+//! far are replayed on the new engine); [`build_state`] tells the page how the build goes.
 //!
 //! Texts are bounded ([`MAX_SOURCE_BYTES`]) and must not hold NUL characters (a binary file is
 //! not a game). Places are given for JavaScript: `from` and `to` count UTF-16 code units from
 //! the start of the text (the page's editor indexes so), `line` and `col` count from 1.
 
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{HashMap, VecDeque};
+use std::hash::{Hash, Hasher};
 use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path as UrlPath, State};
@@ -23,6 +32,7 @@ use serde_json::{json, Value};
 
 use crate::api::{bad, lock, resolve_game, Answer, ApiError, App};
 use crate::games::{self, SaveError};
+use crate::session::Session;
 
 /// The longest text the editor routes take (a corpus game is at most a few tens of KiB).
 pub const MAX_SOURCE_BYTES: usize = 1 << 20;
@@ -192,6 +202,187 @@ pub fn initial_picture(game: &AnyGame, hint: &LayoutHint) -> Result<String, Stri
     Ok(rbg_render::render_svg_with_layout(game, &layout, &state, None, &options))
 }
 
+/// Builds a draft's compiled engine: `(name, text)` to the game, or why not.
+pub type Builder = Arc<dyn Fn(&str, &str) -> Result<AnyGame, String> + Send + Sync>;
+
+/// Most build states remembered (the oldest is forgotten first).
+const MAX_BUILD_STATES: usize = 64;
+/// Most builds waiting or running at once (they run one at a time: cargo takes the cores).
+const MAX_PENDING_BUILDS: usize = 4;
+/// Most characters of a failed build's message (cargo's output can be long).
+const MAX_MESSAGE_CHARS: usize = 4000;
+/// How long a finished build waits for an agent's search on its session to end.
+const SWITCH_PATIENCE: Duration = Duration::from_secs(120);
+
+/// How the compiled engine of a draft is coming along.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BuildState {
+    Building {
+        since: Instant,
+    },
+    /// Built; the session was switched to it.
+    Ready,
+    Failed(String),
+}
+
+/// The compiled engines of drafts being built, and how their builds went, by text.
+pub struct DraftBuilds {
+    builder: Builder,
+    states: Mutex<(HashMap<u64, BuildState>, VecDeque<u64>)>,
+    /// Held while a build runs: builds run one after the other.
+    running: Mutex<()>,
+}
+
+impl DraftBuilds {
+    /// Builds with `rbg::compile` (the compile cache; cargo's output kept for the error).
+    pub fn compiling() -> DraftBuilds {
+        DraftBuilds::with_builder(Arc::new(|name: &str, text: &str| {
+            let mut options = rbg::OpenOptions::new(rbg::Engine::Compiled);
+            options.build.cargo_output = rbg::compile::CargoOutput::Capture;
+            rbg::open_bytes(Path::new(name), text.as_bytes().to_vec(), &options)
+                .map(|opened| opened.game)
+                .map_err(|e| e.to_string())
+        }))
+    }
+
+    pub fn with_builder(builder: Builder) -> DraftBuilds {
+        DraftBuilds {
+            builder,
+            states: Mutex::new((HashMap::new(), VecDeque::new())),
+            running: Mutex::new(()),
+        }
+    }
+
+    fn state(&self, key: u64) -> Option<BuildState> {
+        self.states.lock().ok()?.0.get(&key).cloned()
+    }
+
+    fn set(&self, key: u64, state: BuildState) {
+        let Ok(mut states) = self.states.lock() else { return };
+        let (map, order) = &mut *states;
+        if map.insert(key, state).is_none() {
+            order.push_back(key);
+        }
+        while order.len() > MAX_BUILD_STATES {
+            if let Some(old) = order.pop_front() {
+                map.remove(&old);
+            }
+        }
+    }
+
+    fn pending(&self) -> usize {
+        self.states
+            .lock()
+            .map(|s| s.0.values().filter(|b| matches!(b, BuildState::Building { .. })).count())
+            .unwrap_or(0)
+    }
+
+    /// Builds the compiled engine of `text` on a thread of its own and switches `session`
+    /// to it when it is ready. The session goes on with the interpreter meanwhile.
+    pub fn start(
+        self: &Arc<Self>,
+        session: Arc<Mutex<Session>>,
+        name: String,
+        text: String,
+        max_history: usize,
+    ) {
+        let key = draft_key(&name, &text);
+        if self.pending() >= MAX_PENDING_BUILDS {
+            let message = format!("{MAX_PENDING_BUILDS} builds are waiting already; the interpreter plays");
+            self.set(key, BuildState::Failed(message));
+            return;
+        }
+        self.set(key, BuildState::Building { since: Instant::now() });
+        let builds = Arc::clone(self);
+        std::thread::spawn(move || {
+            let built = {
+                let _turn = builds.running.lock();
+                // A builder that panics must not leave the state "building" for ever.
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (builds.builder)(&name, &text)))
+                    .unwrap_or_else(|_| Err("the build failed unexpectedly".into()))
+            };
+            let outcome = built.and_then(|game| {
+                let game = Arc::new(game);
+                let deadline = Instant::now() + SWITCH_PATIENCE;
+                loop {
+                    match switch_engine(&session, &game, &hint_of(&text), max_history) {
+                        Err(Switch::Busy) if Instant::now() < deadline => {
+                            std::thread::sleep(Duration::from_millis(100))
+                        }
+                        Err(Switch::Busy) => {
+                            return Err("an agent kept searching; the interpreter plays".into())
+                        }
+                        Err(Switch::Failed(message)) => return Err(message),
+                        Ok(()) => return Ok(()),
+                    }
+                }
+            });
+            builds.set(key, outcome.map_or_else(BuildState::Failed, |()| BuildState::Ready));
+        });
+    }
+}
+
+/// The key of a draft's build: its name and text.
+fn draft_key(name: &str, text: &str) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    (name, text).hash(&mut hasher);
+    hasher.finish()
+}
+
+/// Why a session was not switched.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Switch {
+    /// An agent is searching for it: try again later.
+    Busy,
+    Failed(String),
+}
+
+/// Moves `session` to `game` (the same rules, another engine): a new session at the start
+/// with the moves played so far replayed; the version moves on, so an agent's answer for the
+/// old engine is dropped. Moves that could be redone, and a move half made, are not kept.
+pub fn switch_engine(
+    session: &Mutex<Session>,
+    game: &Arc<AnyGame>,
+    hint: &LayoutHint,
+    max_history: usize,
+) -> Result<(), Switch> {
+    let mut old = session.lock().map_err(|_| Switch::Failed("the session is broken".into()))?;
+    if old.thinking.is_some() {
+        return Err(Switch::Busy);
+    }
+    let failed =
+        |e: crate::session::Refusal| Switch::Failed(format!("replaying on the compiled engine: {}", e.0));
+    let mut new = Session::new(old.file.clone(), Arc::clone(game), hint, max_history).map_err(failed)?;
+    for (n, text) in old.log().moves.iter().enumerate() {
+        let mv = rbg_core::notation::parse_move(game.info(), text)
+            .map_err(|e| Switch::Failed(format!("move {}: {e}", n + 1)))?;
+        new.play(&mv).map_err(failed)?;
+    }
+    new.version = old.version + 1;
+    new.agents = old.agents.clone();
+    *old = new;
+    Ok(())
+}
+
+/// `POST /api/drafts/engine`: how the compiled engine of a text played from the editor is
+/// coming along: `{state: "building", seconds}`, `{state: "ready"}` (the session plays with it),
+/// `{state: "failed", message}` or `{state: "none"}` (not asked for).
+pub async fn build_state(State(app): State<App>, body: Result<Json<Draft>, JsonRejection>) -> Answer {
+    let Json(draft) = body?;
+    check_text(&draft.text)?;
+    let name = draft_name(draft.name.as_deref())?;
+    Ok(Json(match app.builds.state(draft_key(&name, &draft.text)) {
+        None => json!({ "state": "none" }),
+        Some(BuildState::Building { since }) => {
+            json!({ "state": "building", "seconds": since.elapsed().as_secs() })
+        }
+        Some(BuildState::Ready) => json!({ "state": "ready" }),
+        Some(BuildState::Failed(message)) => {
+            json!({ "state": "failed", "message": message.chars().take(MAX_MESSAGE_CHARS).collect::<String>() })
+        }
+    }))
+}
+
 #[derive(Deserialize)]
 pub struct SaveRequest {
     name: String,
@@ -276,6 +467,62 @@ impl<'a> Places<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A session of the template game with two moves played.
+    fn played_session() -> Session {
+        let Ok(game) = open_draft("t.rbg", TEMPLATE) else { panic!("the template is valid") };
+        let mut session = Session::new("t.rbg".into(), Arc::new(game), &LayoutHint::default(), 100).unwrap();
+        session.play_ordinal(4).unwrap();
+        session.play_ordinal(0).unwrap();
+        session
+    }
+
+    #[test]
+    fn a_session_switches_engines_with_its_moves() {
+        let session = Mutex::new(played_session());
+        let moves = session.lock().unwrap().log().moves;
+        assert_eq!(moves.len(), 2);
+        let Ok(other) = open_draft("t.rbg", TEMPLATE) else { panic!("the template is valid") };
+        let other = Arc::new(other);
+        let version = session.lock().unwrap().version;
+        switch_engine(&session, &other, &LayoutHint::default(), 100).unwrap();
+        let switched = session.lock().unwrap();
+        assert!(Arc::ptr_eq(switched.game(), &other));
+        assert_eq!(switched.log().moves, moves);
+        assert!(switched.version > version, "answers for the old engine are dropped");
+    }
+
+    #[test]
+    fn a_build_in_the_background_switches_the_session_or_says_why_not() {
+        let builds = Arc::new(DraftBuilds::with_builder(Arc::new(|name: &str, text: &str| {
+            if text.contains("fail") {
+                Err("no build".into())
+            } else {
+                open_draft(name, text).map_err(|e| e.1)
+            }
+        })));
+        let session = Arc::new(Mutex::new(played_session()));
+        let before = Arc::clone(session.lock().unwrap().game());
+        let failing = format!("{TEMPLATE}// fail\n");
+        builds.start(Arc::clone(&session), "t.rbg".into(), failing.clone(), 100);
+        builds.start(Arc::clone(&session), "t.rbg".into(), TEMPLATE.into(), 100);
+        let wait = |text: &str| {
+            let deadline = Instant::now() + Duration::from_secs(20);
+            loop {
+                match builds.state(draft_key("t.rbg", text)) {
+                    Some(BuildState::Building { .. }) if Instant::now() < deadline => {
+                        std::thread::sleep(Duration::from_millis(10))
+                    }
+                    state => return state,
+                }
+            }
+        };
+        assert_eq!(wait(&failing), Some(BuildState::Failed("no build".into())));
+        assert_eq!(wait(TEMPLATE), Some(BuildState::Ready));
+        let switched = session.lock().unwrap();
+        assert!(!Arc::ptr_eq(switched.game(), &before));
+        assert_eq!(switched.log().moves.len(), 2);
+    }
 
     #[test]
     fn places_count_utf16_units_and_lines_from_one() {

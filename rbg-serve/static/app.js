@@ -11,7 +11,7 @@
 // session it was asked for (`current`), and the server plays an agent's move only if that
 // search is still the session's.
 
-import { initEditor, openEditor, reopenEditor, editorOpen } from "/editor.js";
+import { initEditor, openEditor, reopenEditor, editorOpen, restoreDraftFromAddress } from "/editor.js";
 
 let view = null; // the view shown
 let current = null; // the session id answers must belong to
@@ -708,12 +708,13 @@ async function openTemplate() {
 initEditor({
   api,
   say,
-  play: (source, name) => startGame({ source, name }),
+  play: (source, name, compile) => startGame({ source, name, compile }),
   reloadLibrary: () => loadGames().catch((e) => say(e.message, true)),
 });
 
 loadGames()
-  .then(() => {
+  .then(async () => {
+    if (await restoreDraftFromAddress()) return;
     const request = gameFromUrl();
     if (request) return startGame(request);
     $("library").hidden = false;

@@ -5,6 +5,16 @@
 // (POST /api/preview), playing the text at once (a session from the text, saved nowhere) and
 // saving it into the games directory only when Save is pressed (POST /api/files).
 //
+// The draft's link: the page's address carries the text being edited (`#draft=`: the text
+// compressed with deflate-raw, in base64url; `&name=` its name), rewritten as one types, so a
+// reload or the link sent to someone opens the editor on the same text. Nothing is stored on
+// the server.
+//
+// The engine of a draft: the interpreter answers at once; with "compiled" chosen, the server
+// builds the compiled engine in the background and switches the session to it when it is
+// ready (POST /api/sessions with `compile`); the state of the build is shown beside the title
+// (POST /api/drafts/engine, asked every second while it builds).
+//
 // The page's state lives in app.js; it hands this module what it needs (`hooks`).
 
 import {
@@ -41,12 +51,14 @@ const rbgTokens = {
   languageData: { commentTokens: { line: "//" } },
 };
 
-let hooks = null; // from app.js: { api, play, reloadLibrary, say }
+let hooks = null; // from app.js: { api, play(source, name, compile), reloadLibrary, say }
 let editor = null; // the EditorView
 let checks = 0; // checks answered, on #editor as data-checks (tests wait for it)
+let addressBefore = null; // the page's address when the editor opened (Close gives it back)
 
 // Opens the editor on `text`, read and saved as `name`.
 export function openEditor(name, text) {
+  if (!editorOpen()) addressBefore = location.hash.includes(`${LINK_KEY}=`) ? null : location.pathname + location.search;
   $("editor-name").value = name;
   if (!editor) create(text);
   else editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: text } });
@@ -99,6 +111,7 @@ const name = () => $("editor-name").value.trim() || "draft.rbg";
 // text also redraws the preview.
 async function check(view) {
   const source = view.state.doc.toString();
+  rememberInAddress(source, name());
   let answer;
   try {
     answer = await hooks.api("POST", "/api/check", { text: source, name: name() });
@@ -197,12 +210,166 @@ async function newFromTemplate() {
   }
 }
 
+// --- the draft's link -------------------------------------------------------------------
+
+const LINK_KEY = "draft";
+// The longest address fragment written (Chromium takes 2 MB addresses; other browsers less).
+const MAX_LINK = 1 << 20;
+let linkWritten = 0; // texts written into the address, on #editor as data-links (tests wait for it)
+
+async function squeeze(bytes, stream) {
+  return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer());
+}
+
+function toBase64Url(bytes) {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+function fromBase64Url(text) {
+  const binary = atob(text.replaceAll("-", "+").replaceAll("_", "/"));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+// Writes the text into the address (replacing the entry: typing makes no history).
+async function rememberInAddress(source, fileName) {
+  try {
+    const packed = toBase64Url(await squeeze(new TextEncoder().encode(source), new CompressionStream("deflate-raw")));
+    if (source !== text()) return; // typed meanwhile: the next check writes the newer text
+    const params = new URLSearchParams({ [LINK_KEY]: packed, name: fileName });
+    const fragment = `#${params}`;
+    if (fragment.length > MAX_LINK) {
+      window.history.replaceState(null, "", location.pathname);
+      return;
+    }
+    window.history.replaceState(null, "", `${location.pathname}${fragment}`); // (`history` is CodeMirror's)
+    $("editor").dataset.links = String(++linkWritten);
+  } catch {
+    // A browser without CompressionStream keeps the address as it was.
+  }
+}
+
+// Opens the editor on the draft the address carries, if it carries one; says so when it
+// cannot be read. Returns whether the editor was opened.
+export async function restoreDraftFromAddress() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const packed = params.get(LINK_KEY);
+  if (!packed) return false;
+  try {
+    const bytes = await squeeze(fromBase64Url(packed), new DecompressionStream("deflate-raw"));
+    const source = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    openEditor(params.get("name") || "draft.rbg", source);
+    return true;
+  } catch {
+    hooks.say("The draft in this link cannot be read (cut short?).", true);
+    return false;
+  }
+}
+
+async function copyLink() {
+  await rememberInAddress(text(), name());
+  try {
+    await navigator.clipboard.writeText(location.href);
+    setStatus("link to this draft copied", false);
+  } catch {
+    setStatus(`the link to this draft is the page's address`, false);
+  }
+}
+
+// --- the engine of a played draft -----------------------------------------------------------
+
+let engineWatch = 0; // the play being watched (a new play stops watching the old one)
+
+// Shows how the compiled engine of `source` comes along beside the title, until it is ready
+// or failed, or another game is played.
+async function watchBuild(source, fileName) {
+  const mine = ++engineWatch;
+  const badge = engineBadge();
+  badge.hidden = false;
+  badge.className = "building";
+  badge.textContent = "interpreter (compiled engine: starting the build)";
+  for (;;) {
+    await new Promise((done) => setTimeout(done, 1000));
+    if (mine !== engineWatch) return;
+    let state;
+    try {
+      state = await hooks.api("POST", "/api/drafts/engine", { text: source, name: fileName });
+    } catch (e) {
+      state = { state: "failed", message: e.message };
+    }
+    if (mine !== engineWatch) return;
+    badge.dataset.state = state.state;
+    if (state.state === "building") {
+      badge.textContent = `interpreter (compiled engine building: ${state.seconds} s)`;
+      continue;
+    }
+    if (state.state === "ready") {
+      badge.className = "ready";
+      badge.textContent = "compiled engine";
+      badge.title = "the compiled engine plays this draft now";
+    } else {
+      badge.className = "failed";
+      badge.textContent = "interpreter (the compiled build failed)";
+      badge.title = state.message || "no build";
+    }
+    return;
+  }
+}
+
+function engineBadge() {
+  let badge = $("engine-state");
+  if (!badge) {
+    badge = document.createElement("span");
+    badge.id = "engine-state";
+    badge.setAttribute("role", "status");
+    badge.style.cssText = "margin-left: 0.8em; font-size: 0.85em; padding: 0.1em 0.5em; border-radius: 4px; background: rgba(127,127,127,0.15);";
+    $("title").after(badge);
+  }
+  return badge;
+}
+
+function stopWatching() {
+  engineWatch++;
+  const badge = $("engine-state");
+  if (badge) badge.hidden = true;
+}
+
+// The controls this module adds to the editor's bar: the link and the engine of Play.
+function addControls() {
+  const link = document.createElement("button");
+  link.id = "editor-link";
+  link.textContent = "Copy link";
+  link.title = "A link that opens the editor on this text (the text is in the link itself)";
+  link.addEventListener("click", copyLink);
+  $("editor-save").before(link);
+  const engine = document.createElement("select");
+  engine.id = "editor-engine";
+  engine.title = "The engine that plays this text: the compiled one is built in the background (a minute or more), the interpreter plays meanwhile";
+  for (const value of ["interpreter", "compiled"]) engine.add(new Option(value, value));
+  const label = document.createElement("label");
+  label.append("Engine ", engine);
+  $("editor-play").before(label);
+  // Another game shown (its title does not say "edited"): the badge is not about it.
+  new MutationObserver(() => {
+    if (!/edited/.test($("title").textContent)) stopWatching();
+  }).observe($("title"), { childList: true, characterData: true, subtree: true });
+}
+
 export function initEditor(given) {
   hooks = given;
-  $("editor-close").addEventListener("click", () => show(false));
+  $("editor-close").addEventListener("click", () => {
+    show(false);
+    // The game shown is not the draft: the address is about that game again.
+    if (addressBefore !== null) window.history.replaceState(null, "", addressBefore);
+  });
+  addControls();
   $("editor-play").addEventListener("click", () => {
     show(false);
-    hooks.play(text(), name());
+    const compile = $("editor-engine").value === "compiled";
+    hooks.play(text(), name(), compile);
+    if (compile) watchBuild(text(), name());
+    else stopWatching();
   });
   $("editor-save").addEventListener("click", save);
   $("editor-new").addEventListener("click", newFromTemplate);
