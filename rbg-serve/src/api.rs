@@ -425,16 +425,16 @@ async fn agent_move(
     let game = Arc::clone(lock(&s)?.game());
     // An agent that cannot play this game is a bad request (checked before the board locks).
     drop(spec.build(game.as_ref()).map_err(|e| bad(e.to_string()))?);
-    let (state, think) = {
+    let (state, (think, game)) = {
         let mut session = lock(&s)?;
         let think = session.start_thinking()?;
         (session.state().clone(), think)
     };
     let searching = Arc::clone(&s);
     let search = tokio::task::spawn_blocking(move || {
-        let answer = spec.build(game.as_ref()).map_err(|e| refuse(e.to_string())).and_then(|mut agent| {
-            let decision =
-                agent.select_move(game.as_ref(), &state, &budget).map_err(|e| refuse(e.to_string()))?;
+        // On the stoppable game: Stop ends the search at its next look at the game.
+        let answer = spec.build(&game).map_err(|e| refuse(e.to_string())).and_then(|mut agent| {
+            let decision = agent.select_move(&game, &state, &budget).map_err(|e| refuse(e.to_string()))?;
             Ok((agent.name(), decision.mv))
         });
         let mut session = lock(&searching)?;
