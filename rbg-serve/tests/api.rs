@@ -715,3 +715,62 @@ fn a_stopped_agent_search_ends_promptly() {
     let (_, view) = call(addr, "GET", &session, None);
     assert_eq!(view["history"], json!([]), "the stopped search's move did not land");
 }
+
+/// The analysis of a game by self-play as a job: tic-tac-toe under full-depth alpha-beta is
+/// all draws (the game is a draw with perfect play), and a draw fills the board, so every game
+/// is 9 plies; perfect play never loses, so against random it scores at least one half.
+#[test]
+fn the_game_analysis_runs_as_a_job_with_its_measures_and_charts() {
+    let addr = start("analysis");
+    let id = new_game(addr)["id"].as_u64().unwrap();
+    let path = format!("/api/sessions/{id}/game-analysis");
+    for bad in [
+        json!({ "games": 0 }),
+        json!({ "games": 1_000_000 }),
+        json!({ "games": 4, "agent": "nonsense" }),
+        json!({ "games": 4, "agent": "mcts:iterations=99999999" }),
+        json!({ "games": 4, "max_moves": 0 }),
+        json!({ "agent": "random" }),
+    ] {
+        let (status, answer) = post(addr, &path, bad.clone());
+        assert_eq!(status, 400, "{bad}: {answer}");
+    }
+    let request = json!({ "games": 4, "agent": "alphabeta:depth=9", "strength_games": 4, "seed": 3 });
+    let (status, job) = post(addr, &path, request);
+    assert_eq!(status, 200, "{job}");
+    let progress = wait_for(addr, job["job"].as_u64().unwrap());
+    assert_eq!((progress["error"].clone(), progress["cancelled"].clone()), (Value::Null, json!(false)));
+    let rows = progress["analysis"]["rows"].as_array().unwrap();
+    let row =
+        |name: &str| rows.iter().find(|r| r["measure"] == name).unwrap_or_else(|| panic!("{name}: {rows:?}"));
+    assert_eq!(row("draws")["value"], json!(1.0));
+    assert_eq!(row("completion")["value"], json!(1.0));
+    assert_eq!(row("duration: fewest plies")["value"], json!(9.0));
+    assert_eq!(row("duration: most plies")["value"], json!(9.0));
+    let strong = rows.iter().find(|r| r["measure"].as_str().unwrap().starts_with("strength: score")).unwrap();
+    assert!(strong["value"].as_f64().unwrap() >= 0.5, "{strong}");
+    let charts = progress["analysis"]["charts"].as_str().unwrap();
+    assert!(charts.matches("<svg").count() >= 3, "win rates, lengths, branching: {charts}");
+}
+
+/// Cancelling an analysis of breakthrough (a thousand MCTS games: minutes) ends it within a
+/// fraction of a second, without a result.
+#[test]
+fn a_cancelled_game_analysis_ends_promptly() {
+    let addr = start("analysis-cancel");
+    let (_, view) = post(addr, "/api/sessions", json!({ "game": "breakthrough.rbg" }));
+    let id = view["id"].as_u64().unwrap();
+    let request = json!({ "games": 1000, "agent": "mcts:iterations=1000" });
+    let (status, job) = post(addr, &format!("/api/sessions/{id}/game-analysis"), request);
+    assert_eq!(status, 200, "{job}");
+    let job = job["job"].as_u64().unwrap();
+    wait_until(|| call(addr, "GET", &format!("/api/jobs/{job}"), None).1["stage"] == "self-play");
+    std::thread::sleep(Duration::from_millis(300));
+    let cancelled = std::time::Instant::now();
+    post(addr, &format!("/api/jobs/{job}/cancel"), json!({}));
+    let progress = wait_for(addr, job);
+    let latency = cancelled.elapsed();
+    eprintln!("analysis cancelled after {} ms", latency.as_millis());
+    assert!(latency < Duration::from_secs(1), "the cancel took {latency:?}");
+    assert_eq!((progress["cancelled"].clone(), progress["analysis"].clone()), (json!(true), Value::Null));
+}
