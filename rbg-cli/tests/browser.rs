@@ -6,7 +6,9 @@
 //! "New game" during a search; a promotion in chessGardner chosen by picture and name; then
 //! every game of `games/` opens from the library and a legal move is made by clicks, with a
 //! check that no two clickable sites are closer than 24 px; the editor marks a typed error,
-//! applies its quick fix, redraws the preview and plays the edited rule. Screenshots (1280x800 and 600 px
+//! applies its quick fix, redraws the preview and plays the edited rule; the studio part checks
+//! the check ring in chess (1. e4 f6 2. Qh5+), Stop during a 4-second search and the Analyze view
+//! (tic-tac-toe measured, a long analysis cancelled). Screenshots (1280x800 and 600 px
 //! wide) are kept in `$CARGO_TARGET_DIR/browser-screenshots/` (else `target/`).
 //!
 //! Needs Node.js, Chromium (`/usr/bin/chromium`, or `CHROMIUM`) and `npm ci` run in

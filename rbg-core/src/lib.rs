@@ -63,6 +63,7 @@ pub mod split;
 #[allow(unsafe_code)]
 pub mod stack;
 pub mod state_codec;
+pub mod stoppable;
 pub mod toy;
 
 mod game;

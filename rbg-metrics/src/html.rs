@@ -4,6 +4,8 @@
 
 use std::fmt::Write as _;
 
+use rbg_render::escape;
+
 use crate::analyze::Analysis;
 use crate::stats::Rate;
 use crate::table::rows;
@@ -18,22 +20,6 @@ const BOTTOM: f64 = 44.0;
 
 /// Colours of the series (seats, sample games) in turn.
 const PALETTE: [&str; 6] = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"];
-
-/// `text` with the characters HTML gives a meaning escaped.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 /// The page.
 pub fn report(a: &Analysis) -> String {
@@ -58,12 +44,16 @@ pub fn report(a: &Analysis) -> String {
         let _ = writeln!(page, "<p class=\"note\">{}</p>", escape(note));
     }
     page.push_str(&measures_table(a));
-    page.push_str(&win_chart(a));
-    page.push_str(&length_chart(a));
-    page.push_str(&branching_chart(a));
-    page.push_str(&value_chart(a));
+    page.push_str(&charts(a));
     page.push_str("</body></html>\n");
     page
+}
+
+/// The charts of the report, one SVG element each (win rates with intervals, length
+/// histogram, branching over the game, sample games' values; a chart without data is left
+/// out): the page of `rbg serve` shows them too.
+pub fn charts(a: &Analysis) -> String {
+    [win_chart(a), length_chart(a), branching_chart(a), value_chart(a)].concat()
 }
 
 fn measures_table(a: &Analysis) -> String {

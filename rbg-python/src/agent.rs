@@ -5,7 +5,7 @@ use std::sync::{Mutex, PoisonError};
 
 use crate::errors::{search_error, value_error};
 use crate::game::PyGame;
-use crate::interrupt::Stoppable;
+use crate::interrupt::{Run, Stoppable};
 use crate::moves::PyMove;
 use crate::state::PyState;
 use pyo3::prelude::*;

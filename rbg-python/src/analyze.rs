@@ -9,7 +9,7 @@ use rbg_metrics::analyze::{self as metrics, AnalysisConfig, StrengthTest};
 
 use crate::errors::{search_error, value_error};
 use crate::game::PyGame;
-use crate::interrupt::Stoppable;
+use crate::interrupt::{Run, Stoppable};
 
 /// Agents as Python gives them: one specification, or one per player.
 #[derive(FromPyObject)]

@@ -18,7 +18,7 @@ use rbg_core::Game;
 
 use crate::errors::{search_error, value_error};
 use crate::game::PyGame;
-use crate::interrupt::Stoppable;
+use crate::interrupt::{Run, Stoppable};
 use crate::state::PyState;
 
 /// The agents of a match from their specifications, with `time` (seconds) or `iterations`

@@ -12,7 +12,7 @@ use rbg_core::playout::{flat_monte_carlo, McLimit, McOptions, McStats};
 use rbg_core::Game;
 
 use crate::errors::{search_error, value_error};
-use crate::interrupt::Stoppable;
+use crate::interrupt::{Run, Stoppable};
 use crate::load::{self, LoadError};
 use crate::state::PyState;
 use crate::utility::{self, score_return};

@@ -52,6 +52,7 @@ use rbg_core::Game;
 pub use draw::game_piece_looks;
 pub use hint::LayoutHint;
 pub use layout::{Layout, Shape};
+pub use svg::escape;
 pub use text::TextBoard;
 
 /// What to draw and how large.

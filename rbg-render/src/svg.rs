@@ -66,8 +66,9 @@ impl SvgWriter {
     }
 }
 
-/// `text` safe inside XML text and double-quoted attribute values.
-pub(crate) fn escape(text: &str) -> String {
+/// `text` safe inside XML and HTML text and double-quoted attribute values (used by rbg-metrics'
+/// HTML report too).
+pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

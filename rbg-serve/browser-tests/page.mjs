@@ -20,7 +20,11 @@
 //     fix; the preview redrawn for a new rule; the edited text played by clicks at once
 //     (editorCase); the draft's link restoring the text over a reload and in another tab
 //     (draftLink);
-//  7. screenshots at 1280x800 and 600 px wide.
+//  7. the studio's check, Stop and Analyze (studioCase): a chess king in check wears a red ring
+//     (1. e4 f6 2. Qh5+, by hand), a quiet position none; Stop ends a 4-second search at once;
+//     the Analyze view measures tic-tac-toe by self-play with progress, a table and charts, and
+//     a long analysis is cancelled;
+//  8. screenshots at 1280x800 and 600 px wide.
 // Screenshots go to OUT_DIR. Exits 0 on success; otherwise prints what failed and exits 1.
 import { chromium } from "playwright-core";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -407,6 +411,78 @@ async function draftLink(page, wider) {
   await page.click("#editor-close");
 }
 
+// --- the studio: check, Stop, Analyze ----------------------------------------------------------
+
+const checkRings = (page) => page.$$eval("#board .check-ring", (rs) => rs.map((r) => r.dataset.vertex));
+
+async function studioCase(page) {
+  // Check, in the corpus's chess (check is a rule there): 1. e2-e4 f7-f6 2. Qd1-h5 attacks the
+  // black king on e8 along h5-g6-f7-e8 (f7 emptied by 1... f6). Vertices: rx{file}y{row from
+  // the top}: e2 rx4y6, e4 rx4y4, f7 rx5y1, f6 rx5y2, d1 rx3y7, h5 rx7y3, e8 rx4y0.
+  await page.goto(`${base}/?game=chess.rbg&you=both`);
+  await page.waitForSelector(`${cell("rx4y6")}.movable`);
+  for (const [from, to, n] of [["rx4y6", "rx4y4", 1], ["rx5y1", "rx5y2", 2]]) {
+    await page.click(cell(from));
+    await page.click(cell(to));
+    await page.waitForFunction((n) => document.querySelectorAll("#history li").length === n, n);
+  }
+  let rings = await checkRings(page);
+  if (rings.length) failures.push(`a quiet position shows check on ${rings}`);
+  await page.click(cell("rx3y7"));
+  await page.click(cell("rx7y3"));
+  await page.waitForFunction(() => document.querySelectorAll("#history li").length === 3);
+  rings = await checkRings(page);
+  if (JSON.stringify(rings) !== JSON.stringify(["rx4y0"])) failures.push(`after Qh5+ the check rings are on ${JSON.stringify(rings)}, not e8`);
+  const status = await page.textContent("#status");
+  const inCheck = await page.$eval("#status", (s) => s.classList.contains("in-check"));
+  if (!inCheck) failures.push(`the status does not say check ("${status}")`);
+  const label = await page.getAttribute(cell("rx4y0"), "aria-label");
+  if (!/in check/.test(label)) failures.push(`the king's label is "${label}"`);
+  await page.screenshot({ path: join(outDir, "check-1280.png") });
+  // Stop: black is the hard agent (4 s a move); Stop ends its search at once, so its request
+  // (answered when the search ends) is over well before its time is up.
+  await page.goto(`${base}/?game=chess.rbg&you=white&vs=hard`);
+  await page.waitForSelector(`${cell("rx4y6")}.movable`);
+  await page.click(cell("rx4y6"));
+  await page.click(cell("rx4y4"));
+  await page.waitForFunction(() => document.body.classList.contains("thinking"));
+  await page.waitForTimeout(300);
+  const stopped = Date.now();
+  await page.click("#stop");
+  await page.waitForFunction(() => document.body.dataset.busy === "0" && !document.body.classList.contains("thinking"));
+  const latency = Date.now() - stopped;
+  console.log(`stop: the agent's search answered ${latency} ms after the click`);
+  if (latency > 1000) failures.push(`after Stop the agent's search ran on for ${latency} ms`);
+  if ((await historyLength(page)) !== 1) failures.push("the stopped agent's move landed");
+  // Analyze: tic-tac-toe by self-play (random agents: every game ends within 9 plies).
+  await page.goto(`${base}/?game=ticTacToe.rbg&you=both`);
+  await page.waitForSelector("#board .cell.movable");
+  await page.click("#open-analyze");
+  await page.waitForSelector("#analyze:not([hidden])");
+  if (await page.isVisible("#board")) failures.push("the board stays visible under the analysis");
+  await page.selectOption("#analyze-agent", "random");
+  await page.fill("#analyze-games", "30");
+  await page.click("#analyze-run");
+  await page.waitForFunction(() => /done/.test(document.getElementById("analyze-status").textContent), null, { timeout: 60000 });
+  const rows = await page.$$eval("#analyze-table tr", (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+  const completion = rows.find((r) => r[0] === "completion");
+  if (!completion || completion[1] !== "1.000") failures.push(`the analysis shows completion ${JSON.stringify(completion)}`);
+  const most = rows.find((r) => r[0] === "duration: most plies");
+  if (!most || Number(most[1]) > 9) failures.push(`the analysis shows the longest game ${JSON.stringify(most)}`);
+  const charts = await page.$$eval("#analyze-charts svg", (s) => s.length);
+  if (charts < 3) failures.push(`the analysis shows ${charts} charts`);
+  await page.screenshot({ path: join(outDir, "analyze-1280.png"), fullPage: true });
+  // A long one (thousands of MCTS games) is cancelled.
+  await page.selectOption("#analyze-agent", "mcts:iterations=400");
+  await page.fill("#analyze-games", "5000");
+  await page.click("#analyze-run");
+  await page.waitForFunction(() => /self-play/.test(document.getElementById("analyze-status").textContent));
+  await page.click("#analyze-cancel");
+  await page.waitForFunction(() => /cancelled/.test(document.getElementById("analyze-status").textContent), null, { timeout: 5000 });
+  await page.click("#analyze-close");
+  if (!(await page.isVisible("#board"))) failures.push("closing the analysis does not bring the board back");
+}
+
 // --- main ---------------------------------------------------------------------------------------
 
 // Without the background-networking switches Chromium keeps calling out, which a closed network
@@ -421,7 +497,7 @@ try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.setDefaultTimeout(20000);
   page.on("pageerror", (e) => failures.push(`page error: ${e.message}`));
-  for (const [name, part] of [["tic-tac-toe", ticTacToe], ["chess", chess], ["agent", agentCases], ["promotion", promotion], ["every game", everyGame], ["editor", editorCase]]) {
+  for (const [name, part] of [["tic-tac-toe", ticTacToe], ["chess", chess], ["agent", agentCases], ["promotion", promotion], ["every game", everyGame], ["editor", editorCase], ["studio", studioCase]]) {
     if (process.env.ONLY && process.env.ONLY !== name) continue; // one part, while working on it
     const t = Date.now();
     const n = await part(page);

@@ -16,6 +16,7 @@ use axum::{Json, Router};
 use rbg_agents::{AgentSpec, Budget};
 use rbg_core::notation::parse_move;
 use rbg_core::{Action, Game};
+use rbg_metrics::AnalysisConfig;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -154,6 +155,7 @@ pub fn router_with_preview(config: Config, loader: Loader, preview: Loader) -> R
         .route("/api/sessions/{id}/log", get(log))
         .route("/api/sessions/{id}/perft", post(start_perft))
         .route("/api/sessions/{id}/mc", post(start_mc))
+        .route("/api/sessions/{id}/game-analysis", post(start_game_analysis))
         .route("/api/jobs/{id}", get(show_job))
         .route("/api/jobs/{id}/cancel", post(cancel_job))
         .fallback(|| async { ApiError(StatusCode::NOT_FOUND, "no such page or API route".into()) })
@@ -437,16 +439,16 @@ async fn agent_move(
     let game = Arc::clone(lock(&s)?.game());
     // An agent that cannot play this game is a bad request (checked before the board locks).
     drop(spec.build(game.as_ref()).map_err(|e| bad(e.to_string()))?);
-    let (state, think) = {
+    let (state, (think, game)) = {
         let mut session = lock(&s)?;
         let think = session.start_thinking()?;
         (session.state().clone(), think)
     };
     let searching = Arc::clone(&s);
     let search = tokio::task::spawn_blocking(move || {
-        let answer = spec.build(game.as_ref()).map_err(|e| refuse(e.to_string())).and_then(|mut agent| {
-            let decision =
-                agent.select_move(game.as_ref(), &state, &budget).map_err(|e| refuse(e.to_string()))?;
+        // On the stoppable game: Stop ends the search at its next look at the game.
+        let answer = spec.build(&game).map_err(|e| refuse(e.to_string())).and_then(|mut agent| {
+            let decision = agent.select_move(&game, &state, &budget).map_err(|e| refuse(e.to_string()))?;
             Ok((agent.name(), decision.mv))
         });
         let mut session = lock(&searching)?;
@@ -619,6 +621,80 @@ async fn start_mc(
     let job = register_job(&app, "mc")?;
     let (running, seconds, seed) = (Arc::clone(&job.1), request.seconds, request.seed.unwrap_or(1));
     tokio::task::spawn_blocking(move || jobs::run_mc(&running, &game, &state, seconds, seed));
+    Ok(Json(json!({ "job": job.0 })))
+}
+
+#[derive(Deserialize)]
+struct GameAnalysisRequest {
+    /// The agent of every seat (an agent specification); `mcts:iterations=100` by default.
+    agent: Option<String>,
+    games: u64,
+    seed: Option<u64>,
+    /// Moves before a game counts as unfinished; rbg-agents' default if none.
+    max_moves: Option<u64>,
+    /// Games of random against the agent (the strength test); the default if none, 0 for none.
+    strength_games: Option<u64>,
+}
+
+/// The agent of an analysis; its budget must bound its work within the server's limits.
+fn analysis_agent(config: &Config, text: Option<&str>) -> Result<AgentSpec, ApiError> {
+    let text = text.unwrap_or(DEFAULT_ANALYSIS_AGENT);
+    let spec: AgentSpec = text.parse().map_err(|e: rbg_agents::SpecError| bad(format!("agent: {e}")))?;
+    let budget = spec.budget();
+    if budget.iterations.is_some_and(|n| n > config.max_agent_iterations) {
+        return Err(bad(format!("agent: at most {} iterations", config.max_agent_iterations)));
+    }
+    if budget.time.is_some_and(|t| t > config.max_agent_time) {
+        return Err(bad(format!("agent: at most {} ms a move", config.max_agent_time.as_millis())));
+    }
+    Ok(spec)
+}
+
+/// The agent of an analysis when the request names none.
+const DEFAULT_ANALYSIS_AGENT: &str = "mcts:iterations=100";
+
+/// Starts the analysis of the session's game by self-play (rbg-metrics, as `rbg analyze`,
+/// from the game's initial position) as a job on all cores, bounded in games and time.
+async fn start_game_analysis(
+    State(app): State<App>,
+    UrlPath(id): UrlPath<String>,
+    body: Result<Json<GameAnalysisRequest>, JsonRejection>,
+) -> Answer {
+    let Json(request) = body?;
+    let max = app.config.max_analysis_games;
+    if request.games == 0 || request.games > max {
+        return Err(bad(format!("games must be from 1 to {max}")));
+    }
+    if request.strength_games.is_some_and(|n| n > max) {
+        return Err(bad(format!("strength_games must be from 0 to {max}")));
+    }
+    let agent = analysis_agent(&app.config, request.agent.as_deref())?;
+    let (_, s) = session(&app, &id)?;
+    let game = Arc::clone(lock(&s)?.game());
+    let mut config = AnalysisConfig::self_play(game.as_ref(), agent, request.games);
+    config.seed = request.seed.unwrap_or(0);
+    if let Some(moves) = request.max_moves {
+        let most = config.limits.max_moves;
+        if moves == 0 || moves > most {
+            return Err(bad(format!("max_moves must be from 1 to {most}")));
+        }
+        config.limits.max_moves = moves;
+    }
+    if let (Some(test), Some(games)) = (config.strength.as_mut(), request.strength_games) {
+        test.games = games;
+    }
+    // An agent that cannot play this game is a bad request, before any job starts.
+    for spec in config.agents.iter().chain(config.strength.iter().map(|t| &t.weak)) {
+        drop(spec.build(game.as_ref()).map_err(|e| bad(format!("agent: {e}")))?);
+    }
+    let job = register_job(&app, "analysis")?;
+    let (running, limit) = (Arc::clone(&job.1), app.config.max_analysis_time);
+    let timer = Arc::clone(&job.1);
+    tokio::spawn(async move {
+        tokio::time::sleep(limit).await;
+        timer.expire(format!("stopped at the time limit of {} s", limit.as_secs()));
+    });
+    tokio::task::spawn_blocking(move || jobs::run_analysis(&running, &game, &config));
     Ok(Json(json!({ "job": job.0 })))
 }
 

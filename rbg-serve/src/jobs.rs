@@ -1,8 +1,9 @@
-//! Long runs started from the page: perft depth by depth, and flat Monte Carlo for a time.
-//! Each runs on a blocking thread and writes its progress where requests can read it; a job
-//! can be cancelled at any moment: perft's count sees the flag once per subtree
-//! ([`PerftOptions::stop`]) and Monte Carlo between playouts, so either ends within a fraction
-//! of a second.
+//! Long runs started from the page: perft depth by depth, flat Monte Carlo for a time, and the
+//! analysis of a game by self-play (rbg-metrics, as `rbg analyze`). Each runs on a blocking
+//! thread and writes its progress where requests can read it; a job can be cancelled at any
+//! moment: perft's count sees the flag once per subtree ([`PerftOptions::stop`]), Monte Carlo
+//! between playouts, and the analysis runs on a [`Stoppable`] game whose every search fails once
+//! the flag is raised, so each ends within a fraction of a second.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -13,7 +14,10 @@ use rbg_core::dynamic::{AnyGame, DynState};
 use rbg_core::moves::DEFAULT_MAX_ACTIONS;
 use rbg_core::perft::PerftOptions;
 use rbg_core::playout::{PlayoutBuffers, PlayoutLimits};
+use rbg_core::stoppable::Stoppable;
 use rbg_core::{Game, PlayoutRng};
+use rbg_metrics::analyze::{AnalysisConfig, Stage};
+use rbg_metrics::{Analysis, Row};
 use serde::Serialize;
 
 /// What a job has done so far.
@@ -31,6 +35,24 @@ pub struct Progress {
     pub mean_length: f64,
     pub mean_scores: Vec<f64>,
     pub seconds: f64,
+    /// Analysis: the stage running (`self-play`, `samples`, `strength`), with its units
+    /// (games, or positions for `samples`) done and in all.
+    pub stage: Option<&'static str>,
+    pub stage_done: u64,
+    pub stage_total: u64,
+    /// Analysis: the result, once done.
+    pub analysis: Option<AnalysisView>,
+}
+
+/// A finished analysis as the page shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct AnalysisView {
+    /// The measures as a table (what `rbg analyze` prints).
+    pub rows: Vec<Row>,
+    /// The report's SVG charts (rbg-metrics' `html::charts`).
+    pub charts: String,
+    /// Everything measured (what `rbg analyze --json` writes).
+    pub analysis: Analysis,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -65,12 +87,22 @@ impl Job {
         }
     }
 
+    /// Cancels the job for the reason `why` (shown as its error). A finished job stays as it is.
+    pub fn expire(&self, why: String) {
+        self.update(|p| {
+            if !p.done && !self.cancel.swap(true, Ordering::Relaxed) {
+                p.error = Some(why);
+            }
+        });
+    }
+
     fn finish(&self, error: Option<String>) {
         let cancelled = self.cancel.load(Ordering::Relaxed);
         self.update(|p| {
             p.done = true;
             p.cancelled = cancelled;
-            p.error = error;
+            // An error said before (the time limit, [`Job::expire`]) stays.
+            p.error = error.or(p.error.take());
         });
     }
 }
@@ -150,4 +182,57 @@ fn report(job: &Job, started: Instant, playouts: u64, plies: u64, score_sums: &[
         p.mean_length = per(plies as f64);
         p.mean_scores = score_sums.iter().map(|&s| per(s)).collect();
     });
+}
+
+/// The name of a stage in the progress.
+fn stage_name(stage: Stage) -> &'static str {
+    match stage {
+        Stage::SelfPlay => "self-play",
+        Stage::Samples => "samples",
+        Stage::Strength => "strength",
+    }
+}
+
+impl rbg_metrics::Progress for Job {
+    fn start(&self, stage: Stage, total: u64) {
+        self.update(|p| {
+            p.stage = Some(stage_name(stage));
+            p.stage_done = 0;
+            p.stage_total = total;
+        });
+    }
+
+    fn advance(&self, stage: Stage, done: u64) {
+        // Threads report out of order: the count only grows.
+        self.update(|p| {
+            if p.stage == Some(stage_name(stage)) {
+                p.stage_done = p.stage_done.max(done);
+            }
+        });
+    }
+}
+
+/// The analysis of `game` by self-play (`config`, as `rbg analyze`) on all cores. It runs on
+/// the game with the job's cancel flag, so a cancel ends every search at once.
+pub fn run_analysis(job: &Job, game: &AnyGame, config: &AnalysisConfig) {
+    let started = Instant::now();
+    let stoppable = Stoppable::with_flag(game, Arc::clone(&job.cancel));
+    let result = rbg_metrics::analyze(&stoppable, config, job);
+    let seconds = started.elapsed().as_secs_f64();
+    let error = match result {
+        // A stopped run's error says nothing more than "cancelled".
+        _ if job.cancel.load(Ordering::Relaxed) => None,
+        Ok(analysis) => {
+            let view = AnalysisView {
+                rows: rbg_metrics::rows(&analysis),
+                charts: rbg_metrics::html::charts(&analysis),
+                analysis,
+            };
+            job.update(|p| p.analysis = Some(view));
+            None
+        }
+        Err(e) => Some(e.to_string()),
+    };
+    job.update(|p| p.seconds = seconds);
+    job.finish(error);
 }

@@ -1,5 +1,6 @@
 //! rbg-serve: a local web page and a JSON API to browse games, play them against people and
-//! agents, step through their history and run perft and Monte Carlo (`rbg serve`).
+//! agents, step through their history, run perft and Monte Carlo and analyse a game by self-play
+//! (`rbg serve`).
 //!
 //! The server knows nothing of game files: the caller gives a [`Loader`] that turns a path
 //! inside the games directory into a reasoner (`rbg serve` passes one that reads RBG and SBG
@@ -59,6 +60,10 @@ pub struct Config {
     pub max_mc_time: Duration,
     /// Most moves a history may hold (a bound on memory per session).
     pub max_history: usize,
+    /// Most self-play games an analysis may play (each of the self-play and strength tests).
+    pub max_analysis_games: u64,
+    /// Longest analysis: it is stopped at this time.
+    pub max_analysis_time: Duration,
 }
 
 impl Config {
@@ -72,6 +77,8 @@ impl Config {
             max_perft_depth: 10,
             max_mc_time: Duration::from_secs(600),
             max_history: 100_000,
+            max_analysis_games: 10_000,
+            max_analysis_time: Duration::from_secs(600),
         }
     }
 }

@@ -4,15 +4,18 @@
 //! moved (for the log), the agent search running for it (the board is locked meanwhile), and
 //! every move in human notation ([`rbg_core::notation::sketch_move`]).
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use rbg::session::{GameLog, Session as Play, SessionError, SessionOptions};
+use rbg::session::{goes_on, GameLog, Session as Play, SessionError, SessionOptions};
 use rbg_core::dynamic::{AnyGame, DynScratch, DynState};
 use rbg_core::moves::DEFAULT_MAX_ACTIONS;
 use rbg_core::notation::{
     describe_move, format_move, sketch_move, MovePart, MoveSketch, NotationNames, VertexStyle,
 };
 use rbg_core::perft::DEFAULT_KEEPER_LIMIT;
+use rbg_core::state_codec::{self, StateParts};
+use rbg_core::stoppable::Stoppable;
 use rbg_core::{Action, Game, MoveList};
 use rbg_render::pieces::{ChessKind, Look};
 use rbg_render::{game_piece_looks, render_svg_with_layout, Layout, LayoutHint, RenderOptions, TextBoard};
@@ -64,6 +67,8 @@ pub struct Session {
     scratch: DynScratch,
     /// Which pieces stand for an empty cell, and the names notation uses.
     empty: Vec<bool>,
+    /// Which pieces are drawn as kings (royal pieces, [`Session::check`]).
+    kings: Vec<bool>,
     names: NotationNames,
     looks: Vec<LookView>,
     /// The notation of every move of the history and of those that can be redone, in order.
@@ -77,6 +82,9 @@ pub struct Session {
     /// is locked (every change is refused) and only its own answer may land.
     pub thinking: Option<u64>,
     next_think: u64,
+    /// The stop flag of the running search's game ([`rbg_core::stoppable::Stoppable`]):
+    /// raised by [`Session::stop_thinking`], so the search ends at its next look at the game.
+    think_flag: Option<Arc<AtomicBool>>,
 }
 
 /// How the page draws a piece in a list (a promotion's choices): rbg-render's look.
@@ -145,6 +153,9 @@ pub struct View {
     pub moves: Option<Vec<MoveView>>,
     /// Vertices whose pieces the player to move can take with one move.
     pub threats: Vec<u32>,
+    /// Check: the vertices of the player to move's royal pieces that the opponent could take
+    /// if it were to move now ([`Session::check`]).
+    pub check: Vec<u32>,
     /// The vertices the last move played touched.
     pub last_move: Vec<u32>,
     /// An agent is searching for this session (the board is locked).
@@ -207,6 +218,22 @@ fn look_view(look: &Look) -> LookView {
     }
 }
 
+/// The position `now` as it would be on the turn of the player to move at `before`: `now`'s
+/// pieces and variables with `before`'s rules position, player and current vertex. `None` if
+/// the engine refuses that combination.
+fn turn_of(game: &AnyGame, now: &DynState, before: &DynState) -> Option<DynState> {
+    let turn = game.state_parts(before);
+    let parts = StateParts {
+        vertex: turn.vertex,
+        player: turn.player,
+        rules_state: turn.rules_state,
+        ..game.state_parts(now)
+    };
+    let mut bytes = Vec::new();
+    state_codec::encode(game.info(), game.rules_fingerprint(), &parts, &mut bytes);
+    game.decode_state(&bytes).ok()
+}
+
 impl Session {
     /// A new game at its initial position, its board laid out with the game file's hints.
     pub fn new(
@@ -237,6 +264,7 @@ impl Session {
             scratch: game.new_scratch(),
             play,
             empty: looks.iter().map(|l| *l == Look::Hidden).collect(),
+            kings: looks.iter().map(|l| matches!(l, Look::Glyph { kind: ChessKind::King, .. })).collect(),
             names,
             looks: looks.iter().map(look_view).collect(),
             records: Vec::new(),
@@ -244,6 +272,7 @@ impl Session {
             agents: Vec::new(),
             thinking: None,
             next_think: 0,
+            think_flag: None,
         })
     }
 
@@ -315,9 +344,10 @@ impl Session {
         self.changed(result)
     }
 
-    /// Marks an agent search as running (the board locks); its number, which the search's
-    /// answer must show to land ([`Session::finish_thinking`]).
-    pub fn start_thinking(&mut self) -> Result<u64, Refusal> {
+    /// Marks an agent search as running (the board locks): its number, which the search's
+    /// answer must show to land ([`Session::finish_thinking`]), and the game to search on,
+    /// which [`Session::stop_thinking`] stops.
+    pub fn start_thinking(&mut self) -> Result<(u64, Stoppable), Refusal> {
         self.unlocked()?;
         if self.mover().is_none() {
             return Err(refuse("the game is over"));
@@ -325,11 +355,17 @@ impl Session {
         self.next_think = self.next_think.wrapping_add(1);
         self.thinking = Some(self.next_think);
         self.version = self.version.wrapping_add(1);
-        Ok(self.next_think)
+        let game = Stoppable::new(self.game());
+        self.think_flag = Some(game.flag());
+        Ok((self.next_think, game))
     }
 
-    /// Stops the agent's search (its answer will be dropped); whether one was running.
+    /// Stops the agent's search: its game's searches fail from now on, so the search thread
+    /// ends within one playout or node, and its answer is dropped. Whether one was running.
     pub fn stop_thinking(&mut self) -> bool {
+        if let Some(flag) = self.think_flag.take() {
+            flag.store(true, Ordering::Relaxed);
+        }
         let was = self.thinking.take().is_some();
         if was {
             self.version = self.version.wrapping_add(1);
@@ -349,6 +385,7 @@ impl Session {
             return Err(Finish::Stopped);
         }
         self.thinking = None;
+        self.think_flag = None;
         self.version = self.version.wrapping_add(1);
         let (name, mv) = answer.map_err(Finish::Failed)?;
         self.play(&mv).map_err(Finish::Failed)?;
@@ -455,6 +492,46 @@ impl Session {
         Ok((Some(moves), threats))
     }
 
+    /// Check, for any game (docs/studio.md): the vertices of the player to move's royal pieces
+    /// that the opponent could take if it were to move now. The opponent is the player who
+    /// made the last move; "if it were to move now" is the position shown with the rules
+    /// position, player and current vertex of the position before that move (the opponent's
+    /// turn: an RBG state's turn is where its rules stand, not a variable). A piece is royal
+    /// when it is drawn as a king or when taking it ends the game. Nothing at the first
+    /// position, after a player's second move in a row, or when the game is over.
+    fn check(&mut self) -> Vec<u32> {
+        let (Some(before), Some(mover)) = (self.play.previous(), self.mover()) else { return Vec::new() };
+        let game = Arc::clone(self.game());
+        if game.current_player(before) == mover {
+            return Vec::new();
+        }
+        let Some(opponent_turn) = turn_of(game.as_ref(), self.state(), before) else { return Vec::new() };
+        let Ok(Some(list)) = self.legal_moves(&opponent_turn, MAX_LISTED_MOVES) else { return Vec::new() };
+        let mut royal: Vec<u32> = Vec::new();
+        for mv in list.iter() {
+            let Ok(sketch) = self.sketch(&opponent_turn, mv) else { continue };
+            for &v in &sketch.taken {
+                let piece = game.piece(self.state(), v) as usize;
+                if royal.contains(&v) || self.empty.get(piece) != Some(&false) {
+                    continue;
+                }
+                if self.kings[piece] || self.ends_game(&opponent_turn, mv) {
+                    royal.push(v);
+                }
+            }
+        }
+        royal.sort_unstable();
+        royal
+    }
+
+    /// Whether playing `mv` at `state` ends the game (a search that fails says no).
+    fn ends_game(&mut self, state: &DynState, mv: &[Action]) -> bool {
+        let game = Arc::clone(self.game());
+        let mut after = state.clone();
+        game.apply_move(&mut after, mv);
+        matches!(goes_on(game.as_ref(), &mut after, &mut self.scratch, DEFAULT_KEEPER_LIMIT), Ok(false))
+    }
+
     /// Plays the `n`th legal move (in the reasoner's order) at the position shown.
     pub fn play_ordinal(&mut self, n: u32) -> Result<(), Refusal> {
         let state = self.state().clone();
@@ -469,6 +546,7 @@ impl Session {
     pub fn view(&mut self, id: u64) -> Result<View, Refusal> {
         let next = if self.thinking.is_some() { Vec::new() } else { self.next_actions()? };
         let (moves, threats) = self.offers()?;
+        let check = self.check();
         let game = Arc::clone(self.game());
         let info = game.info();
         let state = self.state();
@@ -516,6 +594,7 @@ impl Session {
             next: next.iter().map(action_view).collect(),
             moves,
             threats,
+            check,
             last_move,
             thinking: self.thinking.is_some(),
             version: self.version,

@@ -123,6 +123,7 @@ async function startGame(request) {
     current = v.id;
     fillSides(v);
     await advance(v);
+    if (!$("analyze").hidden) openAnalyze(); // the analysis view shows the new game's
     say("");
     maybeAgent();
   } catch (e) {
@@ -227,7 +228,9 @@ function show(v) {
     svg.setAttribute("role", "group");
   }
   markBoard();
+  markCheck(v);
   $("status").textContent = v.over ? "Game over:" : thinking ? `${v.to_move} is thinking...` : `${v.to_move} to move`;
+  $("status").classList.toggle("in-check", !v.over && (v.check || []).length > 0);
   $("result").textContent = resultText(v);
   $("result").className = v.over ? "final" : "";
   showPlayers(v);
@@ -300,6 +303,7 @@ function markBoard() {
     cell.classList.toggle("threat", threats.has(vertex) && !v.over);
     cell.classList.toggle("locked", locked);
     if (threats.has(vertex)) label += ", can be taken";
+    if ((v.check || []).includes(vertex)) label += ", in check";
     if (targets.has(vertex) && clicks.length > 0) label += ", target";
     cell.setAttribute("aria-label", label);
     cell.setAttribute("role", "button");
@@ -309,6 +313,27 @@ function markBoard() {
   if (focusVertex !== null) {
     const again = document.getElementById(`cell-${focusVertex}`);
     if (again && again.getAttribute("tabindex") === "0") again.focus();
+  }
+}
+
+// Check: a red ring over each royal piece of the player to move that the opponent could take
+// (the server finds them, docs/studio.md).
+function markCheck(v) {
+  const svg = document.querySelector("#board svg");
+  if (!svg || v.over) return;
+  for (const vertex of v.check || []) {
+    const cell = document.getElementById(`cell-${vertex}`);
+    if (!cell) continue;
+    const box = cell.getBBox();
+    const r = 0.46 * Math.min(box.width, box.height);
+    const ring = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+    ring.setAttribute("class", "check-ring");
+    ring.setAttribute("cx", box.x + box.width / 2);
+    ring.setAttribute("cy", box.y + box.height / 2);
+    ring.setAttribute("r", r);
+    ring.setAttribute("stroke-width", Math.max(2, r * 0.14));
+    ring.dataset.vertex = v.vertices[vertex];
+    svg.appendChild(ring);
   }
 }
 
@@ -632,6 +657,120 @@ async function analyse() {
   }
 }
 
+// --- the game analysis: self-play measures of the game (rbg-metrics) -----------------------
+
+let analysisJob = null;
+let analysisTimer = null;
+const analyses = new Map(); // the last finished analysis of each game (file), while the page lives
+
+function openAnalyze() {
+  if (!view) return;
+  if (editorOpen()) $("editor-close").click();
+  $("analyze").hidden = false;
+  document.body.classList.add("analyzing");
+  $("analyze-title").textContent = `Analysis of ${view.name}`;
+  if (!analysisTimer) showAnalysis(analyses.get(analysisKey()));
+}
+
+function closeAnalyze() {
+  $("analyze").hidden = true;
+  document.body.classList.remove("analyzing");
+}
+
+const analysisKey = () => (view ? `${draft ? "draft:" : ""}${view.game}` : "");
+
+async function runAnalysis() {
+  if (!view) return;
+  const key = analysisKey();
+  const body = { agent: $("analyze-agent").value, games: Number($("analyze-games").value) };
+  try {
+    const { job } = await api("POST", `/api/sessions/${current}/game-analysis`, body);
+    clearInterval(analysisTimer);
+    analysisJob = job;
+    $("analyze-cancel").disabled = false;
+    $("analyze-run").disabled = true;
+    showAnalysis(null);
+    analysisProgress({ stage: null, stage_done: 0, stage_total: 0 });
+    analysisTimer = setInterval(() => pollAnalysis(job, key), 250);
+  } catch (e) {
+    analysisStatus(e.message, true);
+  }
+}
+
+async function pollAnalysis(job, key) {
+  const p = await api("GET", `/api/jobs/${job}`).catch((e) => ({ done: true, error: e.message }));
+  if (job !== analysisJob) return;
+  analysisProgress(p);
+  if (!p.done) return;
+  clearInterval(analysisTimer);
+  analysisTimer = null;
+  $("analyze-cancel").disabled = true;
+  $("analyze-run").disabled = false;
+  if (p.analysis) {
+    analyses.set(key, p.analysis);
+    if (key === analysisKey()) showAnalysis(p.analysis);
+  }
+}
+
+const STAGES = { "self-play": "self-play games", samples: "value estimates of sample positions", strength: "random against the agent" };
+
+function analysisProgress(p) {
+  const bar = $("analyze-progress");
+  bar.max = Math.max(1, p.stage_total || 0);
+  bar.value = p.done ? bar.max : p.stage_done || 0;
+  let text;
+  if (p.error) text = `error: ${p.error}`;
+  else if (p.cancelled) text = "cancelled";
+  else if (p.done) text = `done in ${(p.seconds || 0).toFixed(p.seconds < 1 ? 2 : 1)} s`;
+  else if (p.stage) text = `${STAGES[p.stage] || p.stage}: ${p.stage_done} of ${p.stage_total}`;
+  else text = "starting...";
+  analysisStatus(text, Boolean(p.error));
+}
+
+function analysisStatus(text, isError) {
+  $("analyze-status").textContent = text;
+  $("analyze-status").className = isError ? "error" : "";
+}
+
+// The measures as a table and the report's charts (SVG made by the server).
+function showAnalysis(a) {
+  $("analyze-results").hidden = !a;
+  const table = $("analyze-table");
+  table.innerHTML = "";
+  $("analyze-charts").innerHTML = "";
+  $("analyze-notes").innerHTML = "";
+  if (!a) return;
+  const head = document.createElement("tr");
+  for (const h of ["measure", "value", "95% interval", "n"]) {
+    const th = document.createElement("th");
+    th.textContent = h;
+    head.appendChild(th);
+  }
+  table.appendChild(head);
+  for (const row of a.rows) {
+    const tr = document.createElement("tr");
+    const interval = row.low !== null && row.high !== null ? `${row.low.toFixed(3)} – ${row.high.toFixed(3)}` : "";
+    const cells = [[row.measure, ""], [row.value.toFixed(3), "number"], [interval, "number"], [row.n ?? "", "number"]];
+    for (const [text, cls] of cells) {
+      const td = document.createElement("td");
+      td.textContent = String(text);
+      td.className = cls;
+      tr.appendChild(td);
+    }
+    table.appendChild(tr);
+  }
+  for (const note of [...(a.analysis.measures.notes || []), a.analysis.samples_note].filter(Boolean)) {
+    const p = document.createElement("p");
+    p.textContent = note;
+    $("analyze-notes").appendChild(p);
+  }
+  $("analyze-charts").innerHTML = a.charts;
+}
+
+function cancelAnalysis() {
+  if (analysisJob !== null) api("POST", `/api/jobs/${analysisJob}/cancel`).catch(() => {});
+}
+
 // --- wiring -------------------------------------------------------------------------------
 
 const board = $("board");
@@ -648,7 +787,7 @@ board.addEventListener("keydown", (e) => {
   }
 });
 document.addEventListener("keydown", (e) => {
-  if (e.target.matches?.("input, select, textarea") || e.target.closest?.(".cm-editor") || editorOpen()) return;
+  if (e.target.matches?.("input, select, textarea") || e.target.closest?.(".cm-editor") || editorOpen() || !$("analyze").hidden) return;
   if (e.key === "Escape") dropSelection();
   else if (e.key === "ArrowLeft") simple("undo");
   else if (e.key === "ArrowRight") simple("redo");
@@ -659,6 +798,7 @@ document.addEventListener("keydown", (e) => {
 });
 $("new").addEventListener("click", () => view && startGame(draft ?? { game: view.game }));
 $("edit").addEventListener("click", () => {
+  closeAnalyze();
   if (draft && reopenEditor()) return;
   if (view) editFile(view.game);
   else openTemplate();
@@ -687,6 +827,10 @@ $("perft").addEventListener("click", () => startJob("perft", { depth: Number($("
 $("mc").addEventListener("click", () => startJob("mc", { seconds: Number($("seconds").value) }));
 $("cancel").addEventListener("click", cancelJob);
 $("analyse").addEventListener("click", analyse);
+$("open-analyze").addEventListener("click", openAnalyze);
+$("analyze-close").addEventListener("click", closeAnalyze);
+$("analyze-run").addEventListener("click", runAnalysis);
+$("analyze-cancel").addEventListener("click", cancelAnalysis);
 
 // --- editing (editor.js) -------------------------------------------------------------------
 

@@ -30,6 +30,8 @@ fn games_dir(tag: &str) -> PathBuf {
     std::fs::copy(&ttt, dir.join("sub/copy.rbg")).unwrap();
     let breakthrough = Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/breakthrough.rbg");
     std::fs::copy(&breakthrough, dir.join("breakthrough.rbg")).unwrap();
+    let gardner = Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/chessGardner.rbg");
+    std::fs::copy(&gardner, dir.join("chessGardner.rbg")).unwrap();
     std::fs::write(dir.join("broken.rbg"), "#players = a(1)\n#rules = ->a [x\n").unwrap();
     std::fs::write(dir.join("notes.txt"), "not a game").unwrap();
     let outside = std::env::temp_dir().join(format!("rbg-serve-outside-{tag}-{}.rbg", std::process::id()));
@@ -643,4 +645,132 @@ fn bad_editor_requests_get_errors_and_the_server_keeps_serving() {
     // Still serving.
     assert_eq!(call(addr, "GET", "/api/games", None).0, 200);
     assert_eq!(post(addr, "/api/check", json!({ "text": text })).0, 200);
+}
+
+/// Plays the move of session `id` from square `from` to square `to` (chess-style labels),
+/// found among the view's legal moves by its click path; the view after it.
+fn play_from_to(addr: SocketAddr, id: u64, from: &str, to: &str) -> Value {
+    let (_, view) = call(addr, "GET", &format!("/api/sessions/{id}"), None);
+    let labels: Vec<&str> = view["labels"].as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect();
+    let square = |name: &str| labels.iter().position(|l| *l == name).unwrap() as u64;
+    let path = json!([square(from), square(to)]);
+    let mv = view["moves"].as_array().unwrap().iter().find(|m| m["path"] == path);
+    let mv = mv.unwrap_or_else(|| panic!("no move {from}-{to}: {}", view["moves"]));
+    let (status, view) = post(addr, &format!("/api/sessions/{id}/move"), json!({ "move": mv["actions"] }));
+    assert_eq!(status, 200, "{view}");
+    view
+}
+
+/// Check in Gardner minichess (5x5: R N B Q K on rows 1 and 5, pawns on rows 2 and 4), by
+/// hand: after 1. Nb1-a3 the white knight can take the black knight on b5 and the pawn on c4,
+/// neither royal, so Black is not in check; after 1... b4-b3 2. Na3xc4 the knight attacks the
+/// black king on e5 (two files right, one row up): check, on e5 alone. White is never in check
+/// meanwhile.
+#[test]
+fn check_marks_the_royal_piece_the_opponent_could_take() {
+    let addr = start("check");
+    let (status, view) = post(addr, "/api/sessions", json!({ "game": "chessGardner.rbg" }));
+    assert_eq!(status, 200, "{view}");
+    let id = view["id"].as_u64().unwrap();
+    assert_eq!(view["check"], json!([]), "the first position");
+    let e5 = view["labels"].as_array().unwrap().iter().position(|l| l == "e5").unwrap();
+    let view = play_from_to(addr, id, "b1", "a3");
+    assert_eq!(view["check"], json!([]), "a quiet position with captures of plain pieces");
+    let view = play_from_to(addr, id, "b4", "b3");
+    assert_eq!(view["check"], json!([]), "White is not in check");
+    let view = play_from_to(addr, id, "a3", "c4");
+    assert_eq!(view["check"], json!([e5]), "the black king on e5 is in check");
+    // Back one move: no check again.
+    let (_, view) = post(addr, &format!("/api/sessions/{id}/undo"), json!({}));
+    assert_eq!(view["check"], json!([]));
+}
+
+/// Stop ends the agent's search at once, not when its time is up: a 4-second MCTS search of
+/// breakthrough answers (409: its move dropped) within a fraction of a second of the stop.
+#[test]
+fn a_stopped_agent_search_ends_promptly() {
+    let addr = start("stop");
+    let (status, view) = post(addr, "/api/sessions", json!({ "game": "breakthrough.rbg" }));
+    assert_eq!(status, 200, "{view}");
+    let id = view["id"].as_u64().unwrap();
+    let session = format!("/api/sessions/{id}");
+    let (tx, ended) = std::sync::mpsc::channel();
+    let searching = std::thread::spawn(move || {
+        let answer =
+            post(addr, &format!("/api/sessions/{id}/agent"), json!({ "agent": "mcts", "time_ms": 4000 }));
+        tx.send(std::time::Instant::now()).unwrap();
+        answer
+    });
+    wait_until(|| call(addr, "GET", &session, None).1["thinking"] == true);
+    std::thread::sleep(Duration::from_millis(300));
+    let stopped = std::time::Instant::now();
+    let (status, _) = post(addr, &format!("{session}/stop"), json!({}));
+    assert_eq!(status, 200);
+    let end = ended.recv_timeout(Duration::from_secs(10)).expect("the search did not end");
+    let latency = end.saturating_duration_since(stopped);
+    eprintln!("the agent's search ended {} ms after the stop", latency.as_millis());
+    assert!(latency < Duration::from_millis(250), "the search ran on for {latency:?}");
+    let (status, answer) = searching.join().unwrap();
+    assert_eq!(status, 409, "{answer}");
+    let (_, view) = call(addr, "GET", &session, None);
+    assert_eq!(view["history"], json!([]), "the stopped search's move did not land");
+}
+
+/// The analysis of a game by self-play as a job: tic-tac-toe under full-depth alpha-beta is
+/// all draws (the game is a draw with perfect play), and a draw fills the board, so every game
+/// is 9 plies; perfect play never loses, so against random it scores at least one half.
+#[test]
+fn the_game_analysis_runs_as_a_job_with_its_measures_and_charts() {
+    let addr = start("analysis");
+    let id = new_game(addr)["id"].as_u64().unwrap();
+    let path = format!("/api/sessions/{id}/game-analysis");
+    for bad in [
+        json!({ "games": 0 }),
+        json!({ "games": 1_000_000 }),
+        json!({ "games": 4, "agent": "nonsense" }),
+        json!({ "games": 4, "agent": "mcts:iterations=99999999" }),
+        json!({ "games": 4, "max_moves": 0 }),
+        json!({ "agent": "random" }),
+    ] {
+        let (status, answer) = post(addr, &path, bad.clone());
+        assert_eq!(status, 400, "{bad}: {answer}");
+    }
+    let request = json!({ "games": 4, "agent": "alphabeta:depth=9", "strength_games": 4, "seed": 3 });
+    let (status, job) = post(addr, &path, request);
+    assert_eq!(status, 200, "{job}");
+    let progress = wait_for(addr, job["job"].as_u64().unwrap());
+    assert_eq!((progress["error"].clone(), progress["cancelled"].clone()), (Value::Null, json!(false)));
+    let rows = progress["analysis"]["rows"].as_array().unwrap();
+    let row =
+        |name: &str| rows.iter().find(|r| r["measure"] == name).unwrap_or_else(|| panic!("{name}: {rows:?}"));
+    assert_eq!(row("draws")["value"], json!(1.0));
+    assert_eq!(row("completion")["value"], json!(1.0));
+    assert_eq!(row("duration: fewest plies")["value"], json!(9.0));
+    assert_eq!(row("duration: most plies")["value"], json!(9.0));
+    let strong = rows.iter().find(|r| r["measure"].as_str().unwrap().starts_with("strength: score")).unwrap();
+    assert!(strong["value"].as_f64().unwrap() >= 0.5, "{strong}");
+    let charts = progress["analysis"]["charts"].as_str().unwrap();
+    assert!(charts.matches("<svg").count() >= 3, "win rates, lengths, branching: {charts}");
+}
+
+/// Cancelling an analysis of breakthrough (a thousand MCTS games: minutes) ends it within a
+/// fraction of a second, without a result.
+#[test]
+fn a_cancelled_game_analysis_ends_promptly() {
+    let addr = start("analysis-cancel");
+    let (_, view) = post(addr, "/api/sessions", json!({ "game": "breakthrough.rbg" }));
+    let id = view["id"].as_u64().unwrap();
+    let request = json!({ "games": 1000, "agent": "mcts:iterations=1000" });
+    let (status, job) = post(addr, &format!("/api/sessions/{id}/game-analysis"), request);
+    assert_eq!(status, 200, "{job}");
+    let job = job["job"].as_u64().unwrap();
+    wait_until(|| call(addr, "GET", &format!("/api/jobs/{job}"), None).1["stage"] == "self-play");
+    std::thread::sleep(Duration::from_millis(300));
+    let cancelled = std::time::Instant::now();
+    post(addr, &format!("/api/jobs/{job}/cancel"), json!({}));
+    let progress = wait_for(addr, job);
+    let latency = cancelled.elapsed();
+    eprintln!("analysis cancelled after {} ms", latency.as_millis());
+    assert!(latency < Duration::from_secs(1), "the cancel took {latency:?}");
+    assert_eq!((progress["cancelled"].clone(), progress["analysis"].clone()), (json!(true), Value::Null));
 }

@@ -353,7 +353,7 @@ impl<G: Game, H: Deref<Target = G>> Session<G, H> {
 
 /// Completes the keeper's moves; whether a player is then to move and has a legal move (an
 /// RBG game ends when the keeper is stuck or the player to move has no move).
-fn goes_on<G: Game>(
+pub fn goes_on<G: Game>(
     game: &G,
     s: &mut G::State,
     sc: &mut G::Scratch,
