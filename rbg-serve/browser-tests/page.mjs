@@ -153,7 +153,7 @@ async function chess(page) {
   if (!pawn || after[0] !== null || after[1] !== pawn) {
     failures.push(`after e2-e4 the page shows e2=${after[0]} e4=${after[1]} (the pawn was ${pawn})`);
   }
-  const notation = await page.textContent("#history li");
+  const notation = await page.textContent("#history li .m");
   if (notation !== "e2-e4") failures.push(`e2-e4 is written "${notation}"`);
   const status = await page.textContent("#status");
   if (!status.includes("black to move")) failures.push(`after e2-e4 the status is "${status}"`);
@@ -237,7 +237,7 @@ async function promotion(page) {
   await page.click(`#choices button.choice >> nth=${queen}`);
   await page.waitForFunction(() => document.querySelectorAll("#history li").length === 5);
   const piece = await pieceAt(page, "rx1y0");
-  const text = await page.textContent("#history li:nth-child(5)");
+  const text = await page.textContent("#history li:nth-of-type(5) .m");
   if (piece !== "wQ" || text !== "b4-b5=Q") failures.push(`after the promotion b5 holds ${piece}, written "${text}"`);
 }
 
@@ -433,6 +433,8 @@ async function studioCase(page) {
   await page.waitForFunction(() => document.querySelectorAll("#history li").length === 3);
   rings = await checkRings(page);
   if (JSON.stringify(rings) !== JSON.stringify(["rx4y0"])) failures.push(`after Qh5+ the check rings are on ${JSON.stringify(rings)}, not e8`);
+  const checking = await page.textContent("#history li:nth-of-type(3)");
+  if (checking !== "2. Qd1-h5+") failures.push(`the checking move is listed as "${checking}", not "2. Qd1-h5+"`);
   const status = await page.textContent("#status");
   const inCheck = await page.$eval("#status", (s) => s.classList.contains("in-check"));
   if (!inCheck) failures.push(`the status does not say check ("${status}")`);

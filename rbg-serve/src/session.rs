@@ -56,6 +56,8 @@ struct Record {
     text: String,
     /// `None` when the position has too many moves to list.
     ordinal: Option<u32>,
+    /// The player who made the move (the page numbers full moves by it).
+    mover: u32,
 }
 
 pub struct Session {
@@ -145,6 +147,8 @@ pub struct View {
     /// Each move's number in the list of legal moves of its position (the page's links);
     /// `None` where the position has too many moves to list.
     pub ordinals: Vec<Option<u32>>,
+    /// The player (1-based) who made each move; 0 where not known.
+    pub movers: Vec<u32>,
     pub cursor: usize,
     pub partial: Vec<ActionView>,
     /// The actions that can follow the partial move (each can be completed).
@@ -436,8 +440,12 @@ impl Session {
             }
             self.records.truncate(i);
             let before = self.play.positions()[i].clone();
+            let after = self.play.positions()[i + 1].clone();
             let mv = self.play.history()[i].clone();
-            let record = self.record(&before, &mv);
+            let mut record = self.record(&before, &mv);
+            if self.kings.contains(&true) && !self.check_between(&before, &after).is_empty() {
+                record.text.push('+');
+            }
             self.records.push(record);
         }
         let total = cursor + self.play.redoable().len();
@@ -455,7 +463,8 @@ impl Session {
             Ok(Some(list)) => list.iter().position(|m| m == mv).map(|n| n as u32),
             _ => None,
         };
-        Record { actions: mv.to_vec(), text, ordinal }
+        let mover = self.game().current_player(before);
+        Record { actions: mv.to_vec(), text, ordinal, mover }
     }
 
     /// The legal moves of the position shown as the page offers them, and the vertices they
@@ -500,18 +509,27 @@ impl Session {
     /// when it is drawn as a king or when taking it ends the game. Nothing at the first
     /// position, after a player's second move in a row, or when the game is over.
     fn check(&mut self) -> Vec<u32> {
-        let (Some(before), Some(mover)) = (self.play.previous(), self.mover()) else { return Vec::new() };
+        let (Some(before), Some(_)) = (self.play.previous().cloned(), self.mover()) else {
+            return Vec::new();
+        };
+        let now = self.state().clone();
+        self.check_between(&before, &now)
+    }
+
+    /// Check at `now`, the position after a move played at `before` ([`Session::check`]);
+    /// history moves that give check get a `+` in their notation (games with kings only).
+    fn check_between(&mut self, before: &DynState, now: &DynState) -> Vec<u32> {
         let game = Arc::clone(self.game());
-        if game.current_player(before) == mover {
+        if game.current_player(before) == game.current_player(now) {
             return Vec::new();
         }
-        let Some(opponent_turn) = turn_of(game.as_ref(), self.state(), before) else { return Vec::new() };
+        let Some(opponent_turn) = turn_of(game.as_ref(), now, before) else { return Vec::new() };
         let Ok(Some(list)) = self.legal_moves(&opponent_turn, MAX_LISTED_MOVES) else { return Vec::new() };
         let mut royal: Vec<u32> = Vec::new();
         for mv in list.iter() {
             let Ok(sketch) = self.sketch(&opponent_turn, mv) else { continue };
             for &v in &sketch.taken {
-                let piece = game.piece(self.state(), v) as usize;
+                let piece = game.piece(now, v) as usize;
                 if royal.contains(&v) || self.empty.get(piece) != Some(&false) {
                     continue;
                 }
@@ -589,6 +607,7 @@ impl Session {
                 })
                 .collect(),
             ordinals: (0..all_moves.len()).map(|i| self.records.get(i).and_then(|r| r.ordinal)).collect(),
+            movers: (0..all_moves.len()).map(|i| self.records.get(i).map_or(0, |r| r.mover)).collect(),
             cursor,
             partial: self.play.partial().iter().map(action_view).collect(),
             next: next.iter().map(action_view).collect(),

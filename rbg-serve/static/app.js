@@ -259,12 +259,26 @@ function showHistory(v) {
   const history = $("history");
   history.innerHTML = "";
   const full = $("full").checked;
+  // One row per round, numbered at each move of the first player (1. e2-e4 e7-e5).
+  history.style.gridTemplateColumns = `repeat(${Math.max(1, Math.min(v.players.length, 4))}, 1fr)`;
+  let round = 0;
   v.history.forEach((m, i) => {
     const li = document.createElement("li");
-    li.textContent = full ? m : v.notation[i];
+    if (i === 0 || v.movers[i] === 1) {
+      round += 1;
+      li.classList.add("opens");
+      const number = document.createElement("span");
+      number.className = "n";
+      number.textContent = `${round}. `;
+      li.appendChild(number);
+    }
+    const text = document.createElement("span");
+    text.className = "m";
+    text.textContent = full ? m : v.notation[i];
+    li.appendChild(text);
     li.title = m;
-    if (i >= v.cursor) li.className = "future";
-    if (i === v.cursor - 1) li.className = "current";
+    if (i >= v.cursor) li.classList.add("future");
+    if (i === v.cursor - 1) li.classList.add("current");
     history.appendChild(li);
   });
   history.querySelector(".current")?.scrollIntoView({ block: "nearest" });

@@ -680,6 +680,9 @@ fn check_marks_the_royal_piece_the_opponent_could_take() {
     assert_eq!(view["check"], json!([]), "White is not in check");
     let view = play_from_to(addr, id, "a3", "c4");
     assert_eq!(view["check"], json!([e5]), "the black king on e5 is in check");
+    // The move that gives check ends in `+`; white moved first and third.
+    assert_eq!(view["notation"], json!(["Nb1-a3", "b4-b3", "Na3xc4+"]));
+    assert_eq!(view["movers"], json!([1, 2, 1]));
     // Back one move: no check again.
     let (_, view) = post(addr, &format!("/api/sessions/{id}/undo"), json!({}));
     assert_eq!(view["check"], json!([]));
