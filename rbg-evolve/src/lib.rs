@@ -42,6 +42,8 @@ pub mod output;
 pub mod seeds;
 
 pub use config::EvolveConfig;
-pub use evolution::{Checkpoint, Evolution, GenerationStats, Individual};
+pub use evolution::{
+    evaluate_candidate, Checkpoint, Evolution, GenerationStats, Individual, Proposal, Start,
+};
 pub use fitness::{evaluate, EvalSettings, ExtraScore, Features};
 pub use genome::Genome;

@@ -16,6 +16,7 @@ mod analyze;
 mod board;
 mod cluster;
 mod errors;
+mod evolve;
 mod game;
 mod interrupt;
 mod load;
@@ -65,5 +66,6 @@ fn _rbg(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<session::PySession>()?;
     m.add("TERMINAL", state::TERMINAL)?;
     cluster::register(m)?;
+    evolve::register(m)?;
     errors::register(m)
 }

@@ -11,6 +11,7 @@ shut down at the end.
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -209,7 +210,7 @@ def test_the_command_line_reports_bad_input_with_rbgs_exit_codes(tmp_path):
     assert done.returncode == 1 and "cannot reach the Ray cluster" in done.stderr
     assert run("play", str(TICTACTOE)).returncode == 2
     done = run("evolve")
-    assert done.returncode == 2 and "not implemented" in done.stderr
+    assert done.returncode == 2 and "--out" in done.stderr
 
 
 def rbg_binary():
@@ -234,3 +235,78 @@ def test_a_tournament_on_two_nodes_writes_what_rbg_play_writes(two_nodes, tmp_pa
     ours = cluster.play(breakthrough, "mcts,flatmc", 4, iterations=30, seed=9, max_moves=30, backend=backend)
     assert log.read_text().splitlines() == ours.log_lines()
     assert done.stdout == ours.table
+
+
+#: A tiny evolution (a few seconds): 4x4 boards, two piece types, 4 individuals, 2 generations.
+EVOLVE = dict(width=4, height=4, weak=1, light=1, strong=0, population=4, generations=2, playouts=2,
+              turn_limit=12, depth=1, nodes_per_move=200, seed=5)
+
+
+def evolve_options(settings):
+    """``rbg evolve``'s options for ``settings``."""
+    return [part for name, value in settings.items() for part in (f"--{name.replace('_', '-')}", str(value))]
+
+
+def run_files(directory):
+    """A run's output files by name, with the recorded wall times (the one thing two runs of
+    the same settings do not share) cut out of the checkpoint and the CSV."""
+    files = {}
+    for path in sorted(directory.iterdir()):
+        text = path.read_text()
+        if path.name == "checkpoint.json":
+            text = re.sub(r'"seconds":[-+0-9.eE]+', '"seconds":-', text)
+        elif path.name == "generations.csv":
+            text = "\n".join(line.rsplit(",", 1)[0] for line in text.splitlines())
+        files[path.name] = text
+    return files
+
+
+def test_an_evolution_writes_the_same_files_here_on_two_nodes_and_by_rbg_evolve(two_nodes, tmp_path):
+    _, backend = two_nodes
+    here, there = tmp_path / "here", tmp_path / "there"
+    lines = []
+    written = cluster.evolve(here, best=2, report=lines.append, **EVOLVE)
+    cluster.evolve(there, best=2, backend=backend, **EVOLVE)
+    files = run_files(here)
+    assert run_files(there) == files
+    assert written == [here / "best-1.sbg", here / "best-2.sbg"]
+    assert {"checkpoint.json", "generations.csv", "best-1.sbg", "best-1.rbg", "best-1.json"} <= set(files)
+    # A line per generation: the initial population and two more.
+    assert [line.split(":")[0] for line in lines] == ["generation 0", "generation 1", "generation 2"]
+    checkpoint = json.loads((here / "checkpoint.json").read_text())
+    assert checkpoint["generation"] == 2 and len(checkpoint["population"]) == 4
+    assert checkpoint["config"]["seed"] == 5 and checkpoint["config"]["width"] == 4
+    # Ranked best first by fitness, in [0, 1].
+    fitness = [i["features"]["fitness"] for i in checkpoint["population"]]
+    assert fitness == sorted(fitness, reverse=True) and all(0 <= f <= 1 for f in fitness)
+    binary = rbg_binary()
+    if binary is None:
+        pytest.skip("the rbg command is not built (cargo build --release -p rbg-cli)")
+    theirs = tmp_path / "rbg-evolve"
+    done = subprocess.run([binary, "evolve", "--out", str(theirs), "--best", "2", *evolve_options(EVOLVE)],
+                          capture_output=True, text=True, timeout=TEST_SECONDS - 15)
+    assert done.returncode == 0, done.stderr
+    assert run_files(theirs) == files
+
+
+def test_a_killed_evolution_driver_resumes_from_its_checkpoint_to_the_same_result(two_nodes, tmp_path):
+    _, backend = two_nodes
+    killed, whole = tmp_path / "killed", tmp_path / "whole"
+    cluster.evolve(whole, **EVOLVE)
+    # The driver waits after each checkpoint (a test hook), so it is killed between generations.
+    env = dict(os.environ, RBG_CLUSTER_PAUSE_AFTER_SAVE="60")
+    command = [sys.executable, "-m", "rbg.cluster", "evolve", "--local", "--quiet", "--out", str(killed),
+               *evolve_options(EVOLVE)]
+    driver = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    checkpoint = killed / "checkpoint.json"
+    try:
+        while not checkpoint.exists() and driver.poll() is None:
+            time.sleep(0.05)
+    finally:
+        driver.kill()
+        stderr = driver.communicate()[1].decode()
+    assert driver.returncode == -signal.SIGKILL, stderr
+    assert json.loads(checkpoint.read_text())["generation"] == 0
+    assert not (killed / "best-1.sbg").exists()
+    cluster.evolve(killed, resume=checkpoint, backend=backend)
+    assert run_files(killed) == run_files(whole)

@@ -1,9 +1,10 @@
-"""Tournaments, perft, Monte Carlo and analysis runs on a Ray cluster (or on this machine).
+"""Tournaments, perft, Monte Carlo, analysis and evolution on a Ray cluster (or on this machine).
 
 Every run is cut into tasks whose results depend on the run's arguments alone: game ``i`` of a
 tournament is played with the seed derived from ``(seed, i)`` (as ``rbg play`` does), perft's
 subtrees are counted exactly, Monte Carlo chunk ``t`` draws from ``seed + t * 0x9E37...``
-(as thread ``t`` of ``Game.random_playouts``), and an analysis' game ``i`` from ``(seed, i)``.
+(as thread ``t`` of ``Game.random_playouts``), an analysis' game ``i`` from ``(seed, i)``, and
+an evolution's candidate ``i`` of generation ``g`` from ``(seed, g, i)`` (as ``rbg evolve``).
 So a run gives the same answer in this process (``Local``), on a local Ray and on a cluster of
 any size, whatever order the tasks finish in and however often Ray retries them.
 
@@ -11,7 +12,7 @@ A game goes to the workers as its text (``GameText``), never as a path: workers 
 shared file system. ``Ray(address)`` joins a running cluster (``"HOST:PORT"``, ``"auto"`` or
 ``"ray://HOST:10001"``) or, without an address, starts a Ray on this machine; scheduling,
 retries after a lost worker (``max_retries``) and node placement are Ray's. Run from a shell as
-``python -m rbg.cluster play|perft|mc|analyze ...`` (see ``docs/cluster.md``).
+``python -m rbg.cluster play|perft|mc|analyze|evolve ...`` (see ``docs/cluster.md``).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ __all__ = [
     "PlayoutAnalysis",
     "Ray",
     "analyze",
+    "evolve",
     "mc",
     "perft",
     "play",
@@ -586,3 +588,98 @@ def analyze(
     rows.sort(key=lambda r: r["index"])
     return rows, analysis.summary(rows)
 
+
+
+# --------------------------------------------------------------------------------------------
+# Evolution (rbg evolve)
+
+#: ``rbg evolve``'s option names for the settings that differ from the fields of the run's
+#: settings (rbg-evolve's ``EvolveConfig``); the others are the same with ``_`` for ``-``.
+EVOLVE_OPTIONS = {"weak": "weak_pieces", "light": "light_pieces", "strong": "strong_pieces",
+                  "branching": "expected_branching"}
+
+
+def _fitness(config: str, generation: int, index: int, genome: str) -> str:
+    """A task: the features (JSON) of candidate ``index`` of ``generation``."""
+    return _rbg._evaluate_candidate(config, generation, index, genome)
+
+
+def _evolve_settings(settings: Dict[str, Any]) -> str:
+    """The run's settings (JSON): ``rbg evolve``'s defaults with ``settings`` (field names of
+    ``EvolveConfig``, ``rbg evolve``'s option names, or ``nld_weight``) in their place."""
+    config = json.loads(_rbg._evolve_defaults())
+    for name, value in settings.items():
+        if value is None:
+            continue
+        if name == "nld_weight":
+            config["nld_term"], config["extra_weight"] = True, value
+            continue
+        field = EVOLVE_OPTIONS.get(name, name)
+        if field not in config or field in ("nld_term", "extra_weight"):
+            raise ValueError(f"unknown evolution setting {name!r}")
+        config[field] = value
+    return json.dumps(config)
+
+
+def _evolve_generation(run, backend: Backend, progress) -> str:
+    """Evaluates the run's next candidates as tasks, one each, and folds them into the run."""
+    config = run.config()
+    tasks = [(config, generation, index, genome) for generation, index, genome in run.candidates()]
+    return run.complete(backend.map(_fitness, tasks, progress))
+
+
+def evolve(
+    out: "str | os.PathLike[str]",
+    *,
+    resume: "str | os.PathLike[str] | None" = None,
+    generations: Optional[int] = None,
+    best: int = 3,
+    backend: Optional[Backend] = None,
+    progress: Optional[Callable[[int, int], None]] = None,
+    report: Optional[Callable[[str], None]] = None,
+    **settings: Any,
+) -> List[Path]:
+    """``rbg evolve --out OUT``, with the fitness of each candidate a task: writes the same
+    ``checkpoint.json`` and ``generations.csv`` after every generation and the same best games
+    (``best-<rank>.sbg``, ``.rbg``, ``.json``) at the end; returns the paths of the SBG files.
+
+    ``settings`` are ``rbg evolve``'s (``width=4, population=8, weak=1, seed=3, ...``; also as
+    rbg-evolve's field names, ``weak_pieces=1``); ``resume`` continues the run of a checkpoint
+    (then only ``generations`` may be given), as ``rbg evolve --resume``. ``report`` gets a
+    line per generation. Candidate ``i`` of generation ``g`` is evaluated with the seed of
+    ``(seed, g, i)`` alone, so the files are ``rbg evolve``'s whatever the backend (only the
+    recorded wall times differ).
+    """
+    if best < 1:
+        raise ValueError("best must be at least 1")
+    if resume is not None:
+        given = sorted(name for name, value in settings.items() if value is not None)
+        if given:
+            raise ValueError(f"{', '.join(given)} cannot change on resume: the checkpoint's settings are used")
+        run = _rbg._Evolution.resume(os.fspath(resume), generations)
+    else:
+        run = _rbg._Evolution.begin(_evolve_settings(dict(settings, generations=generations)))
+    backend = backend or Local()
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    if run.generation() is None:
+        line = _evolve_generation(run, backend, progress)
+        if report:
+            report(line)
+    run.save(os.fspath(out))
+    _pause_after_save()
+    while not run.finished():
+        line = _evolve_generation(run, backend, progress)
+        if report:
+            report(line)
+        run.save(os.fspath(out))
+        _pause_after_save()
+    return [Path(p) for p in run.write_best(os.fspath(out), best)]
+
+
+def _pause_after_save() -> None:
+    """Tests only: ``RBG_CLUSTER_PAUSE_AFTER_SAVE=S`` waits ``S`` seconds after each checkpoint,
+    so a test can kill the driver at a known point of the run."""
+    pause = os.environ.get("RBG_CLUSTER_PAUSE_AFTER_SAVE")
+    if pause:
+        time.sleep(float(pause))

@@ -83,7 +83,15 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--chunk", type=int, default=8, help="games a task (default 8)")
     p.add_argument("--rows", help="write the per-game rows here, one JSON object a line")
 
-    sub.add_parser("evolve", parents=[common], help="not there yet: see docs/cluster.md")
+    p = sub.add_parser("evolve", parents=[common], help="evolution of games, as rbg evolve (a task per candidate)")
+    p.add_argument("--out", required=True, help="directory for the checkpoint, the CSV and the best games")
+    p.add_argument("--resume", help="continue the run saved in this checkpoint (only --generations may change)")
+    for option, kind in (("width", int), ("height", int), ("weak", int), ("light", int), ("strong", int),
+                         ("population", int), ("generations", int), ("playouts", int), ("branching", float),
+                         ("turn-limit", int), ("depth", int), ("nodes-per-move", int), ("nld-weight", float),
+                         ("seed", int)):
+        p.add_argument(f"--{option}", type=kind, help="as rbg evolve")
+    p.add_argument("--best", type=int, default=3, help="how many of the best distinct games to write (3)")
     return parser
 
 
@@ -107,10 +115,27 @@ def _backend(args):
     return cluster.Ray(args.address, num_cpus=args.num_cpus, timeout=args.timeout)
 
 
+#: The options of ``evolve`` that set the run's settings.
+_EVOLVE_SETTINGS = ("width", "height", "weak", "light", "strong", "population", "playouts", "branching",
+                    "turn_limit", "depth", "nodes_per_move", "nld_weight", "seed")
+
+
+def _evolve(args, backend, progress) -> None:
+    settings = {name: getattr(args, name) for name in _EVOLVE_SETTINGS}
+    report = None if args.quiet else (lambda line: print(f"evolve: {line}", file=sys.stderr, flush=True))
+    written = cluster.evolve(args.out, resume=args.resume, generations=args.generations, best=args.best,
+                             backend=backend, progress=progress, report=report, **settings)
+    for path in written:
+        print(f"wrote {path} (and .rbg, .json)")
+
+
 def _run(args) -> None:
+    progress = None if args.quiet else _progress(args.command)
+    if args.command == "evolve":
+        _evolve(args, _backend(args), progress)
+        return
     game = cluster.GameText.read(args.game, engine=args.engine)
     backend = _backend(args)
-    progress = None if args.quiet else _progress(args.command)
     if args.command == "play":
         result = cluster.play(
             game, args.agents, args.games, seed=args.seed, time=args.time, iterations=args.iterations,
@@ -142,9 +167,8 @@ def _run(args) -> None:
 def main(argv: Optional[List[str]] = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
-    if args.command == "evolve":
-        print("error: evolution on Ray is not implemented yet; run `rbg evolve`", file=sys.stderr)
-        return 2
+    if args.command == "evolve" and args.best < 1:
+        parser.error("--best must be at least 1")
     try:
         _run(args)
     except (rbg.ParseError, OSError, ConnectionError, TimeoutError, RuntimeError, ValueError) as e:
