@@ -211,6 +211,10 @@ def test_the_command_line_reports_bad_input_with_rbgs_exit_codes(tmp_path):
     assert run("play", str(TICTACTOE)).returncode == 2
     done = run("evolve")
     assert done.returncode == 2 and "--out" in done.stderr
+    done = run("evolve", "--out", str(tmp_path / "run"), "--width", "1", "--local")
+    assert done.returncode == 1 and "the board width must be between 2 and 26" in done.stderr
+    done = run("evolve", "--out", str(tmp_path / "run"), "--resume", str(bad), "--local")
+    assert done.returncode == 1 and "is not a checkpoint" in done.stderr
 
 
 def rbg_binary():
@@ -310,3 +314,49 @@ def test_a_killed_evolution_driver_resumes_from_its_checkpoint_to_the_same_resul
     assert not (killed / "best-1.sbg").exists()
     cluster.evolve(killed, resume=checkpoint, backend=backend)
     assert run_files(killed) == run_files(whole)
+
+
+#: A small analysis: 6 self-play games, 2 of them sample games, 4 strength-test games.
+ANALYSIS = dict(agents="mcts:iterations=30", seed=3, samples=2, evaluator="mcts:iterations=20", strength_games=4)
+
+
+def test_an_analysis_in_tasks_gives_rbg_analyzes_report(two_nodes, tmp_path):
+    _, backend = two_nodes
+    here = cluster.report(TICTACTOE, 6, chunk=4, **ANALYSIS)
+    there = cluster.report(TICTACTOE, 6, chunk=1, backend=backend, **ANALYSIS)
+    assert there.json == here.json and there.html == here.html
+    data = here.data
+    assert data["games"] == 6 and data["seed"] == 3 and len(data["samples"]) == 2
+    assert data["strength"]["games"] == 4 and data["measures"]["games"] == 6
+    # The histogram of lengths counts the six games; tic-tac-toe lasts 5 to 9 plies.
+    duration = data["measures"]["duration"]
+    assert sum(count for _, _, count in duration["histogram"]) == 6 and 5 <= duration["min"] <= duration["max"] <= 9
+    # The rows of rbg.analyze (one run on this machine's cores) say the same.
+    rows = {r["measure"]: r for r in rbg.analyze(rbg.load(TICTACTOE), games=6, **ANALYSIS)}
+    first_mover = data["measures"]["first_mover"]
+    assert (rows["first-mover score"]["value"], rows["first-mover score"]["low"]) == (first_mover["rate"], first_mover["low"])
+    assert rows["duration: mean plies"]["value"] == duration["mean"]
+    binary = rbg_binary()
+    if binary is None:
+        pytest.skip("the rbg command is not built (cargo build --release -p rbg-cli)")
+    options = ["--games", "6", "--agents", "mcts:iterations=30", "--seed", "3", "--samples", "2", "--evaluator",
+               "mcts:iterations=20", "--strength-games", "4", "--json"]
+    done = subprocess.run([binary, "analyze", str(TICTACTOE), *options], capture_output=True, text=True,
+                          timeout=TEST_SECONDS - 15)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == here.json + "\n"
+
+
+def test_the_command_line_prints_the_report_and_writes_it_as_html(tmp_path):
+    html = tmp_path / "report.html"
+    command = [sys.executable, "-m", "rbg.cluster", "analyze", str(TICTACTOE), "--local", "--quiet", "--games", "3",
+               "--agents", "random,mcts:iterations=10", "--samples", "1", "--evaluator", "flatmc:iterations=10",
+               "--strength-games", "2", "--html", str(html)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=TEST_SECONDS - 5)
+    assert done.returncode == 0, done.stderr
+    expected = cluster.report(TICTACTOE, 3, agents=["random", "mcts:iterations=10"], samples=1,
+                              evaluator="flatmc:iterations=10", strength_games=2)
+    assert done.stdout == expected.json + "\n"
+    assert html.read_text() == expected.html and "<svg" in expected.html
+    bad = subprocess.run([*command[:5], "--local", "--evaluator", "random"], capture_output=True, text=True, timeout=30)
+    assert bad.returncode == 1 and "gives no value estimates" in bad.stderr

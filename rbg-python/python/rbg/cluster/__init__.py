@@ -45,6 +45,8 @@ __all__ = [
     "mc",
     "perft",
     "play",
+    "report",
+    "Report",
 ]
 
 #: Golden-ratio step between Monte Carlo chunks' seeds (as between Game.random_playouts' threads).
@@ -588,6 +590,77 @@ def analyze(
     rows.sort(key=lambda r: r["index"])
     return rows, analysis.summary(rows)
 
+
+
+# --------------------------------------------------------------------------------------------
+# The report of rbg analyze (rbg-metrics) in parts
+
+
+@dataclasses.dataclass
+class Report:
+    """An analysis by rbg-metrics: ``json`` is the text ``rbg analyze --json`` prints for the
+    same settings, ``html`` the page ``rbg analyze --html`` writes."""
+
+    json: str
+    html: str
+
+    @property
+    def data(self) -> Dict[str, Any]:
+        return json.loads(self.json)
+
+
+def _report_part(game: GameText, kind: str, options: Dict[str, Any], *args) -> List[str]:
+    """A task: ``games`` (self-play games ``first, count``), ``strength`` (strength-test
+    games ``first, count``) or ``sample`` (the estimates of one sample game); JSON records."""
+    loaded = game.load()
+    if kind == "games":
+        return _rbg._analysis_games(loaded, options, *args)
+    if kind == "strength":
+        return _rbg._analysis_strength(loaded, options, *args)
+    return [_rbg._analysis_sample(loaded, options, *args)]
+
+
+def report(
+    game: "GameText | str | os.PathLike[str]",
+    games: Optional[int] = None,
+    *,
+    chunk: int = 4,
+    backend: Optional[Backend] = None,
+    progress: Optional[Callable[[int, int], None]] = None,
+    **settings: Any,
+) -> Report:
+    """``rbg analyze``'s analysis of ``game`` (``rbg.analyze``'s keywords: ``agents``,
+    ``seed``, ``max_moves``, ``samples``, ``evaluator``, ``strength``, ``strength_games``) with
+    its games as tasks: self-play and strength-test games in tasks of ``chunk`` games, then a
+    task per sample game's value estimates. Every part depends on the settings and its game's
+    number alone, and the parts are folded by the code that folds a single run's, so the
+    report is ``rbg analyze``'s with the same settings, number for number."""
+    game = _game_text(game)
+    if chunk < 1:
+        raise ValueError("chunk must be at least 1")
+    options = dict(_rbg._analysis_defaults())
+    unknown = sorted(set(settings) - set(options))
+    if unknown:
+        raise ValueError(f"unknown analysis setting(s): {', '.join(unknown)}")
+    options.update({k: v for k, v in settings.items() if v is not None})
+    if games is not None:
+        options["games"] = games
+    if options["strength"] is not None:
+        options["strength"] = tuple(options["strength"])
+    loaded = game.load()
+    played, sampled, strength_games = _rbg._analysis_plan(loaded, options)
+    backend = backend or Local()
+    chunks = lambda total: [(first, min(chunk, total - first)) for first in range(0, total, chunk)]
+    work = [(game, "games", options, first, count) for first, count in chunks(played)]
+    work += [(game, "strength", options, first, count) for first, count in chunks(strength_games)]
+    parts = backend.map(_report_part, work, progress)
+    records = [r for part in parts[: len(chunks(played))] for r in part]
+    strength = [r for part in parts[len(chunks(played)) :] for r in part]
+    # The first games are the samples; rbg-metrics plays them in game order.
+    samples = [(game, "sample", options, records[i]) for i in range(sampled)]
+    estimates = [r for part in backend.map(_report_part, samples, progress) for r in part] if samples else []
+    text, html = _rbg._analysis_assemble(loaded, options, records, estimates, strength)
+    return Report(text, html)
 
 
 # --------------------------------------------------------------------------------------------
