@@ -13,6 +13,13 @@
 //! Ties in fitness keep the earlier individual (parents before offspring before mutants), so a
 //! run is a function of its seed. After each generation the whole state can be written as a
 //! JSON [`Checkpoint`], from which [`Evolution::resume`] continues exactly as if never stopped.
+//!
+//! A generation is three public steps, so its evaluations can run anywhere (`rbg.cluster`
+//! runs each as a Ray task): [`Evolution::propose`] (or [`Evolution::begin`] for generation
+//! 0) draws the candidates as a [`Proposal`]; [`evaluate_candidate`] computes one candidate's
+//! features from the run seed, the generation and its index alone; [`Evolution::complete`]
+//! (or [`Start::complete`]) folds the features into the next population. [`Evolution::step`]
+//! is the three on this machine's cores, as `rbg evolve` runs them.
 
 use std::time::Instant;
 

@@ -140,7 +140,14 @@ impl PyEvolution {
             .map_err(|e| value_error(format!("candidate features: {e}")))?;
         let run = match self.phase.take() {
             Some(Phase::Starting(start)) => start.complete(proposal, features),
-            Some(Phase::Running(mut run)) => run.complete(proposal, features).map(|_| ()).map(|()| run),
+            Some(Phase::Running(mut run)) => match run.complete(proposal, features) {
+                Ok(_) => Ok(run),
+                // A refusal changes nothing: the run goes on as it was.
+                Err(e) => {
+                    self.phase = Some(Phase::Running(run));
+                    Err(e)
+                }
+            },
             None => Err("the run failed in an earlier step".to_string()),
         }
         .map_err(value_error)?;
