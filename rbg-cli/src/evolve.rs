@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use rbg_evolve::output::{generations_csv, read_checkpoint, write_best, write_checkpoint};
+use rbg_evolve::output::{generation_line, resume_from, save_run, write_best};
 use rbg_evolve::{Evolution, EvolveConfig};
 
 use crate::{say, Failure};
@@ -140,10 +140,7 @@ fn start_or_resume(args: &EvolveArgs) -> Result<Evolution, Failure> {
                     given.join(", ")
                 )));
             }
-            let checkpoint = read_checkpoint(path).map_err(Failure::new)?;
-            let extra = checkpoint.config.extra_term();
-            let mut run = Evolution::resume(checkpoint, extra)
-                .map_err(|e| Failure::new(format!("{}: {e}", path.display())))?;
+            let mut run = resume_from(path).map_err(Failure::new)?;
             if let Some(generations) = args.generations {
                 run.set_generations(generations);
             }
@@ -183,10 +180,7 @@ fn flag_of_setting(field: &str) -> &'static str {
 
 /// Writes the checkpoint and the CSV of the run so far.
 fn save(run: &Evolution, out: &Path) -> Result<(), Failure> {
-    write_checkpoint(&out.join("checkpoint.json"), run.checkpoint()).map_err(Failure::new)?;
-    let csv_path = out.join("generations.csv");
-    std::fs::write(&csv_path, generations_csv(run.history()))
-        .map_err(|e| Failure::new(format!("cannot write {}: {e}", csv_path.display())))
+    save_run(out, run.checkpoint()).map_err(Failure::new)
 }
 
 /// `rbg evolve`.
@@ -198,21 +192,15 @@ pub fn run(args: &EvolveArgs) -> Result<(), Failure> {
         .map_err(|e| Failure::new(format!("cannot create {}: {e}", args.out.display())))?;
     let mut run = start_or_resume(args)?;
     save(&run, &args.out)?;
-    let report = |stats: &rbg_evolve::GenerationStats| {
-        format!(
-            "generation {}: best {:.4} mean {:.4} min {:.4} playable {} ({:.1}s)",
-            stats.generation, stats.best, stats.mean, stats.min, stats.playable, stats.seconds
-        )
-    };
     if let Some(last) = run.history().last() {
-        say!("{}", report(last));
+        say!("{}", generation_line(last));
     }
     let bar = progress_bar(run.generation(), run.config().generations);
     while !run.finished() {
         let stats = run.step().clone();
         bar.set_position(u64::from(stats.generation));
         bar.set_message(format!("best {:.4} mean {:.4}", stats.best, stats.mean));
-        bar.suspend(|| say!("{}", report(&stats)));
+        bar.suspend(|| say!("{}", generation_line(&stats)));
         save(&run, &args.out)?;
     }
     bar.finish_and_clear();

@@ -13,6 +13,13 @@
 //! Ties in fitness keep the earlier individual (parents before offspring before mutants), so a
 //! run is a function of its seed. After each generation the whole state can be written as a
 //! JSON [`Checkpoint`], from which [`Evolution::resume`] continues exactly as if never stopped.
+//!
+//! A generation is three public steps, so its evaluations can run anywhere (`rbg.cluster`
+//! runs each as a Ray task): [`Evolution::propose`] (or [`Evolution::begin`] for generation
+//! 0) draws the candidates as a [`Proposal`]; [`evaluate_candidate`] computes one candidate's
+//! features from the run seed, the generation and its index alone; [`Evolution::complete`]
+//! (or [`Start::complete`]) folds the features into the next population. [`Evolution::step`]
+//! is the three on this machine's cores, as `rbg evolve` runs them.
 
 use std::time::Instant;
 
@@ -80,25 +87,88 @@ fn game_name(generation: u32, index: usize) -> String {
     format!("Evolved g{generation} i{index}")
 }
 
-/// Evaluates `genomes` in parallel, each seeded from (run seed, generation, index).
-fn evaluate_all(
-    genomes: Vec<Genome>,
+/// The candidates of one generation, to be evaluated (here or elsewhere, in any order) and
+/// folded back by [`Evolution::complete`] (generation 0 by [`Start::complete`]).
+#[derive(Clone, Debug)]
+pub struct Proposal {
+    /// The generation these candidates are for.
+    pub generation: u32,
+    /// Candidate `i` is evaluated by [`evaluate_candidate`] with `index` `i`.
+    pub genomes: Vec<Genome>,
+    /// When the generation began (for its wall time in the statistics).
+    started: Instant,
+}
+
+impl Proposal {
+    fn new(generation: u32, genomes: Vec<Genome>, started: Instant) -> Proposal {
+        Proposal { generation, genomes, started }
+    }
+
+    /// Evaluates every candidate on this machine's cores (rayon).
+    pub fn evaluate_here(&self, config: &EvolveConfig, settings: &EvalSettings) -> Vec<Features> {
+        self.genomes
+            .par_iter()
+            .enumerate()
+            .map(|(index, genome)| evaluate_candidate(config, settings, self.generation, index, genome))
+            .collect()
+    }
+}
+
+/// The fitness features of candidate `index` of `generation`, seeded from (run seed,
+/// generation, index) alone: the same wherever and whenever it is computed.
+pub fn evaluate_candidate(
     config: &EvolveConfig,
     settings: &EvalSettings,
     generation: u32,
-) -> Vec<Individual> {
-    genomes
-        .into_par_iter()
-        .enumerate()
-        .map(|(index, genome)| {
-            let seed = derive_seed(config.seed, Purpose::Evaluation, u64::from(generation), index as u64);
-            let features = match genome.to_game(config, &game_name(generation, index)) {
-                Ok(game) => evaluate(&game, settings, seed),
-                Err(e) => Features::unplayable(e),
-            };
-            Individual { genome, features }
-        })
-        .collect()
+    index: usize,
+    genome: &Genome,
+) -> Features {
+    let seed = derive_seed(config.seed, Purpose::Evaluation, u64::from(generation), index as u64);
+    match genome.to_game(config, &game_name(generation, index)) {
+        Ok(game) => evaluate(&game, settings, seed),
+        Err(e) => Features::unplayable(e),
+    }
+}
+
+/// Pairs `genomes` with their `features`, which must be one per genome, in order.
+fn individuals(genomes: Vec<Genome>, features: Vec<Features>) -> Result<Vec<Individual>, String> {
+    if genomes.len() != features.len() {
+        return Err(format!("{} candidates but {} evaluations", genomes.len(), features.len()));
+    }
+    Ok(genomes.into_iter().zip(features).map(|(genome, features)| Individual { genome, features }).collect())
+}
+
+/// A run before its initial population is evaluated: [`Evolution::begin`] draws it.
+pub struct Start {
+    config: EvolveConfig,
+    pools: BlockPools,
+    settings: EvalSettings,
+}
+
+impl Start {
+    pub fn config(&self) -> &EvolveConfig {
+        &self.config
+    }
+
+    pub fn settings(&self) -> &EvalSettings {
+        &self.settings
+    }
+
+    /// Generation 0 from its candidates' features (one per candidate of `proposal`, in order).
+    pub fn complete(self, proposal: Proposal, features: Vec<Features>) -> Result<Evolution, String> {
+        let evaluated = individuals(proposal.genomes, features)?;
+        let (population, playable) = select(evaluated, self.config.population as usize);
+        let history = vec![stats_of(0, &population, playable, proposal.started.elapsed().as_secs_f64())];
+        let state = Checkpoint {
+            version: CHECKPOINT_VERSION,
+            config: self.config,
+            pools: self.pools,
+            generation: 0,
+            population,
+            history,
+        };
+        Ok(Evolution { state, settings: self.settings })
+    }
 }
 
 /// The next population from `candidates` (in priority order for ties), and how many of them
@@ -134,6 +204,14 @@ fn stats_of(generation: u32, population: &[Individual], playable: usize, seconds
 impl Evolution {
     /// Draws the building blocks and the initial population and evaluates it (generation 0).
     pub fn start(config: EvolveConfig, extra: Option<ExtraScore>) -> Result<Evolution, String> {
+        let (start, proposal) = Evolution::begin(config, extra)?;
+        let features = proposal.evaluate_here(&start.config, &start.settings);
+        start.complete(proposal, features)
+    }
+
+    /// Draws the building blocks and the initial population (generation 0's candidates), not
+    /// yet evaluated.
+    pub fn begin(config: EvolveConfig, extra: Option<ExtraScore>) -> Result<(Start, Proposal), String> {
         config.validate()?;
         let started = Instant::now();
         let pools = BlockPools::random(&mut rng_for(config.seed, Purpose::Blocks, 0, 0));
@@ -141,12 +219,7 @@ impl Evolution {
         let genomes: Vec<Genome> =
             (0..config.population).map(|_| Genome::random(&config, &pools, &mut rng)).collect();
         let settings = EvalSettings::from_config(&config, extra);
-        let evaluated = evaluate_all(genomes, &config, &settings, 0);
-        let (population, playable) = select(evaluated, config.population as usize);
-        let history = vec![stats_of(0, &population, playable, started.elapsed().as_secs_f64())];
-        let state =
-            Checkpoint { version: CHECKPOINT_VERSION, config, pools, generation: 0, population, history };
-        Ok(Evolution { state, settings })
+        Ok((Start { config, pools, settings }, Proposal::new(0, genomes, started)))
     }
 
     /// Continues from a checkpoint (its settings; `generations` may be raised to run longer).
@@ -163,13 +236,7 @@ impl Evolution {
         {
             return Err("the checkpoint is inconsistent (population or history size)".into());
         }
-        let shape = (checkpoint.config.width, checkpoint.config.height, checkpoint.config.kinds() as usize);
-        if checkpoint.population.iter().any(|i| {
-            (i.genome.width, i.genome.height, i.genome.rules.len()) != shape
-                || i.genome.cells.len() != (shape.0 * shape.1) as usize
-                || i.genome.cells.iter().flatten().any(|p| p.kind >= shape.2)
-                || i.genome.conditions.iter().any(|c| c.kind >= shape.2)
-        }) {
+        if checkpoint.population.iter().any(|i| i.genome.check_fits(&checkpoint.config).is_err()) {
             return Err("the checkpoint holds a game that does not fit its settings".into());
         }
         let settings = EvalSettings::from_config(&checkpoint.config, extra);
@@ -207,14 +274,28 @@ impl Evolution {
         &self.state
     }
 
+    /// How candidates are evaluated in this run.
+    pub fn settings(&self) -> &EvalSettings {
+        &self.settings
+    }
+
     /// Runs one generation; returns its statistics.
     pub fn step(&mut self) -> &GenerationStats {
+        let proposal = self.propose();
+        let features = proposal.evaluate_here(&self.state.config, &self.settings);
+        self.complete(proposal, features).expect("one evaluation per candidate")
+    }
+
+    /// The candidates of the next generation: offspring of the playable individuals paired by
+    /// `B_M + B_R` from the ends to the centre, then one mutant of every individual; drawn
+    /// from the run seed and the generation alone.
+    pub fn propose(&self) -> Proposal {
         let started = Instant::now();
         let generation = self.state.generation + 1;
         let config = &self.state.config;
         let mut rng = rng_for(config.seed, Purpose::Operators, u64::from(generation), 0);
-        let parents: Vec<&Individual> = self.state.population.iter().collect();
-        let mut ordered: Vec<&Individual> = parents.iter().copied().filter(|i| i.features.playable).collect();
+        let parents = &self.state.population;
+        let mut ordered: Vec<&Individual> = parents.iter().filter(|i| i.features.playable).collect();
         ordered
             .sort_by(|a, b| (a.features.b_m + a.features.b_r).total_cmp(&(b.features.b_m + b.features.b_r)));
         let mut fresh = Vec::new();
@@ -224,17 +305,35 @@ impl Evolution {
             fresh.push(first);
             fresh.push(second);
         }
-        for parent in &parents {
+        for parent in parents {
             fresh.push(mutate(&parent.genome, &parent.features, config, &self.state.pools, &mut rng).0);
         }
-        let evaluated = evaluate_all(fresh, config, &self.settings, generation);
+        Proposal::new(generation, fresh, started)
+    }
+
+    /// Folds the features of `proposal`'s candidates (one each, in order) into the next
+    /// population; returns the generation's statistics. A proposal of another generation is
+    /// refused.
+    pub fn complete(
+        &mut self,
+        proposal: Proposal,
+        features: Vec<Features>,
+    ) -> Result<&GenerationStats, String> {
+        let generation = self.state.generation + 1;
+        if proposal.generation != generation {
+            return Err(format!(
+                "the candidates are of generation {}, the run expects generation {generation}",
+                proposal.generation
+            ));
+        }
+        let started = proposal.started;
         let mut candidates: Vec<Individual> = self.state.population.clone();
-        candidates.extend(evaluated);
-        let (population, playable) = select(candidates, config.population as usize);
+        candidates.extend(individuals(proposal.genomes, features)?);
+        let (population, playable) = select(candidates, self.state.config.population as usize);
         self.state.population = population;
         self.state.generation = generation;
         let stats = stats_of(generation, &self.state.population, playable, started.elapsed().as_secs_f64());
         self.state.history.push(stats);
-        self.state.history.last().expect("just pushed")
+        Ok(self.state.history.last().expect("just pushed"))
     }
 }

@@ -92,6 +92,25 @@ impl Genome {
         self.cells.iter().flatten().any(|p| p.side == side && p.kind == kind)
     }
 
+    /// Whether the genome fits the settings of `config` (board size, piece types), as every
+    /// genome of a run does; one read from a file or received from elsewhere may not, and an
+    /// unfitting one would index out of its board.
+    pub fn check_fits(&self, config: &EvolveConfig) -> Result<(), String> {
+        let kinds = config.kinds() as usize;
+        let fits = (self.width, self.height, self.rules.len()) == (config.width, config.height, kinds)
+            && self.cells.len() == (config.width * config.height) as usize
+            && self.cells.iter().flatten().all(|p| p.kind < kinds)
+            && self.conditions.iter().all(|c| c.kind < kinds);
+        if fits {
+            Ok(())
+        } else {
+            Err(format!(
+                "the game does not fit the settings (a {}x{} board with {kinds} piece types)",
+                config.width, config.height
+            ))
+        }
+    }
+
     /// The game as SBG text, named `name`.
     pub fn to_sbg(&self, config: &EvolveConfig, name: &str) -> String {
         let letter = |p: Placed| {

@@ -8,7 +8,9 @@
 //! * [`operators`]: two-point/uniform crossover and adaptive mutation.
 //! * [`fitness`]: the features P, L_M, L_D, W, B_M, B_R, S, C, R from min-max and random
 //!   playouts, and the paper's formula (with an optional extra term).
-//! * [`evolution`]: the generational loop, selection, statistics, checkpoints.
+//! * [`evolution`]: the generational loop, selection, statistics, checkpoints; a generation
+//!   in public steps (candidates proposed, each evaluated alone, folded back) for runners that
+//!   evaluate elsewhere.
 //! * [`output`]: the best games written and checked (SBG, RBG, JSON), the CSV, checkpoints.
 //! * [`config`]: the settings of a run; [`seeds`]: how every random choice is seeded.
 //!
@@ -42,6 +44,8 @@ pub mod output;
 pub mod seeds;
 
 pub use config::EvolveConfig;
-pub use evolution::{Checkpoint, Evolution, GenerationStats, Individual};
+pub use evolution::{
+    evaluate_candidate, Checkpoint, Evolution, GenerationStats, Individual, Proposal, Start,
+};
 pub use fitness::{evaluate, EvalSettings, ExtraScore, Features};
 pub use genome::Genome;

@@ -12,7 +12,7 @@ use rbg_interp::{InterpOptions, Interpreter};
 use rbg_sbg::SbgReasoner;
 use serde::Serialize;
 
-use crate::evolution::{Checkpoint, GenerationStats, Individual};
+use crate::evolution::{Checkpoint, Evolution, GenerationStats, Individual};
 
 /// The depth to which an output game's two reasoners must agree.
 pub const CHECK_DEPTH: u32 = 2;
@@ -115,6 +115,14 @@ pub fn generations_csv(history: &[GenerationStats]) -> String {
     csv
 }
 
+/// A generation's statistics as one line of progress (as `rbg evolve` prints them).
+pub fn generation_line(stats: &GenerationStats) -> String {
+    format!(
+        "generation {}: best {:.4} mean {:.4} min {:.4} playable {} ({:.1}s)",
+        stats.generation, stats.best, stats.mean, stats.min, stats.playable, stats.seconds
+    )
+}
+
 /// Writes the checkpoint atomically (a temporary file renamed), so a run killed while writing
 /// leaves the previous checkpoint intact.
 pub fn write_checkpoint(path: &Path, checkpoint: &Checkpoint) -> Result<(), String> {
@@ -122,6 +130,27 @@ pub fn write_checkpoint(path: &Path, checkpoint: &Checkpoint) -> Result<(), Stri
     let temporary = path.with_extension("json.tmp");
     write(&temporary, &json)?;
     std::fs::rename(&temporary, path).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// The checkpoint's file name in a run's output directory.
+pub const CHECKPOINT_FILE: &str = "checkpoint.json";
+/// The generation-by-generation CSV's file name in a run's output directory.
+pub const GENERATIONS_FILE: &str = "generations.csv";
+
+/// Writes the run so far to its output directory `out`: the checkpoint (atomically) and the CSV
+/// of its history. Every runner of evolution (`rbg evolve`, `rbg.cluster.evolve`) calls it
+/// after each generation.
+pub fn save_run(out: &Path, checkpoint: &Checkpoint) -> Result<(), String> {
+    write_checkpoint(&out.join(CHECKPOINT_FILE), checkpoint)?;
+    write(&out.join(GENERATIONS_FILE), &generations_csv(&checkpoint.history))
+}
+
+/// The run saved in the checkpoint at `path`, ready to continue (with the extra fitness term
+/// its settings ask for); errors name the file.
+pub fn resume_from(path: &Path) -> Result<Evolution, String> {
+    let checkpoint = read_checkpoint(path)?;
+    let extra = checkpoint.config.extra_term();
+    Evolution::resume(checkpoint, extra).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Reads a checkpoint written by [`write_checkpoint`].

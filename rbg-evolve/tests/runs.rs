@@ -3,7 +3,7 @@
 //! equals perft of its RBG translation run by the interpreter at depth 2).
 
 use rbg_evolve::output::{check_game, generations_csv, read_checkpoint, write_best, write_checkpoint};
-use rbg_evolve::{Checkpoint, Evolution, EvolveConfig};
+use rbg_evolve::{evaluate_candidate, Checkpoint, Evolution, EvolveConfig};
 
 fn tiny(seed: u64, generations: u32) -> EvolveConfig {
     EvolveConfig {
@@ -78,6 +78,37 @@ fn a_resumed_run_equals_an_uninterrupted_one() {
     bad.population.truncate(2);
     assert!(Evolution::resume(bad, None).is_err());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_run_of_separate_steps_evaluated_out_of_order_equals_step() {
+    let whole = run(tiny(13, 2));
+    let (start, proposal) = Evolution::begin(tiny(13, 2), None).expect("valid settings");
+    assert_eq!(proposal.generation, 0);
+    let (config, settings) = (start.config().clone(), start.settings().clone());
+    // Each candidate alone, last first: a fitness depends on (seed, generation, index) alone.
+    let evaluate = |proposal: &rbg_evolve::Proposal| {
+        let mut features: Vec<_> = (0..proposal.genomes.len())
+            .rev()
+            .map(|i| evaluate_candidate(&config, &settings, proposal.generation, i, &proposal.genomes[i]))
+            .collect();
+        features.reverse();
+        features
+    };
+    let features = evaluate(&proposal);
+    let mut stepped = start.complete(proposal, features).expect("one evaluation per candidate");
+    while !stepped.finished() {
+        let proposal = stepped.propose();
+        assert_eq!(proposal.generation, stepped.generation() + 1);
+        let features = evaluate(&proposal);
+        // The features of another generation's candidates, or too few, are refused.
+        let mut early = proposal.clone();
+        early.generation += 1;
+        assert!(stepped.complete(early, features.clone()).is_err());
+        assert!(stepped.complete(proposal.clone(), features[1..].to_vec()).is_err());
+        stepped.complete(proposal, features).expect("one evaluation per candidate");
+    }
+    assert_eq!(timeless(stepped.checkpoint()), timeless(whole.checkpoint()));
 }
 
 #[test]

@@ -8,14 +8,14 @@
 
 use std::sync::Mutex;
 
-use rbg_agents::{stream_match, AgentSpec, MatchConfig, MatchError, PlayLimits};
-use rbg_core::{Action, Game};
+use rbg_agents::{stream_match, AgentSpec, GameResult, MatchConfig, MatchError, PlayLimits};
+use rbg_core::Game;
 use serde::Serialize;
 
 use crate::measures::Measures;
+use crate::parts::{self, Parts, PlayedGame, StrengthGame};
 use crate::stats::Rate;
-use crate::trace::{replay, GameTrace, Recorder};
-use crate::values::{estimates_values, first_player_values, positions, smooth, DramaSummary, SampleGame};
+use crate::values::{DramaSummary, SampleGame};
 
 /// A weak agent against a strong one.
 #[derive(Clone, Debug, PartialEq)]
@@ -174,61 +174,62 @@ impl std::fmt::Display for AnalysisError {
 
 impl std::error::Error for AnalysisError {}
 
-/// Runs the analysis of `config` on `game`.
+/// Runs the analysis of `config` on `game`: the self-play games and the strength test as
+/// matches on `config.threads` threads, the sample games' positions on as many, each part
+/// recorded as [`crate::parts`] records it and the report assembled from them.
 pub fn analyze<G: Game>(
     game: &G,
     config: &AnalysisConfig,
     progress: &dyn Progress,
 ) -> Result<Analysis, AnalysisError> {
-    if !estimates_values(&config.evaluator) {
-        return Err(AnalysisError::Evaluator(format!(
-            "{} gives no value estimates; use flatmc, mcts or split-mcts",
-            config.evaluator
-        )));
-    }
-    config.evaluator.build(game).map_err(|e| AnalysisError::Evaluator(e.to_string()))?;
-    let agents: Vec<String> = config.agents.iter().map(AgentSpec::to_string).collect();
-    let (traces, sample_moves) = self_play(game, config, progress)?;
+    parts::check(game, config)?;
     let info = game.info();
-    let measures = Measures::of(info, &agents, &traces, true);
+    let games = self_play(game, config, progress)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads.max(1))
         .build()
         .map_err(|e| AnalysisError::Pool(e.to_string()))?;
-    let (samples, samples_note) =
-        pool.install(|| estimate_samples(game, config, &traces, &sample_moves, progress))?;
-    let drama = (!samples.is_empty()).then(|| DramaSummary::of(&samples));
-    let strength = match &config.strength {
-        // Alone, a player has nobody to be stronger than.
-        Some(test) if test.games > 0 && info.num_players() > 1 => {
-            Some(strength_gap(game, config, test, progress)?)
-        }
-        _ => None,
+    let samples = match parts::samples_note(info, config) {
+        Some(_) => Vec::new(),
+        None => pool.install(|| estimate_samples(game, config, &games, progress))?,
     };
-    Ok(Analysis {
-        game: info.name.clone(),
-        players: info.players.clone(),
-        agents,
-        games: config.games,
-        seed: config.seed,
-        max_moves: config.limits.max_moves,
-        measures,
-        evaluator: config.evaluator.to_string(),
-        samples,
-        drama,
-        samples_note,
-        strength,
-    })
+    let strength = match parts::strength_test(info, config) {
+        Some(test) => strength_games(game, config, test, progress)?,
+        None => Vec::new(),
+    };
+    Ok(parts::assemble(info, config, Parts { games, samples, strength }))
 }
 
-/// The self-play games as traces in game order, and the moves of the sample games.
-type Played = (Vec<GameTrace>, Vec<Vec<Vec<Action>>>);
+/// Plays the `games` of `match_config` between `specs`, handing each result to `record`;
+/// returns the records in game order.
+fn play_match<G: Game, R: Send>(
+    game: &G,
+    specs: &[AgentSpec],
+    match_config: &MatchConfig,
+    stage: Stage,
+    progress: &dyn Progress,
+    record: impl Fn(&GameResult) -> R + Sync,
+) -> Result<Vec<R>, AnalysisError> {
+    let records = Mutex::new(Vec::new());
+    let done = std::sync::atomic::AtomicU64::new(0);
+    progress.start(stage, match_config.games);
+    stream_match(game, specs, match_config, |result| {
+        let r = record(&result);
+        lock(&records).push((result.index, r));
+        progress.advance(stage, done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
+    })
+    .map_err(|error| AnalysisError::Match { stage, error })?;
+    let mut records = records.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    records.sort_by_key(|r| r.0);
+    Ok(records.into_iter().map(|r| r.1).collect())
+}
 
+/// The self-play games, in game order.
 fn self_play<G: Game>(
     game: &G,
     config: &AnalysisConfig,
     progress: &dyn Progress,
-) -> Result<Played, AnalysisError> {
+) -> Result<Vec<PlayedGame>, AnalysisError> {
     let match_config = MatchConfig {
         games: config.games,
         threads: config.threads,
@@ -236,24 +237,9 @@ fn self_play<G: Game>(
         budget: None,
         limits: config.limits.clone(),
     };
-    let traces = Mutex::new(Vec::new());
-    let samples = Mutex::new(Vec::new());
-    let done = std::sync::atomic::AtomicU64::new(0);
-    progress.start(Stage::SelfPlay, config.games);
-    stream_match(game, &config.agents, &match_config, |result| {
-        let trace = replay(game, &result, &mut Recorder::new(game, true), config.limits.keeper_limit);
-        if result.index < config.samples {
-            lock(&samples).push((result.index, result.move_list()));
-        }
-        lock(&traces).push((result.index, trace));
-        progress.advance(Stage::SelfPlay, done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
+    play_match(game, &config.agents, &match_config, Stage::SelfPlay, progress, |result| {
+        PlayedGame::of(game, config, result)
     })
-    .map_err(|error| AnalysisError::Match { stage: Stage::SelfPlay, error })?;
-    let mut traces = traces.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
-    traces.sort_by_key(|t| t.0);
-    let mut samples = samples.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
-    samples.sort_by_key(|s| s.0);
-    Ok((traces.into_iter().map(|t| t.1).collect(), samples.into_iter().map(|s| s.1).collect()))
 }
 
 /// A mutex's contents, also after a panic elsewhere (the data is still whole: every push is one
@@ -265,73 +251,38 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 fn estimate_samples<G: Game>(
     game: &G,
     config: &AnalysisConfig,
-    traces: &[GameTrace],
-    sample_moves: &[Vec<Vec<Action>>],
+    games: &[PlayedGame],
     progress: &dyn Progress,
-) -> Result<(Vec<SampleGame>, Option<String>), AnalysisError> {
-    if sample_moves.is_empty() {
-        return Ok((Vec::new(), None));
+) -> Result<Vec<SampleGame>, AnalysisError> {
+    let sample_games: Vec<&PlayedGame> = games.iter().filter(|g| g.moves.is_some()).collect();
+    if sample_games.is_empty() {
+        return Ok(Vec::new());
     }
-    if game.info().num_players() != 2 {
-        let note = "value estimates are made for two-player games only".to_string();
-        return Ok((Vec::new(), Some(note)));
-    }
-    let total: u64 = sample_moves.iter().map(|m| m.len() as u64).sum();
-    progress.start(Stage::Samples, total);
+    let length = |g: &PlayedGame| g.moves.as_ref().map_or(0, |m| m.len() as u64);
+    progress.start(Stage::Samples, sample_games.iter().map(|g| length(g)).sum());
     let mut samples = Vec::new();
     let mut done = 0;
-    for (index, moves) in sample_moves.iter().enumerate() {
-        let states = positions(game, moves, config.limits.keeper_limit)
-            .map_err(|e| AnalysisError::Evaluator(format!("replaying sample game {index}: {e}")))?;
-        let seed = rbg_agents::matches::game_seed(config.seed ^ SAMPLE_SEED, index as u64);
-        let raw =
-            first_player_values(game, &config.evaluator, &states, seed).map_err(AnalysisError::Evaluator)?;
-        let first = smooth(&raw);
-        let winner = traces.get(index).and_then(GameTrace::winner);
-        let drama = crate::values::Drama::of(&first, winner);
-        samples.push(SampleGame { index: index as u64, first, raw, winner, drama });
-        done += moves.len() as u64;
+    for played in sample_games {
+        samples.push(parts::sample_game(game, config, played)?);
+        done += length(played);
         progress.advance(Stage::Samples, done);
     }
-    Ok((samples, None))
+    Ok(samples)
 }
 
-/// Mixed into the seed of the sample positions' searches, so they differ from the games'.
-const SAMPLE_SEED: u64 = 0x5a4d_504c_4553;
-/// Mixed into the seed of the strength test.
-const STRENGTH_SEED: u64 = 0x5354_5245_4e47;
-
-fn strength_gap<G: Game>(
+fn strength_games<G: Game>(
     game: &G,
     config: &AnalysisConfig,
     test: &StrengthTest,
     progress: &dyn Progress,
-) -> Result<StrengthGap, AnalysisError> {
-    let players = game.info().num_players();
-    let mut specs = vec![test.strong.clone()];
-    specs.extend(std::iter::repeat_n(test.weak.clone(), players.saturating_sub(1)));
+) -> Result<Vec<StrengthGame>, AnalysisError> {
+    let specs = parts::strength_specs(game.info().num_players(), test);
     let match_config = MatchConfig {
         games: test.games,
         threads: config.threads,
-        seed: config.seed ^ STRENGTH_SEED,
+        seed: parts::strength_seed(config),
         budget: None,
         limits: config.limits.clone(),
     };
-    let done = std::sync::atomic::AtomicU64::new(0);
-    progress.start(Stage::Strength, test.games);
-    let summary = stream_match(game, &specs, &match_config, |_| {
-        progress.advance(Stage::Strength, done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
-    })
-    .map_err(|error| AnalysisError::Match { stage: Stage::Strength, error })?;
-    let strong = summary.per_agent.first().cloned().unwrap_or_default();
-    let strong_score = Rate::of(strong.wins as f64 + strong.draws as f64 / 2.0, strong.games());
-    let fair = 1.0 / players.max(1) as f64;
-    Ok(StrengthGap {
-        weak: test.weak.to_string(),
-        strong: test.strong.to_string(),
-        games: test.games,
-        finished: summary.finished,
-        strong_score,
-        gap: strong_score.map(|r| Gap { value: r.rate - fair, low: r.low - fair, high: r.high - fair }),
-    })
+    play_match(game, &specs, &match_config, Stage::Strength, progress, StrengthGame::of)
 }

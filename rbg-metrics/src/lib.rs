@@ -11,6 +11,9 @@
 //!
 //! * [`analyze`]: the whole analysis ([`AnalysisConfig`] in, [`Analysis`] out), on all cores,
 //!   the same numbers for a seed whatever the number of threads.
+//! * [`parts`]: the same analysis in parts (a self-play game, a sample game's estimates, a
+//!   strength-test game, each alone from its number) and [`parts::assemble`], which folds
+//!   them into the report; `rbg.cluster` plays the parts as Ray tasks.
 //! * [`trace`]: [`Recorder`] (any game loop reports its moves to it; `rbg evolve`'s fitness
 //!   playouts do) and [`trace::replay`] (a match's game replayed into a trace).
 //! * [`measures`], [`values`], [`stats`] (Wilson intervals, distributions).
@@ -25,6 +28,7 @@
 pub mod analyze;
 pub mod html;
 pub mod measures;
+pub mod parts;
 pub mod stats;
 pub mod table;
 pub mod trace;

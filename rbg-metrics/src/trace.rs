@@ -9,10 +9,10 @@
 use rbg_agents::matches::outcomes;
 use rbg_agents::{GameResult, Outcome, Termination};
 use rbg_core::{Action, Game, MoveList, Player, SearchError};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One player move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ply {
     pub player: Player,
     /// Legal moves of the position the move was chosen in.
@@ -22,7 +22,7 @@ pub struct Ply {
 }
 
 /// How a game ended.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum End {
     /// By its rules.
     Finished,
@@ -43,7 +43,7 @@ impl From<&Termination> for End {
 }
 
 /// One game as the measures see it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameTrace {
     pub plies: Vec<Ply>,
     /// Final scores, index `p - 1` for player `p`.

@@ -9,14 +9,14 @@
 use rayon::prelude::*;
 use rbg_agents::{Agent, AgentKind, AgentSpec};
 use rbg_core::{Action, Game, SearchError};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// How far from ½ a value must be to give one player the lead: estimates are noisy, and
 /// without a margin a close game would count a lead change at every wobble around ½.
 pub const LEAD_MARGIN: f64 = 0.05;
 
 /// The value series of one sample game.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SampleGame {
     /// The game's number in the analysis.
     pub index: u64,
@@ -31,7 +31,7 @@ pub struct SampleGame {
 }
 
 /// What one game's value series says (see `docs/analysis.md`).
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Drama {
     /// Times the leader changed: a player leads from a value above ½ + [`LEAD_MARGIN`] until
     /// the other player's value is (a value within the margin of ½ leaves the lead as it was).

@@ -153,3 +153,34 @@ fn an_analysis_gives_the_same_numbers_on_one_and_on_two_threads() {
     let two = AnalysisConfig { threads: 2, ..one.clone() };
     assert_eq!(run(&game, &one), run(&game, &two));
 }
+
+#[test]
+fn a_report_assembled_from_parts_played_alone_and_shipped_as_json_is_the_report_of_one_run() {
+    use rbg_metrics::parts::{self, Parts, PlayedGame, StrengthGame};
+    let game = workspace_game("ticTacToe.rbg");
+    let mut config = config(&game, "mcts:iterations=30", 6);
+    config.samples = 2;
+    config.evaluator = spec("mcts:iterations=20");
+    config.strength =
+        Some(StrengthTest { weak: spec("random"), strong: spec("mcts:iterations=30"), games: 4 });
+    let whole = run(&game, &config);
+    // Every part alone, last game first, through JSON as a task's result travels.
+    fn shipped<T: serde::Serialize + serde::de::DeserializeOwned>(part: T) -> T {
+        serde_json::from_str(&serde_json::to_string(&part).expect("serialisable")).expect("read back")
+    }
+    parts::check(&game, &config).expect("a valid configuration");
+    let games: Vec<PlayedGame> =
+        (0..config.games).rev().map(|i| shipped(parts::self_play_game(&game, &config, i))).collect();
+    let samples = games
+        .iter()
+        .filter(|g| g.moves.is_some())
+        .map(|g| shipped(parts::sample_game(&game, &config, g).expect("estimated")))
+        .collect();
+    let test = config.strength.clone().expect("a strength test");
+    let strength: Vec<StrengthGame> =
+        (0..test.games).rev().map(|i| shipped(parts::strength_game(&game, &config, &test, i))).collect();
+    let assembled = parts::assemble(game.info(), &config, Parts { games, samples, strength });
+    assert_eq!(assembled.samples.len(), 2);
+    assert_eq!(assembled.strength.as_ref().map(|s| s.games), Some(4));
+    assert_eq!(assembled, whole);
+}

@@ -1,20 +1,22 @@
 //! The pieces of work `rbg.cluster` hands to Ray tasks, each a whole unit in Rust: one game of
-//! a match (as `rbg play` plays it), one perft subtree, and the result table of a match.
+//! a match (as `rbg play` plays it), one perft subtree, and the result table of a match (the
+//! analysis' parts are in `analyze.rs`, evolution's in `evolve.rs`).
 //!
 //! A game of a match is played exactly as `rbg play` plays game `index` of a match seeded
-//! `seed`: the seats rotated by [`seating`], the game seeded by [`game_seed`], fresh agents
-//! built from their specifications. So the games, and the log records they make, depend on
+//! `seed` (by rbg-metrics' `parts::match_game`): the seats rotated, the game seeded from
+//! `(seed, index)`, fresh agents built from their specifications. So the games, and the log records they make, depend on
 //! `(seed, index)` alone, never on which worker plays them or when.
 
 use std::time::Duration;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use rbg_agents::matches::{game_seed, seating, FailedGame, GameResult, Termination};
-use rbg_agents::{play_game, AgentSpec, Budget, MatchSummary, PlayLimits};
+use rbg_agents::matches::{FailedGame, GameResult, Termination};
+use rbg_agents::{AgentSpec, Budget, MatchSummary, PlayLimits};
 use rbg_core::notation::{self, VertexStyle};
 use rbg_core::perft::{perft_subtree, PerftOptions};
 use rbg_core::Game;
+use rbg_metrics::parts::match_game;
 
 use crate::errors::{search_error, value_error};
 use crate::game::PyGame;
@@ -96,7 +98,8 @@ pub fn _play_match_game<'py>(
     record(py, &stoppable, &result, &labels, file, engine)
 }
 
-/// Game `index` of a match, as `rbg_agents::stream_match` plays it.
+/// Game `index` of a match, as `rbg_agents::stream_match` plays it (rbg-metrics'
+/// `match_game`); an agent that cannot be built is a ValueError naming it.
 fn play_one(
     game: &Stoppable,
     specs: &[AgentSpec],
@@ -104,22 +107,10 @@ fn play_one(
     index: u64,
     limits: &PlayLimits,
 ) -> PyResult<GameResult> {
-    let seats = seating(index, specs.len());
-    let seed = game_seed(seed, index);
-    let mut agents = Vec::with_capacity(seats.len());
-    for &a in &seats {
-        agents.push(
-            specs[a].build(game).map_err(|e| value_error(format!("agent {} ({}): {e}", a + 1, specs[a])))?,
-        );
+    for (a, spec) in specs.iter().enumerate() {
+        spec.build(game).map_err(|e| value_error(format!("agent {} ({spec}): {e}", a + 1)))?;
     }
-    let (moves, scores, termination) = match play_game(game, &mut agents, seed, limits) {
-        Ok(played) => {
-            let end = if played.finished { Termination::Finished } else { Termination::MoveLimit };
-            (played.moves, played.scores, end)
-        }
-        Err(e) => (Vec::new(), Vec::new(), Termination::Error(e.to_string())),
-    };
-    Ok(GameResult { index, seed, seating: seats, moves, scores, termination })
+    Ok(match_game(game, specs, seed, index, limits))
 }
 
 /// The log record of a played game, with the fields in the order of `rbg::session::GameLog`.

@@ -16,6 +16,7 @@ mod analyze;
 mod board;
 mod cluster;
 mod errors;
+mod evolve;
 mod game;
 mod interrupt;
 mod load;
@@ -55,7 +56,6 @@ fn _rbg(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(load_library, m)?)?;
     m.add_function(wrap_pyfunction!(_load_source, m)?)?;
     m.add_function(wrap_pyfunction!(load::_build_library, m)?)?;
-    m.add_function(wrap_pyfunction!(analyze::analyze, m)?)?;
     m.add("ParseWarning", m.py().get_type::<load::ParseWarning>())?;
     m.add_class::<game::PyGame>()?;
     m.add_class::<game::PlayoutStats>()?;
@@ -65,5 +65,7 @@ fn _rbg(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<session::PySession>()?;
     m.add("TERMINAL", state::TERMINAL)?;
     cluster::register(m)?;
+    evolve::register(m)?;
+    analyze::register(m)?;
     errors::register(m)
 }

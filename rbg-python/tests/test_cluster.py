@@ -11,6 +11,7 @@ shut down at the end.
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -209,7 +210,11 @@ def test_the_command_line_reports_bad_input_with_rbgs_exit_codes(tmp_path):
     assert done.returncode == 1 and "cannot reach the Ray cluster" in done.stderr
     assert run("play", str(TICTACTOE)).returncode == 2
     done = run("evolve")
-    assert done.returncode == 2 and "not implemented" in done.stderr
+    assert done.returncode == 2 and "--out" in done.stderr
+    done = run("evolve", "--out", str(tmp_path / "run"), "--width", "1", "--local")
+    assert done.returncode == 1 and "the board width must be between 2 and 26" in done.stderr
+    done = run("evolve", "--out", str(tmp_path / "run"), "--resume", str(bad), "--local")
+    assert done.returncode == 1 and "is not a checkpoint" in done.stderr
 
 
 def rbg_binary():
@@ -234,3 +239,124 @@ def test_a_tournament_on_two_nodes_writes_what_rbg_play_writes(two_nodes, tmp_pa
     ours = cluster.play(breakthrough, "mcts,flatmc", 4, iterations=30, seed=9, max_moves=30, backend=backend)
     assert log.read_text().splitlines() == ours.log_lines()
     assert done.stdout == ours.table
+
+
+#: A tiny evolution (a few seconds): 4x4 boards, two piece types, 4 individuals, 2 generations.
+EVOLVE = dict(width=4, height=4, weak=1, light=1, strong=0, population=4, generations=2, playouts=2,
+              turn_limit=12, depth=1, nodes_per_move=200, seed=5)
+
+
+def evolve_options(settings):
+    """``rbg evolve``'s options for ``settings``."""
+    return [part for name, value in settings.items() for part in (f"--{name.replace('_', '-')}", str(value))]
+
+
+def run_files(directory):
+    """A run's output files by name, with the recorded wall times (the one thing two runs of
+    the same settings do not share) cut out of the checkpoint and the CSV."""
+    files = {}
+    for path in sorted(directory.iterdir()):
+        text = path.read_text()
+        if path.name == "checkpoint.json":
+            text = re.sub(r'"seconds":[-+0-9.eE]+', '"seconds":-', text)
+        elif path.name == "generations.csv":
+            text = "\n".join(line.rsplit(",", 1)[0] for line in text.splitlines())
+        files[path.name] = text
+    return files
+
+
+def test_an_evolution_writes_the_same_files_here_on_two_nodes_and_by_rbg_evolve(two_nodes, tmp_path):
+    _, backend = two_nodes
+    here, there = tmp_path / "here", tmp_path / "there"
+    lines = []
+    written = cluster.evolve(here, best=2, report=lines.append, **EVOLVE)
+    cluster.evolve(there, best=2, backend=backend, **EVOLVE)
+    files = run_files(here)
+    assert run_files(there) == files
+    assert written == [here / "best-1.sbg", here / "best-2.sbg"]
+    assert {"checkpoint.json", "generations.csv", "best-1.sbg", "best-1.rbg", "best-1.json"} <= set(files)
+    # A line per generation: the initial population and two more.
+    assert [line.split(":")[0] for line in lines] == ["generation 0", "generation 1", "generation 2"]
+    checkpoint = json.loads((here / "checkpoint.json").read_text())
+    assert checkpoint["generation"] == 2 and len(checkpoint["population"]) == 4
+    assert checkpoint["config"]["seed"] == 5 and checkpoint["config"]["width"] == 4
+    # Ranked best first by fitness, in [0, 1].
+    fitness = [i["features"]["fitness"] for i in checkpoint["population"]]
+    assert fitness == sorted(fitness, reverse=True) and all(0 <= f <= 1 for f in fitness)
+    binary = rbg_binary()
+    if binary is None:
+        pytest.skip("the rbg command is not built (cargo build --release -p rbg-cli)")
+    theirs = tmp_path / "rbg-evolve"
+    done = subprocess.run([binary, "evolve", "--out", str(theirs), "--best", "2", *evolve_options(EVOLVE)],
+                          capture_output=True, text=True, timeout=TEST_SECONDS - 15)
+    assert done.returncode == 0, done.stderr
+    assert run_files(theirs) == files
+
+
+def test_a_killed_evolution_driver_resumes_from_its_checkpoint_to_the_same_result(two_nodes, tmp_path):
+    _, backend = two_nodes
+    killed, whole = tmp_path / "killed", tmp_path / "whole"
+    cluster.evolve(whole, **EVOLVE)
+    # The driver waits after each checkpoint (a test hook), so it is killed between generations.
+    env = dict(os.environ, RBG_CLUSTER_PAUSE_AFTER_SAVE="60")
+    command = [sys.executable, "-m", "rbg.cluster", "evolve", "--local", "--quiet", "--out", str(killed),
+               *evolve_options(EVOLVE)]
+    driver = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    checkpoint = killed / "checkpoint.json"
+    try:
+        while not checkpoint.exists() and driver.poll() is None:
+            time.sleep(0.05)
+    finally:
+        driver.kill()
+        stderr = driver.communicate()[1].decode()
+    assert driver.returncode == -signal.SIGKILL, stderr
+    assert json.loads(checkpoint.read_text())["generation"] == 0
+    assert not (killed / "best-1.sbg").exists()
+    cluster.evolve(killed, resume=checkpoint, backend=backend)
+    assert run_files(killed) == run_files(whole)
+
+
+#: A small analysis: 6 self-play games, 2 of them sample games, 4 strength-test games.
+ANALYSIS = dict(agents="mcts:iterations=30", seed=3, samples=2, evaluator="mcts:iterations=20", strength_games=4)
+
+
+def test_an_analysis_in_tasks_gives_rbg_analyzes_report(two_nodes, tmp_path):
+    _, backend = two_nodes
+    here = cluster.report(TICTACTOE, 6, chunk=4, **ANALYSIS)
+    there = cluster.report(TICTACTOE, 6, chunk=1, backend=backend, **ANALYSIS)
+    assert there.json == here.json and there.html == here.html
+    data = here.data
+    assert data["games"] == 6 and data["seed"] == 3 and len(data["samples"]) == 2
+    assert data["strength"]["games"] == 4 and data["measures"]["games"] == 6
+    # The histogram of lengths counts the six games; tic-tac-toe lasts 5 to 9 plies.
+    duration = data["measures"]["duration"]
+    assert sum(count for _, _, count in duration["histogram"]) == 6 and 5 <= duration["min"] <= duration["max"] <= 9
+    # The rows of rbg.analyze (one run on this machine's cores) say the same.
+    rows = {r["measure"]: r for r in rbg.analyze(rbg.load(TICTACTOE), games=6, **ANALYSIS)}
+    first_mover = data["measures"]["first_mover"]
+    assert (rows["first-mover score"]["value"], rows["first-mover score"]["low"]) == (first_mover["rate"], first_mover["low"])
+    assert rows["duration: mean plies"]["value"] == duration["mean"]
+    binary = rbg_binary()
+    if binary is None:
+        pytest.skip("the rbg command is not built (cargo build --release -p rbg-cli)")
+    options = ["--games", "6", "--agents", "mcts:iterations=30", "--seed", "3", "--samples", "2", "--evaluator",
+               "mcts:iterations=20", "--strength-games", "4", "--json"]
+    done = subprocess.run([binary, "analyze", str(TICTACTOE), *options], capture_output=True, text=True,
+                          timeout=TEST_SECONDS - 15)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == here.json + "\n"
+
+
+def test_the_command_line_prints_the_report_and_writes_it_as_html(tmp_path):
+    html = tmp_path / "report.html"
+    command = [sys.executable, "-m", "rbg.cluster", "analyze", str(TICTACTOE), "--local", "--quiet", "--games", "3",
+               "--agents", "random,mcts:iterations=10", "--samples", "1", "--evaluator", "flatmc:iterations=10",
+               "--strength-games", "2", "--html", str(html)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=TEST_SECONDS - 5)
+    assert done.returncode == 0, done.stderr
+    expected = cluster.report(TICTACTOE, 3, agents=["random", "mcts:iterations=10"], samples=1,
+                              evaluator="flatmc:iterations=10", strength_games=2)
+    assert done.stdout == expected.json + "\n"
+    assert html.read_text() == expected.html and "<svg" in expected.html
+    bad = subprocess.run([*command[:5], "--local", "--evaluator", "random"], capture_output=True, text=True, timeout=30)
+    assert bad.returncode == 1 and "gives no value estimates" in bad.stderr

@@ -1,9 +1,10 @@
-"""Tournaments, perft, Monte Carlo and analysis runs on a Ray cluster (or on this machine).
+"""Tournaments, perft, Monte Carlo, analysis and evolution on a Ray cluster (or on this machine).
 
 Every run is cut into tasks whose results depend on the run's arguments alone: game ``i`` of a
 tournament is played with the seed derived from ``(seed, i)`` (as ``rbg play`` does), perft's
 subtrees are counted exactly, Monte Carlo chunk ``t`` draws from ``seed + t * 0x9E37...``
-(as thread ``t`` of ``Game.random_playouts``), and an analysis' game ``i`` from ``(seed, i)``.
+(as thread ``t`` of ``Game.random_playouts``), an analysis' game ``i`` from ``(seed, i)``, and
+an evolution's candidate ``i`` of generation ``g`` from ``(seed, g, i)`` (as ``rbg evolve``).
 So a run gives the same answer in this process (``Local``), on a local Ray and on a cluster of
 any size, whatever order the tasks finish in and however often Ray retries them.
 
@@ -11,7 +12,7 @@ A game goes to the workers as its text (``GameText``), never as a path: workers 
 shared file system. ``Ray(address)`` joins a running cluster (``"HOST:PORT"``, ``"auto"`` or
 ``"ray://HOST:10001"``) or, without an address, starts a Ray on this machine; scheduling,
 retries after a lost worker (``max_retries``) and node placement are Ray's. Run from a shell as
-``python -m rbg.cluster play|perft|mc|analyze ...`` (see ``docs/cluster.md``).
+``python -m rbg.cluster play|perft|mc|analyze|evolve ...`` (see ``docs/cluster.md``).
 """
 
 from __future__ import annotations
@@ -40,9 +41,12 @@ __all__ = [
     "PlayoutAnalysis",
     "Ray",
     "analyze",
+    "evolve",
     "mc",
     "perft",
     "play",
+    "report",
+    "Report",
 ]
 
 #: Golden-ratio step between Monte Carlo chunks' seeds (as between Game.random_playouts' threads).
@@ -146,8 +150,9 @@ class Ray:
     that does not answer within ``timeout`` seconds is a ``ConnectionError`` (Ray itself would
     retry for minutes). Without an address a new Ray starts here, on 127.0.0.1, with
     ``num_cpus`` CPUs (default: all). Ray is initialised once per process; a driver that
-    initialised it already keeps its connection. Every task takes one CPU and is retried up to ``max_retries`` times when its
-    worker dies. On connecting, one task per node checks that the ``rbg`` package is
+    initialised it already keeps its connection. Every task takes one CPU and is retried up to
+    ``max_retries`` times when its worker dies; ``in_flight`` tasks are handed to Ray at a time
+    (default: twice the cluster's CPUs), so that each goes to a node with a free CPU. On connecting, one task per node checks that the ``rbg`` package is
     installed there (``RuntimeError`` naming the package and the node when it is not).
     """
 
@@ -159,6 +164,7 @@ class Ray:
         timeout: float = 10.0,
         max_retries: int = 3,
         check_nodes: bool = True,
+        in_flight: Optional[int] = None,
         _exit_once: Optional[str] = None,
     ):
         loopback = address is None or _is_loopback(address)
@@ -168,6 +174,8 @@ class Ray:
 
         self._ray = ray
         self.max_retries = max_retries
+        #: Tasks handed to Ray at a time (default: the cluster's CPUs when a run starts).
+        self.in_flight = in_flight
         #: Tests only: a marker file; the first task to see it removes it and kills its worker.
         self._exit_once = _exit_once
         if address is not None:
@@ -185,11 +193,21 @@ class Ray:
 
     def map(self, fn, tasks, progress=None):
         ray = self._ray
-        pending = {self._task.remote(fn, args, self._exit_once): i for i, args in enumerate(tasks)}
+        # Twice as many tasks in flight as the cluster has CPUs: each next task goes to a node
+        # that has just freed a CPU, and the second one a CPU hides the round trip of handing
+        # it out (tiny tasks: 270 a second with one a CPU, 550 with two). Handed out all at
+        # once, the tasks would queue on the driver's node and reach the others only by Ray's
+        # slower spill-back (measured: a second node got a quarter of the games, not half).
+        window = self.in_flight or 2 * max(1, int(ray.cluster_resources().get("CPU", 1)))
+        waiting = list(enumerate(tasks))[::-1]
+        pending: Dict[Any, int] = {}
         results: List[Any] = [None] * len(tasks)
         done = 0
         try:
-            while pending:
+            while pending or waiting:
+                while waiting and len(pending) < window:
+                    i, args = waiting.pop()
+                    pending[self._task.remote(fn, args, self._exit_once)] = i
                 ready, _ = ray.wait(list(pending), num_returns=1)
                 for ref in ready:
                     results[pending.pop(ref)] = ray.get(ref)
@@ -586,3 +604,169 @@ def analyze(
     rows.sort(key=lambda r: r["index"])
     return rows, analysis.summary(rows)
 
+
+
+# --------------------------------------------------------------------------------------------
+# The report of rbg analyze (rbg-metrics) in parts
+
+
+@dataclasses.dataclass
+class Report:
+    """An analysis by rbg-metrics: ``json`` is the text ``rbg analyze --json`` prints for the
+    same settings, ``html`` the page ``rbg analyze --html`` writes."""
+
+    json: str
+    html: str
+
+    @property
+    def data(self) -> Dict[str, Any]:
+        return json.loads(self.json)
+
+
+def _report_part(game: GameText, kind: str, options: Dict[str, Any], *args) -> List[str]:
+    """A task: ``games`` (self-play games ``first, count``), ``strength`` (strength-test
+    games ``first, count``) or ``sample`` (the estimates of one sample game); JSON records."""
+    loaded = game.load()
+    if kind == "games":
+        return _rbg._analysis_games(loaded, options, *args)
+    if kind == "strength":
+        return _rbg._analysis_strength(loaded, options, *args)
+    return [_rbg._analysis_sample(loaded, options, *args)]
+
+
+def report(
+    game: "GameText | str | os.PathLike[str]",
+    games: Optional[int] = None,
+    *,
+    chunk: int = 4,
+    backend: Optional[Backend] = None,
+    progress: Optional[Callable[[int, int], None]] = None,
+    **settings: Any,
+) -> Report:
+    """``rbg analyze``'s analysis of ``game`` (``rbg.analyze``'s keywords: ``agents``,
+    ``seed``, ``max_moves``, ``samples``, ``evaluator``, ``strength``, ``strength_games``) with
+    its games as tasks: self-play and strength-test games in tasks of ``chunk`` games, then a
+    task per sample game's value estimates. Every part depends on the settings and its game's
+    number alone, and the parts are folded by the code that folds a single run's, so the
+    report is ``rbg analyze``'s with the same settings, number for number."""
+    game = _game_text(game)
+    if chunk < 1:
+        raise ValueError("chunk must be at least 1")
+    options = dict(_rbg._analysis_defaults())
+    unknown = sorted(set(settings) - set(options))
+    if unknown:
+        raise ValueError(f"unknown analysis setting(s): {', '.join(unknown)}")
+    options.update({k: v for k, v in settings.items() if v is not None})
+    if games is not None:
+        options["games"] = games
+    if options["strength"] is not None:
+        options["strength"] = tuple(options["strength"])
+    loaded = game.load()
+    played, sampled, strength_games = _rbg._analysis_plan(loaded, options)
+    backend = backend or Local()
+    chunks = lambda total: [(first, min(chunk, total - first)) for first in range(0, total, chunk)]
+    work = [(game, "games", options, first, count) for first, count in chunks(played)]
+    work += [(game, "strength", options, first, count) for first, count in chunks(strength_games)]
+    parts = backend.map(_report_part, work, progress)
+    records = [r for part in parts[: len(chunks(played))] for r in part]
+    strength = [r for part in parts[len(chunks(played)) :] for r in part]
+    # The first games are the samples; rbg-metrics plays them in game order.
+    samples = [(game, "sample", options, records[i]) for i in range(sampled)]
+    estimates = [r for part in backend.map(_report_part, samples, progress) for r in part] if samples else []
+    text, html = _rbg._analysis_assemble(loaded, options, records, estimates, strength)
+    return Report(text, html)
+
+
+# --------------------------------------------------------------------------------------------
+# Evolution (rbg evolve)
+
+#: ``rbg evolve``'s option names for the settings that differ from the fields of the run's
+#: settings (rbg-evolve's ``EvolveConfig``); the others are the same with ``_`` for ``-``.
+EVOLVE_OPTIONS = {"weak": "weak_pieces", "light": "light_pieces", "strong": "strong_pieces",
+                  "branching": "expected_branching"}
+
+
+def _fitness(config: str, generation: int, index: int, genome: str) -> str:
+    """A task: the features (JSON) of candidate ``index`` of ``generation``."""
+    return _rbg._evaluate_candidate(config, generation, index, genome)
+
+
+def _evolve_settings(settings: Dict[str, Any]) -> str:
+    """The run's settings (JSON): ``rbg evolve``'s defaults with ``settings`` (field names of
+    ``EvolveConfig``, ``rbg evolve``'s option names, or ``nld_weight``) in their place."""
+    config = json.loads(_rbg._evolve_defaults())
+    for name, value in settings.items():
+        if value is None:
+            continue
+        if name == "nld_weight":
+            config["nld_term"], config["extra_weight"] = True, value
+            continue
+        field = EVOLVE_OPTIONS.get(name, name)
+        if field not in config or field in ("nld_term", "extra_weight"):
+            raise ValueError(f"unknown evolution setting {name!r}")
+        config[field] = value
+    return json.dumps(config)
+
+
+def _evolve_generation(run, backend: Backend, progress) -> str:
+    """Evaluates the run's next candidates as tasks, one each, and folds them into the run."""
+    config = run.config()
+    tasks = [(config, generation, index, genome) for generation, index, genome in run.candidates()]
+    return run.complete(backend.map(_fitness, tasks, progress))
+
+
+def evolve(
+    out: "str | os.PathLike[str]",
+    *,
+    resume: "str | os.PathLike[str] | None" = None,
+    generations: Optional[int] = None,
+    best: int = 3,
+    backend: Optional[Backend] = None,
+    progress: Optional[Callable[[int, int], None]] = None,
+    report: Optional[Callable[[str], None]] = None,
+    **settings: Any,
+) -> List[Path]:
+    """``rbg evolve --out OUT``, with the fitness of each candidate a task: writes the same
+    ``checkpoint.json`` and ``generations.csv`` after every generation and the same best games
+    (``best-<rank>.sbg``, ``.rbg``, ``.json``) at the end; returns the paths of the SBG files.
+
+    ``settings`` are ``rbg evolve``'s (``width=4, population=8, weak=1, seed=3, ...``; also as
+    rbg-evolve's field names, ``weak_pieces=1``); ``resume`` continues the run of a checkpoint
+    (then only ``generations`` may be given), as ``rbg evolve --resume``. ``report`` gets a
+    line per generation. Candidate ``i`` of generation ``g`` is evaluated with the seed of
+    ``(seed, g, i)`` alone, so the files are ``rbg evolve``'s whatever the backend (only the
+    recorded wall times differ).
+    """
+    if best < 1:
+        raise ValueError("best must be at least 1")
+    if resume is not None:
+        given = sorted(name for name, value in settings.items() if value is not None)
+        if given:
+            raise ValueError(f"{', '.join(given)} cannot change on resume: the checkpoint's settings are used")
+        run = _rbg._Evolution.resume(os.fspath(resume), generations)
+    else:
+        run = _rbg._Evolution.begin(_evolve_settings(dict(settings, generations=generations)))
+    backend = backend or Local()
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    if run.generation() is None:
+        line = _evolve_generation(run, backend, progress)
+        if report:
+            report(line)
+    run.save(os.fspath(out))
+    _pause_after_save()
+    while not run.finished():
+        line = _evolve_generation(run, backend, progress)
+        if report:
+            report(line)
+        run.save(os.fspath(out))
+        _pause_after_save()
+    return [Path(p) for p in run.write_best(os.fspath(out), best)]
+
+
+def _pause_after_save() -> None:
+    """Tests only: ``RBG_CLUSTER_PAUSE_AFTER_SAVE=S`` waits ``S`` seconds after each checkpoint,
+    so a test can kill the driver at a known point of the run."""
+    pause = os.environ.get("RBG_CLUSTER_PAUSE_AFTER_SAVE")
+    if pause:
+        time.sleep(float(pause))

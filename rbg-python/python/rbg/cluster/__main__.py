@@ -6,7 +6,6 @@ process. Exit codes as ``rbg``'s: 0 done, 1 an invalid game or a failed run, 2 a
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Callable, List, Optional
 
@@ -24,7 +23,10 @@ def _progress(label: str) -> Optional[Callable[[int, int], None]]:
 
     def update(done: int, total: int) -> None:
         if tqdm is not None:
-            if state["bar"] is None:
+            # A new run of tasks (evolution maps each generation's) gets a bar of its own.
+            if state["bar"] is None or done < state["bar"].n or total != state["bar"].total:
+                if state["bar"] is not None:
+                    state["bar"].close()
                 state["bar"] = tqdm(total=total, desc=label, unit="task", file=sys.stderr)
             state["bar"].update(done - state["bar"].n)
             if done == total:
@@ -74,16 +76,28 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--tasks", type=int, default=16)
 
-    p = sub.add_parser("analyze", parents=[common], help="self-play statistics, one row per game")
+    p = sub.add_parser("analyze", parents=[common], help="rbg analyze's measures, the games as tasks")
     p.add_argument("game")
-    p.add_argument("--games", type=int, default=100)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--agents", help="one per player (default: random)")
+    p.add_argument("--agents", help="one for self-play, or one per player (default: mcts:iterations=100)")
+    p.add_argument("--games", type=int, help="self-play games (100)")
+    p.add_argument("--seed", type=int)
     p.add_argument("--max-moves", type=int)
-    p.add_argument("--chunk", type=int, default=8, help="games a task (default 8)")
-    p.add_argument("--rows", help="write the per-game rows here, one JSON object a line")
+    p.add_argument("--samples", type=int, help="sample games with value estimates (4)")
+    p.add_argument("--evaluator", help="the agent estimating values (mcts:iterations=200)")
+    p.add_argument("--strength", help="WEAK,STRONG of the strength test")
+    p.add_argument("--strength-games", type=int, help="games of the strength test (20; 0 for none)")
+    p.add_argument("--chunk", type=int, default=4, help="games a task (default 4)")
+    p.add_argument("--html", help="write rbg analyze's HTML report here")
 
-    sub.add_parser("evolve", parents=[common], help="not there yet: see docs/cluster.md")
+    p = sub.add_parser("evolve", parents=[common], help="evolution of games, as rbg evolve (a task per candidate)")
+    p.add_argument("--out", required=True, help="directory for the checkpoint, the CSV and the best games")
+    p.add_argument("--resume", help="continue the run saved in this checkpoint (only --generations may change)")
+    for option, kind in (("width", int), ("height", int), ("weak", int), ("light", int), ("strong", int),
+                         ("population", int), ("generations", int), ("playouts", int), ("branching", float),
+                         ("turn-limit", int), ("depth", int), ("nodes-per-move", int), ("nld-weight", float),
+                         ("seed", int)):
+        p.add_argument(f"--{option}", type=kind, help="as rbg evolve")
+    p.add_argument("--best", type=int, default=3, help="how many of the best distinct games to write (3)")
     return parser
 
 
@@ -107,10 +121,27 @@ def _backend(args):
     return cluster.Ray(args.address, num_cpus=args.num_cpus, timeout=args.timeout)
 
 
+#: The options of ``evolve`` that set the run's settings.
+_EVOLVE_SETTINGS = ("width", "height", "weak", "light", "strong", "population", "playouts", "branching",
+                    "turn_limit", "depth", "nodes_per_move", "nld_weight", "seed")
+
+
+def _evolve(args, backend, progress) -> None:
+    settings = {name: getattr(args, name) for name in _EVOLVE_SETTINGS}
+    report = None if args.quiet else (lambda line: print(f"evolve: {line}", file=sys.stderr, flush=True))
+    written = cluster.evolve(args.out, resume=args.resume, generations=args.generations, best=args.best,
+                             backend=backend, progress=progress, report=report, **settings)
+    for path in written:
+        print(f"wrote {path} (and .rbg, .json)")
+
+
 def _run(args) -> None:
+    progress = None if args.quiet else _progress(args.command)
+    if args.command == "evolve":
+        _evolve(args, _backend(args), progress)
+        return
     game = cluster.GameText.read(args.game, engine=args.engine)
     backend = _backend(args)
-    progress = None if args.quiet else _progress(args.command)
     if args.command == "play":
         result = cluster.play(
             game, args.agents, args.games, seed=args.seed, time=args.time, iterations=args.iterations,
@@ -129,22 +160,26 @@ def _run(args) -> None:
         means = ", ".join(f"{m:.3f}" for m in r.mean_scores)
         print(f"{r.playouts} playouts, {r.plies} plies, mean scores {means}, {r.seconds:.2f} s")
     elif args.command == "analyze":
-        analysis = cluster.PlayoutAnalysis(tuple(cluster.split_agents(args.agents)) if args.agents else (),
-                                           args.max_moves)
-        rows, summary = cluster.analyze(game, args.games, analysis=analysis, seed=args.seed, chunk=args.chunk,
-                                        backend=backend, progress=progress)
-        if args.rows:
-            with open(args.rows, "w", encoding="utf-8") as out:
-                out.writelines(json.dumps(r) + "\n" for r in rows)
-        print(json.dumps(summary))
+        agents = cluster.split_agents(args.agents) if args.agents else None
+        strength = tuple(cluster.split_agents(args.strength)) if args.strength else None
+        if strength is not None and len(strength) != 2:
+            raise ValueError("--strength: give WEAK,STRONG")
+        result = cluster.report(
+            game, args.games, agents=agents[0] if agents and len(agents) == 1 else agents, seed=args.seed,
+            max_moves=args.max_moves, samples=args.samples, evaluator=args.evaluator, strength=strength,
+            strength_games=args.strength_games, chunk=args.chunk, backend=backend, progress=progress,
+        )
+        if args.html:
+            with open(args.html, "w", encoding="utf-8") as out:
+                out.write(result.html)
+        print(result.json)
 
 
 def main(argv: Optional[List[str]] = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
-    if args.command == "evolve":
-        print("error: evolution on Ray is not implemented yet; run `rbg evolve`", file=sys.stderr)
-        return 2
+    if args.command == "evolve" and args.best < 1:
+        parser.error("--best must be at least 1")
     try:
         _run(args)
     except (rbg.ParseError, OSError, ConnectionError, TimeoutError, RuntimeError, ValueError) as e:
