@@ -481,7 +481,7 @@ where
     }
     let summary = std::sync::Mutex::new(MatchSummary::new(specs.iter().map(AgentSpec::to_string).collect()));
     let play = |index: u64| {
-        let result = play_one(game, &specs, config, index);
+        let result = match_game(game, &specs, config.seed, index, &config.limits);
         if let Ok(mut summary) = summary.lock() {
             summary.add(&result);
         }
@@ -510,16 +510,25 @@ where
     Ok(summary.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner))
 }
 
-/// Plays game `index` of a match with fresh agents.
-fn play_one<G: Game>(game: &G, specs: &[AgentSpec], config: &MatchConfig, index: u64) -> GameResult {
+/// Game `index` of a match of `specs` seeded `seed`, with fresh agents: the seats rotated
+/// ([`seating`]) and the game seeded by [`game_seed`]. An agent that cannot be built or fails
+/// makes a game that ended in an error (with the moves played before it). Every way of playing
+/// a match game (`rbg play`, the analysis, `rbg.cluster`) plays it through this function.
+pub fn match_game<G: Game>(
+    game: &G,
+    specs: &[AgentSpec],
+    seed: u64,
+    index: u64,
+    limits: &PlayLimits,
+) -> GameResult {
     let seating = seating(index, specs.len());
-    let seed = game_seed(config.seed, index);
+    let seed = game_seed(seed, index);
     let built: Result<Vec<Box<dyn Agent<G> + '_>>, BuildError> =
         seating.iter().map(|&a| specs[a].build(game)).collect();
     let (moves, scores, termination) = match built {
         Err(e) => (Vec::new(), Vec::new(), Termination::Error(e.to_string())),
         Ok(mut agents) => {
-            let played = play_recorded(game, &mut agents, seed, &config.limits);
+            let played = play_recorded(game, &mut agents, seed, limits);
             let termination = match played.outcome {
                 Ok(true) => Termination::Finished,
                 Ok(false) => Termination::MoveLimit,

@@ -9,8 +9,8 @@
 //! function, so a report put together from parts computed on many machines is the report of
 //! one run, number for number.
 
-use rbg_agents::matches::{game_seed, seating, Termination};
-use rbg_agents::{play_game, AgentSpec, GameResult, MatchError, MatchSummary, PlayLimits};
+use rbg_agents::matches::{game_seed, match_game, Termination};
+use rbg_agents::{AgentSpec, GameResult, MatchError, MatchSummary};
 use rbg_core::{Action, Game, GameInfo};
 use serde::{Deserialize, Serialize};
 
@@ -95,32 +95,6 @@ impl StrengthGame {
             termination,
         }
     }
-}
-
-/// Game `index` of a match of `specs` seeded `seed`, with fresh agents, seats rotated and the
-/// game seeded as rbg-agents' matches (`rbg play`) play it; an agent that cannot be built or
-/// fails makes a game that ended in an error.
-pub fn match_game<G: Game>(
-    game: &G,
-    specs: &[AgentSpec],
-    seed: u64,
-    index: u64,
-    limits: &PlayLimits,
-) -> GameResult {
-    let seats = seating(index, specs.len());
-    let seed = game_seed(seed, index);
-    let built: Result<Vec<_>, _> = seats.iter().map(|&a| specs[a].build(game)).collect();
-    let played = built
-        .map_err(|e| e.to_string())
-        .and_then(|mut agents| play_game(game, &mut agents, seed, limits).map_err(|e| e.to_string()));
-    let (moves, scores, termination) = match played {
-        Ok(played) => {
-            let end = if played.finished { Termination::Finished } else { Termination::MoveLimit };
-            (played.moves, played.scores, end)
-        }
-        Err(e) => (Vec::new(), Vec::new(), Termination::Error(e)),
-    };
-    GameResult { index, seed, seating: seats, moves, scores, termination }
 }
 
 /// Checks what a run of the analysis would refuse before any game: the evaluator, the number

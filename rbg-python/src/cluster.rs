@@ -3,7 +3,7 @@
 //! analysis' parts are in `analyze.rs`, evolution's in `evolve.rs`).
 //!
 //! A game of a match is played exactly as `rbg play` plays game `index` of a match seeded
-//! `seed` (by rbg-metrics' `parts::match_game`): the seats rotated, the game seeded from
+//! `seed` (by rbg-agents' `matches::match_game`, as `rbg play`): the seats rotated, the game seeded from
 //! `(seed, index)`, fresh agents built from their specifications. So the games, and the log records they make, depend on
 //! `(seed, index)` alone, never on which worker plays them or when.
 
@@ -11,12 +11,12 @@ use std::time::Duration;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use rbg_agents::matches::match_game;
 use rbg_agents::matches::{FailedGame, GameResult, Termination};
 use rbg_agents::{AgentSpec, Budget, MatchSummary, PlayLimits};
 use rbg_core::notation::{self, VertexStyle};
 use rbg_core::perft::{perft_subtree, PerftOptions};
 use rbg_core::Game;
-use rbg_metrics::parts::match_game;
 
 use crate::errors::{search_error, value_error};
 use crate::game::PyGame;
