@@ -38,6 +38,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+mod action_stats;
 mod agent;
 mod alpha_beta;
 mod budget;

@@ -70,6 +70,25 @@ fn alpha_beta_solves_nim_and_never_loses_a_won_position() {
     }
 }
 
+/// Each MCTS enhancement still finds Nim's winning line (leave a multiple of 3) against random.
+#[test]
+fn mcts_enhancements_win_nim() {
+    let game = Nim::new(7);
+    for spec in [
+        "mcts:iterations=300,mast=true,epsilon=0.4,decay=0.2",
+        "mcts:iterations=300,nst=2",
+        "mcts:iterations=300,rave=250",
+        "mcts:iterations=300,rave=250,grave=20",
+        "mcts:iterations=300,threads=2",
+    ] {
+        for seed in 0..4 {
+            let mut agents = vec![agent(&game, spec), agent(&game, "random")];
+            let record = play_game(&game, &mut agents, seed, &PlayLimits::default()).unwrap();
+            assert_eq!(record.scores, vec![1, 0], "{spec}, seed {seed}: {record:?}");
+        }
+    }
+}
+
 #[test]
 fn every_agent_finishes_tic_tac_toe_with_legal_moves() {
     let game = interpreter("ticTacToe.rbg");
@@ -78,6 +97,9 @@ fn every_agent_finishes_tic_tac_toe_with_legal_moves() {
         "flatmc:playouts=5",
         "mcts:iterations=50",
         "mcts:iterations=50,mast=true",
+        "mcts:iterations=50,nst=2,decay=0.5",
+        "mcts:iterations=50,rave=100,grave=10",
+        "mcts:iterations=50,threads=2",
         "split-mcts:iterations=50",
         "split-mcts:iterations=50,compress=false,expansion=single,playout=split",
         "alphabeta:depth=2",
@@ -100,6 +122,14 @@ fn the_same_seed_plays_the_same_game() {
     };
     let (a, b, c) = (play(5), play(5), play(6));
     assert_eq!(a.move_list(), b.move_list());
+    // The enhancements and root parallelism too: with an iteration budget the threads' searches
+    // and their merge depend on the seed alone.
+    let enhanced = |seed| -> GameRecord {
+        let spec = "mcts:iterations=40,mast=true,nst=1,rave=100,grave=5,threads=2";
+        let mut agents = vec![agent(&game, spec), agent(&game, "flatmc:playouts=3")];
+        play_game(&game, &mut agents, seed, &PlayLimits::default()).unwrap()
+    };
+    assert_eq!(enhanced(5).move_list(), enhanced(5).move_list());
     assert_eq!(a.scores, b.scores);
     assert_ne!(a.move_list(), c.move_list(), "a different seed should play differently");
     let stats: Vec<_> = a.moves.iter().map(|m| (m.stats.iterations, m.stats.nodes, m.stats.depth)).collect();
@@ -330,7 +360,7 @@ fn monte_carlo_agents_report_their_root_moves() {
     let game = Nim::new(7);
     let mut root = game.initial_state();
     assert!(game.complete_keeper(&mut root, &mut game.new_scratch(), 100).unwrap());
-    for spec in ["mcts", "flatmc"] {
+    for spec in ["mcts", "flatmc", "mcts:threads=2", "mcts:rave=50,grave=20,nst=1"] {
         let mut agent = agent(&game, spec);
         let budget = Budget { iterations: Some(300), ..Budget::default() };
         let decision = agent.select_move(&game, &root, &budget).unwrap();
