@@ -5,7 +5,7 @@
 //! | `random`    | none                                                                  |
 //! | `flatmc`    | `playouts` (per legal move, when no budget key is given)              |
 //! | `mcts`      | `c` (exploration, ≥ 0), `mast` (bool), `epsilon` (MAST/NST, 0..=1), `decay` (MAST/NST, 0..=1), `nst` (0, 1 or 2), `rave` (equivalence k ≥ 0), `grave` (reference visits), `threads` (1..=256), `reuse` (bool) |
-//! | `split-mcts` (alias `smcts`) | `c`, `compress` (bool: steps are runs without a choice), `expansion` (`nodal` or `single`), `playout` (`full` or `split`), `steps` (`generated`, the default: by the reasoner's move-by-move interface; or `listed`: from sorted move lists), `reuse` (bool) |
+//! | `split-mcts` (alias `smcts`) | `c`, `compress` (bool: steps are runs without a choice), `expansion` (`nodal` or `single`), `playout` (`full` or `split`), `steps` (`generated`, the default: by the reasoner's move-by-move interface; or `listed`: from sorted move lists), `reuse` (bool), `mast` (bool: split MAST, per action), `epsilon`, `decay`, `nst` (as for `mcts`, over actions) |
 //! | `alphabeta` | `tt` (log2 table size, ≤ 30), `material` (weight of owned pieces), `piece.NAME` (weight of piece NAME) |
 //!
 //! Budget keys, accepted by every agent (the random agent ignores them): `iterations` (a
@@ -194,7 +194,11 @@ impl FromStr for AgentSpec {
                 "c, mast, epsilon, decay, nst, rave, grave, threads, reuse, iterations, time, depth, seed",
             ),
             "split-mcts" | "smcts" => {
-                ("split-mcts", "c, compress, expansion, playout, steps, reuse, iterations, time, depth, seed")
+                (
+                "split-mcts",
+                "c, compress, expansion, playout, steps, reuse, mast, epsilon, decay, nst, iterations, time, depth, \
+                 seed",
+            )
             }
             "alphabeta" => ("alphabeta", "tt, material, piece.NAME, iterations, time, depth, seed"),
             _ => return Err(SpecError::UnknownAgent(name.to_string())),
@@ -247,6 +251,12 @@ impl FromStr for AgentSpec {
                 ("split-mcts", "c") => split.c = parse_exploration(key, value)?,
                 ("split-mcts", "compress") => split.compress = parse_bool(key, value)?,
                 ("split-mcts", "reuse") => split.reuse_tree = parse_bool(key, value)?,
+                ("split-mcts", "mast") => split.mast = parse_bool(key, value)?,
+                ("split-mcts", "epsilon") => split.mast_epsilon = parse_unit_interval(key, value)?,
+                ("split-mcts", "decay") => split.mast_decay = parse_unit_interval(key, value)?,
+                ("split-mcts", "nst") => {
+                    split.nst = parse_at_most(key, value, MAX_NST, "0, 1 or 2")? as usize
+                }
                 ("split-mcts", "expansion") => {
                     split.expansion = match value {
                         "nodal" => Expansion::Nodal,
@@ -419,6 +429,18 @@ impl fmt::Display for AgentSpec {
                 if c.reuse_tree != d.reuse_tree {
                     options.push(format!("reuse={}", c.reuse_tree));
                 }
+                if c.mast != d.mast {
+                    options.push(format!("mast={}", c.mast));
+                }
+                if c.mast_epsilon != d.mast_epsilon {
+                    options.push(format!("epsilon={}", c.mast_epsilon));
+                }
+                if c.mast_decay != d.mast_decay {
+                    options.push(format!("decay={}", c.mast_decay));
+                }
+                if c.nst != d.nst {
+                    options.push(format!("nst={}", c.nst));
+                }
                 "split-mcts"
             }
             AgentKind::AlphaBeta(c) => {
@@ -558,7 +580,8 @@ mod tests {
         assert!(matches!(parse("alphabeta:piece.=3"), Err(SpecError::UnknownKey { .. })));
         // Every error has a message that names what was wrong.
         assert!(parse("mcts:depht=3").unwrap_err().to_string().contains("depht"));
-        assert!(matches!(parse("split-mcts:mast=true"), Err(SpecError::UnknownKey { .. })));
+        assert!(matches!(parse("split-mcts:rave=1"), Err(SpecError::UnknownKey { .. })));
+        assert!(matches!(parse("split-mcts:nst=5"), Err(SpecError::BadValue { .. })));
         let message = parse("split-mcts:expansion=deep").unwrap_err().to_string();
         assert!(message.contains("deep") && message.contains("nodal or single"), "{message}");
     }
@@ -576,6 +599,7 @@ mod tests {
             "mcts:time=2s",
             "split-mcts",
             "split-mcts:c=0.5,compress=false,expansion=single,playout=split,reuse=false,iterations=9",
+            "split-mcts:c=0.4,mast=true,epsilon=0.4,decay=0.2,nst=1",
             "alphabeta:tt=10,material=2,piece.wPawn=3,depth=3",
         ] {
             let spec = parse(text).unwrap();
