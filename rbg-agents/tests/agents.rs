@@ -372,3 +372,41 @@ fn monte_carlo_agents_report_their_root_moves() {
         assert!(stats.root.iter().all(|r| r.value.is_some_and(|v| (0.0..=1.0).contains(&v))), "{spec}");
     }
 }
+
+/// CPU time of this process so far (user + system), from `/proc/self/stat` (Linux; clock ticks
+/// of 10 ms).
+fn process_cpu_time() -> Option<std::time::Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command name (which is in parentheses and may hold spaces).
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(std::time::Duration::from_millis(ticks * 10))
+}
+
+/// Root parallelism's speed: iterations per second of wall time and of CPU time with 1 and 2
+/// threads from breakthrough's and connect4's initial states, for docs/results.md. Run by hand:
+/// `cargo test --release -p rbg-agents --test agents -- --ignored --nocapture threads_speed`.
+#[test]
+#[ignore]
+fn threads_speed() {
+    for file in ["breakthrough.rbg", "connect4.rbg"] {
+        let game = interpreter(file);
+        let mut root = game.initial_state();
+        assert!(game.complete_keeper(&mut root, &mut game.new_scratch(), 1000).unwrap());
+        for threads in [1, 2] {
+            let spec = format!("mcts:threads={threads},reuse=false");
+            let mut a = agent(&game, &spec);
+            let budget = Budget::time(std::time::Duration::from_secs(3));
+            let cpu = process_cpu_time();
+            let d = a.select_move(&game, &root, &budget).unwrap();
+            let cpu = cpu.zip(process_cpu_time()).map(|(a, b)| (b - a).as_secs_f64());
+            let wall = d.stats.elapsed.as_secs_f64();
+            let per_cpu = cpu.map(|c| d.stats.iterations as f64 / c);
+            eprintln!(
+                "{file} threads={threads}: {} iterations, {:.0} it/s wall, cpu {cpu:?} s, {per_cpu:?} it/cpu-s",
+                d.stats.iterations,
+                d.stats.iterations as f64 / wall
+            );
+        }
+    }
+}
