@@ -588,3 +588,47 @@ fn merge_root_decisions(decisions: Vec<Decision>) -> Decision {
     stats.value = stats.root.first().and_then(|m| m.value);
     Decision { mv, stats }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rbg_core::toy::Nim;
+
+    /// RAVE's update on a tree built by hand: the root has children A and B (player 1's
+    /// moves), A has children C and D (player 2's). The iteration went root → A, then D and B
+    /// were played, D and B by player 2; player 1 scored 1, player 2 0. AMAF: A (played by its
+    /// mover at depth 0) gets 1 over 1; B gets nothing (only player 2 played it); below A, D
+    /// gets player 2's reward 0 over 1, C nothing.
+    #[test]
+    fn amaf_statistics_update_as_derived_by_hand() {
+        let game = Nim::new(3);
+        let config = MctsConfig { rave: 100.0, ..MctsConfig::default() };
+        let mut mcts = Mcts::new(&game, config, 0);
+        let (a, b, c, d) = (10, 20, 30, 40);
+        let node = |mover, hash| Node::new(mover, 0, 0, Amaf { hash, ..Amaf::default() });
+        mcts.nodes = vec![node(0, 0), node(1, a), node(1, b), node(2, c), node(2, d)];
+        (mcts.nodes[0].expanded, mcts.nodes[0].first_child, mcts.nodes[0].num_children) = (true, 1, 2);
+        (mcts.nodes[1].expanded, mcts.nodes[1].first_child, mcts.nodes[1].num_children) = (true, 3, 2);
+        mcts.path = vec![0, 1];
+        mcts.trail = vec![(1, a), (2, d), (2, b)];
+        mcts.rewards = vec![1.0, 0.0];
+        mcts.update_amaf();
+        let amaf: Vec<_> = mcts.nodes[1..].iter().map(|n| (n.extra.sum, n.extra.count)).collect();
+        assert_eq!(amaf, vec![(1.0, 1), (0.0, 0), (0.0, 0), (0.0, 1)]);
+        // GRAVE, threshold 5: C gets children E (the same move as A) and F, player 1's. At C
+        // (1 visit) the nearest ancestor with player 1 to move and 5 visits is the root, so E
+        // borrows A's AMAF statistics and F, unknown at the root, has none.
+        let e = node(1, a);
+        mcts.nodes.extend([e, node(1, 99)]);
+        (mcts.nodes[3].expanded, mcts.nodes[3].first_child, mcts.nodes[3].num_children) = (true, 5, 2);
+        mcts.config.grave_ref = 5;
+        (mcts.nodes[0].visits, mcts.nodes[1].visits, mcts.nodes[3].visits) = (10, 6, 1);
+        mcts.path = vec![0, 1, 3];
+        assert_eq!(mcts.grave_reference(3), 0);
+        mcts.fill_reference_amaf(3);
+        assert_eq!(mcts.reference_amaf, vec![(1.0, 1), (0.0, 0)]);
+        // With threshold 0 (plain RAVE) every node is its own reference.
+        mcts.config.grave_ref = 0;
+        assert_eq!(mcts.grave_reference(3), 3);
+    }
+}
