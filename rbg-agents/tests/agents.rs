@@ -288,9 +288,17 @@ fn zero_budgets_still_give_a_legal_move_and_bad_states_give_errors() {
     assert!(game.complete_keeper(&mut root, &mut sc, 1000).unwrap());
     let mut legal = MoveList::new();
     game.legal_moves(&mut root.clone(), &mut sc, &mut legal).unwrap();
-    for spec in
-        ["random", "flatmc", "mcts", "mcts:mast=true", "split-mcts", "smcts:compress=false", "alphabeta"]
-    {
+    for spec in [
+        "random",
+        "flatmc",
+        "mcts",
+        "mcts:mast=true",
+        "mcts:threads=2,rave=10,grave=3,nst=1",
+        "split-mcts",
+        "smcts:compress=false",
+        "smcts:mast=true",
+        "alphabeta",
+    ] {
         for budget in [Budget::iterations(0), Budget::time(std::time::Duration::ZERO), Budget::depth(0)] {
             let mut a = agent(&game, spec);
             let d = a.select_move(&game, &root, &budget).unwrap();
@@ -327,7 +335,7 @@ fn zero_budgets_still_give_a_legal_move_and_bad_states_give_errors() {
             (ttt.current_player(&s) != rbg_core::KEEPER).then_some(s)
         })
         .expect("a drawn game among 200 random ones");
-    for spec in ["random", "flatmc", "mcts", "split-mcts", "alphabeta"] {
+    for spec in ["random", "flatmc", "mcts", "mcts:threads=2", "split-mcts", "alphabeta"] {
         let mut a = agent(&ttt, spec);
         assert_eq!(
             a.select_move(&ttt, &drawn, &Budget::iterations(5)),
