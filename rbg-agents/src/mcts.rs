@@ -21,7 +21,8 @@
 //! learned. RAVE (`rave`, the equivalence parameter k): each child also keeps all-moves-as-first
 //! (AMAF) statistics, the rewards of the iterations through its parent in which its move was
 //! played later by the same player, and selection scores
-//! [`rave_value`](crate::uct::rave_value) in place of the mean. GRAVE (`grave_ref`): the AMAF
+//! [`rave_value`](crate::uct::rave_value) in place of the mean; a child not yet visited is
+//! scored by its AMAF mean (and tried first, at random, only while it has none). GRAVE (`grave_ref`): the AMAF
 //! statistics come from the nearest ancestor with the same player to move and at least
 //! `grave_ref` visits (the node itself when it has them), which are more reliable at nodes
 //! visited only a few times.
@@ -253,7 +254,9 @@ impl<G: Game> Mcts<G> {
         }
         self.fill_reference_amaf(node);
         let (k, amaf) = (self.config.rave, &self.reference_amaf);
-        uct::select_child_by(&self.nodes, node, self.config.c, &mut self.rng, |i, child| {
+        // A child is tried first at random only while neither it nor its move has statistics.
+        let untried = |i: usize, child: &Node| child.visits == 0 && amaf[i].1 == 0;
+        uct::select_child_by(&self.nodes, node, self.config.c, &mut self.rng, untried, |i, child| {
             uct::rave_value(child.mean(), child.visits, amaf[i], k)
         })
     }

@@ -60,33 +60,35 @@ impl<E> Node<E> {
 /// The child of `parent` to descend to: a uniformly random unvisited child if there is one,
 /// else the one with the best UCB1 score with exploration constant `c`.
 pub(crate) fn select_child<E>(nodes: &[Node<E>], parent: u32, c: f64, rng: &mut impl Rng) -> u32 {
-    select_child_by(nodes, parent, c, rng, |_, child| child.mean())
+    select_child_by(nodes, parent, c, rng, |_, child| child.visits == 0, |_, child| child.mean())
 }
 
-/// [`select_child`] with the mean replaced by `value(i, child)` for the `i`-th child (RAVE
-/// blends in its all-moves-as-first statistics): the score is the value plus
-/// `c * sqrt(ln(parent visits) / child visits)`.
+/// [`select_child`] generalised: a uniformly random child among those `untried(i, child)`
+/// holds for (the `i`-th child), if any; else the best score `value(i, child)` plus
+/// `c * sqrt(ln(parent visits) / child visits)`, an unvisited child counting one visit (RAVE
+/// values a child by its all-moves-as-first statistics before its first visit).
 pub(crate) fn select_child_by<E>(
     nodes: &[Node<E>],
     parent: u32,
     c: f64,
     rng: &mut impl Rng,
+    untried: impl Fn(usize, &Node<E>) -> bool,
     mut value: impl FnMut(usize, &Node<E>) -> f64,
 ) -> u32 {
     let p = &nodes[parent as usize];
     let (first, count) = p.children().unwrap_or((0, 0));
     let children = &nodes[first as usize..(first + count) as usize];
-    let unvisited = children.iter().filter(|c| c.visits == 0).count() as u32;
-    if unvisited > 0 {
-        let k = rng.gen_range(0..unvisited) as usize;
-        let i = children.iter().enumerate().filter(|(_, c)| c.visits == 0).nth(k).map_or(0, |(i, _)| i);
+    let untried_count = children.iter().enumerate().filter(|&(i, c)| untried(i, c)).count() as u32;
+    if untried_count > 0 {
+        let k = rng.gen_range(0..untried_count) as usize;
+        let i = children.iter().enumerate().filter(|&(i, c)| untried(i, c)).nth(k).map_or(0, |(i, _)| i);
         return first + i as u32;
     }
     let log_parent = (p.visits.max(1) as f64).ln();
     let mut best = first;
     let mut best_score = f64::NEG_INFINITY;
     for (i, child) in children.iter().enumerate() {
-        let score = value(i, child) + c * (log_parent / child.visits as f64).sqrt();
+        let score = value(i, child) + c * (log_parent / child.visits.max(1) as f64).sqrt();
         if score > best_score {
             best_score = score;
             best = first + i as u32;
