@@ -391,8 +391,9 @@ fn process_cpu_time() -> Option<std::time::Duration> {
     Some(std::time::Duration::from_millis(ticks * 10))
 }
 
-/// Root parallelism's speed: iterations per second of wall time and of CPU time with 1 and 2
-/// threads from breakthrough's and connect4's initial states, for docs/results.md. Run by hand:
+/// Search speed: iterations per second of wall time and of CPU time with 1 and 2 threads, and
+/// with the playout policy or RAVE, from breakthrough's and connect4's initial states, for
+/// docs/results.md. Run by hand:
 /// `cargo test --release -p rbg-agents --test agents -- --ignored --nocapture threads_speed`.
 #[test]
 #[ignore]
@@ -401,8 +402,8 @@ fn threads_speed() {
         let game = interpreter(file);
         let mut root = game.initial_state();
         assert!(game.complete_keeper(&mut root, &mut game.new_scratch(), 1000).unwrap());
-        for threads in [1, 2] {
-            let spec = format!("mcts:threads={threads},reuse=false");
+        for options in ["threads=1", "threads=2", "mast=true", "nst=1", "rave=250,grave=30"] {
+            let spec = format!("mcts:{options},reuse=false");
             let mut a = agent(&game, &spec);
             let budget = Budget::time(std::time::Duration::from_secs(3));
             let cpu = process_cpu_time();
@@ -411,7 +412,7 @@ fn threads_speed() {
             let wall = d.stats.elapsed.as_secs_f64();
             let per_cpu = cpu.map(|c| d.stats.iterations as f64 / c);
             eprintln!(
-                "{file} threads={threads}: {} iterations, {:.0} it/s wall, cpu {cpu:?} s, {per_cpu:?} it/cpu-s",
+                "{file} {options}: {} iterations, {:.0} it/s wall, cpu {cpu:?} s, {per_cpu:?} it/cpu-s",
                 d.stats.iterations,
                 d.stats.iterations as f64 / wall
             );
