@@ -9,9 +9,10 @@
 //!   iterations, depth; the first limit reached stops the search) and returns the move with
 //!   search statistics; [`Agent::observe`] tells the agent of every move played so that it can
 //!   reuse its search tree; [`Agent::reset`] starts a new game with a new seed.
-//! * Agents: [`RandomAgent`], [`FlatMonteCarlo`], [`Mcts`] (UCT, optional MAST playouts, tree
-//!   reuse), [`SplitMcts`] (UCT over parts of moves, one step at a time, after Kowalski et
-//!   al., AAAI 2022), [`AlphaBeta`] (iterative deepening, transposition table, history/killer
+//! * Agents: [`RandomAgent`], [`FlatMonteCarlo`], [`Mcts`] (UCT, optional MAST and NST
+//!   playouts, RAVE/GRAVE, root-parallel threads, tree reuse), [`SplitMcts`] (UCT over parts
+//!   of moves, one step at a time, after Kowalski et al., AAAI 2022; optional split MAST and
+//!   NST), [`AlphaBeta`] (iterative deepening, transposition table, history/killer
 //!   ordering, generic [`Evaluation`]).
 //! * [`AgentSpec`]: agent descriptions such as `mcts:c=0.4,iterations=2000` or
 //!   `split-mcts:expansion=single` or `alphabeta:depth=3,time=100ms`, parsed with clear errors.
@@ -38,6 +39,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+mod action_stats;
 mod agent;
 mod alpha_beta;
 mod budget;

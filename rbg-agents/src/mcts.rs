@@ -14,19 +14,33 @@
 //! (applying moves is cheap next to generating them). [`Agent::observe`] moves the root to the
 //! child of the move played and compacts the vectors to the subtree kept.
 //!
-//! MAST (move-average sampling): every move made in an iteration, in the tree or in the
-//! playout, adds the final reward of its mover to a table keyed by (mover, hash of the move's
-//! actions); playouts then play the move with the best average (unseen moves count 0.5) except
-//! with probability `mast_epsilon`, when they play a uniformly random move. The table is kept
-//! for the whole game.
+//! Action statistics ([`crate::action_stats`]): with MAST (`mast`) and NST (`nst`, n-grams
+//! of the last 1 or 2 moves) every move made in an iteration, in the tree or in the playout,
+//! adds the final reward of its mover to its statistics, and playouts play the best scored
+//! move except with probability `mast_epsilon`; `mast_decay` weighs down what earlier searches
+//! learned. RAVE (`rave`, the equivalence parameter k): each child also keeps all-moves-as-first
+//! (AMAF) statistics, the rewards of the iterations through its parent in which its move was
+//! played later by the same player, and selection scores
+//! [`rave_value`](crate::uct::rave_value) in place of the mean; a child not yet visited is
+//! scored by its AMAF mean (and tried first, at random, only while it has none). GRAVE (`grave_ref`): the AMAF
+//! statistics come from the nearest ancestor with the same player to move and at least
+//! `grave_ref` visits (the node itself when it has them), which are more reliable at nodes
+//! visited only a few times.
+//!
+//! Root parallelism (`threads`): each extra thread runs a search of its own, with its own tree,
+//! statistics and seed, within the same budget (iterations are counted per thread); the root
+//! moves' visits and rewards are summed and the most visited move is played. With an iteration
+//! budget the result depends only on the seed, whatever the machine's load.
 
-use rand::Rng;
+use std::collections::HashMap;
+
 use rand_core::SeedableRng;
 use rbg_core::moves::DEFAULT_MAX_ACTIONS;
 use rbg_core::perft::DEFAULT_KEEPER_LIMIT;
 use rbg_core::playout::PlayoutBuffers;
 use rbg_core::{Action, Game, MoveList, Player, PlayoutRng, SearchError};
 
+use crate::action_stats::{ActionStats, PolicySettings, TrailEntry};
 use crate::agent::{
     move_hash, mover, rewards_into, sort_root, splitmix, Agent, AgentError, Decision, RootMove, SearchStats,
 };
@@ -44,8 +58,19 @@ pub struct MctsConfig {
     pub budget: Budget,
     /// Use the MAST playout policy instead of uniformly random playouts.
     pub mast: bool,
-    /// MAST's probability of a uniformly random playout move.
+    /// MAST's and NST's probability of a uniformly random playout move.
     pub mast_epsilon: f64,
+    /// Factor applied to the action statistics at the start of each search (1: keep all).
+    pub mast_decay: f64,
+    /// NST: moves of context in the n-gram statistics (0: off, 1 or 2); implies the policy.
+    pub nst: usize,
+    /// RAVE's equivalence parameter k (0: no RAVE).
+    pub rave: f64,
+    /// GRAVE's reference threshold: visits an ancestor needs to lend its AMAF statistics
+    /// (0: plain RAVE).
+    pub grave_ref: u32,
+    /// Searches run in parallel (root parallelism), each on its own thread.
+    pub threads: usize,
     /// Keep the subtree of the move played (see [`Agent::observe`]).
     pub reuse_tree: bool,
     /// Playouts longer than this many player moves stop and are scored where they stand.
@@ -62,6 +87,11 @@ impl Default for MctsConfig {
             budget: Budget::default(),
             mast: false,
             mast_epsilon: 0.1,
+            mast_decay: 1.0,
+            nst: 0,
+            rave: 0.0,
+            grave_ref: 0,
+            threads: 1,
             reuse_tree: true,
             max_playout_plies: 10_000,
             max_nodes: 4_000_000,
@@ -72,10 +102,33 @@ impl Default for MctsConfig {
 /// Iterations per move when the budget sets no limit.
 pub const DEFAULT_MCTS_ITERATIONS: u64 = 1000;
 
-const MAST_BITS: u32 = 16;
+impl MctsConfig {
+    /// Whether playouts follow the action statistics' policy.
+    fn policy(&self) -> bool {
+        self.mast || self.nst > 0
+    }
+
+    /// Whether iterations record their moves (for the action statistics or RAVE).
+    fn records_trail(&self) -> bool {
+        self.policy() || self.rave > 0.0
+    }
+}
+
+/// What an MCTS node adds: its move's hash and its AMAF statistics (RAVE).
+#[derive(Clone, Debug, Default)]
+struct Amaf {
+    hash: u64,
+    sum: f64,
+    count: u32,
+}
 
 /// A node of the tree; its actions are the move leading to it.
-type Node = uct::Node<()>;
+type Node = uct::Node<Amaf>;
+
+/// The key of a (player, move hash) pair in the AMAF bookkeeping.
+fn amaf_key(player: Player, hash: u64) -> u64 {
+    hash ^ splitmix(player as u64)
+}
 
 /// UCT MCTS (see the module documentation).
 pub struct Mcts<G: Game> {
@@ -91,15 +144,28 @@ pub struct Mcts<G: Game> {
     playout: PlayoutBuffers,
     path: Vec<u32>,
     rewards: Vec<f64>,
-    /// MAST: (sum of rewards, count) per hashed (mover, move).
-    mast: Vec<(f64, u32)>,
-    /// MAST keys of the moves made in the current iteration.
-    trail: Vec<(Player, usize)>,
+    /// MAST and NST statistics.
+    stats: ActionStats,
+    /// The moves made in the current iteration (when recorded, see `records_trail`).
+    trail: Vec<TrailEntry>,
+    /// RAVE: the last index of each (player, move) in the trail.
+    last_seen: HashMap<u64, u32>,
+    /// GRAVE: the reference node's AMAF statistics by move hash, and per child of the node
+    /// being selected from.
+    by_hash: HashMap<u64, (f64, u32)>,
+    reference_amaf: Vec<(f64, u32)>,
+    /// The searches of the other threads (`threads - 1` of them).
+    helpers: Vec<Mcts<G>>,
 }
 
 impl<G: Game> Mcts<G> {
     pub fn new(game: &G, config: MctsConfig, seed: u64) -> Self {
-        let mast = if config.mast { vec![(0.0, 0); 1 << MAST_BITS] } else { Vec::new() };
+        let settings = PolicySettings { epsilon: config.mast_epsilon, context: config.nst };
+        let stats = ActionStats::new(config.policy(), settings);
+        let helper_config = MctsConfig { threads: 1, ..config.clone() };
+        let helpers = (1..config.threads)
+            .map(|i| Mcts::new(game, helper_config.clone(), helper_seed(seed, i)))
+            .collect();
         Mcts {
             config,
             scratch: game.new_scratch(),
@@ -112,8 +178,12 @@ impl<G: Game> Mcts<G> {
             playout: PlayoutBuffers::new(game, DEFAULT_MAX_ACTIONS),
             path: Vec::new(),
             rewards: vec![0.0; game.info().num_players()],
-            mast,
+            stats,
             trail: Vec::new(),
+            last_seen: HashMap::new(),
+            by_hash: HashMap::new(),
+            reference_amaf: Vec::new(),
+            helpers,
         }
     }
 
@@ -128,10 +198,6 @@ impl<G: Game> Mcts<G> {
         self.root_state = None;
     }
 
-    fn mast_slot(player: Player, mv: &[Action]) -> usize {
-        ((move_hash(mv) ^ splitmix(player as u64)) & ((1 << MAST_BITS) - 1)) as usize
-    }
-
     fn node_move(&self, node: u32) -> &[Action] {
         let n = &self.nodes[node as usize];
         &self.actions[n.actions_start as usize..(n.actions_start + n.actions_len) as usize]
@@ -141,10 +207,12 @@ impl<G: Game> Mcts<G> {
         let state = self.state.as_mut().expect("search state");
         game.legal_moves(state, &mut self.scratch, &mut self.moves)?;
         let first = self.nodes.len() as u32;
+        let hashed = self.config.records_trail();
         for mv in self.moves.iter() {
             let start = self.actions.len() as u32;
             self.actions.extend_from_slice(mv);
-            self.nodes.push(Node::new(player, start, mv.len() as u32, ()));
+            let amaf = Amaf { hash: if hashed { move_hash(mv) } else { 0 }, ..Amaf::default() };
+            self.nodes.push(Node::new(player, start, mv.len() as u32, amaf));
         }
         let n = &mut self.nodes[node as usize];
         n.expanded = true;
@@ -154,8 +222,10 @@ impl<G: Game> Mcts<G> {
         Ok(())
     }
 
-    /// Plays a MAST playout from the search state; returns the number of moves made.
-    fn mast_playout(&mut self, game: &G) -> Result<u64, SearchError> {
+    /// Plays a playout from the search state by the action statistics' policy (uniformly at
+    /// random when there are none, for RAVE), recording its moves in the trail; returns the
+    /// number of moves made.
+    fn policy_playout(&mut self, game: &G) -> Result<u64, SearchError> {
         let state = self.state.as_mut().expect("search state");
         let mut plies = 0;
         while plies < self.config.max_playout_plies {
@@ -164,24 +234,10 @@ impl<G: Game> Mcts<G> {
                 break;
             }
             let player = game.current_player(state);
-            let n = self.moves.len();
-            let pick = if self.rng.gen_bool(self.config.mast_epsilon.clamp(0.0, 1.0)) {
-                self.rng.gen_range(0..n as u32) as usize
-            } else {
-                let mut best = 0;
-                let mut best_mean = f64::NEG_INFINITY;
-                for (i, mv) in self.moves.iter().enumerate() {
-                    let (sum, count) = self.mast[Self::mast_slot(player, mv)];
-                    let mean = if count == 0 { 0.5 } else { sum / count as f64 };
-                    if mean > best_mean {
-                        best_mean = mean;
-                        best = i;
-                    }
-                }
-                best
-            };
+            let hashes = self.moves.iter().map(move_hash);
+            let pick = self.stats.pick(&mut self.rng, &self.trail, player, hashes);
             let mv = self.moves.get(pick);
-            self.trail.push((player, Self::mast_slot(player, mv)));
+            self.trail.push((player, move_hash(mv)));
             game.apply_move(state, mv);
             plies += 1;
             if !game.complete_keeper(state, &mut self.scratch, DEFAULT_KEEPER_LIMIT)? {
@@ -189,6 +245,83 @@ impl<G: Game> Mcts<G> {
             }
         }
         Ok(plies)
+    }
+
+    /// The child of `node` to descend to: UCB1, or with RAVE the blended value.
+    fn select(&mut self, node: u32) -> u32 {
+        if self.config.rave <= 0.0 {
+            return uct::select_child(&self.nodes, node, self.config.c, &mut self.rng);
+        }
+        self.fill_reference_amaf(node);
+        let (k, amaf) = (self.config.rave, &self.reference_amaf);
+        // A child is tried first at random only while neither it nor its move has statistics.
+        let untried = |i: usize, child: &Node| child.visits == 0 && amaf[i].1 == 0;
+        uct::select_child_by(&self.nodes, node, self.config.c, &mut self.rng, untried, |i, child| {
+            uct::rave_value(child.mean(), child.visits, amaf[i], k)
+        })
+    }
+
+    /// GRAVE's reference for `node` (the last node of the path): the nearest node of the path,
+    /// `node` included, with the same player to move and at least `grave_ref` visits; `node`
+    /// if there is none.
+    fn grave_reference(&self, node: u32) -> u32 {
+        let to_move = |n: u32| {
+            let n = &self.nodes[n as usize];
+            (n.expanded && n.num_children > 0).then(|| self.nodes[n.first_child as usize].mover)
+        };
+        let player = to_move(node);
+        let qualifies =
+            |&a: &u32| self.nodes[a as usize].visits >= self.config.grave_ref && to_move(a) == player;
+        self.path.iter().rev().copied().find(qualifies).unwrap_or(node)
+    }
+
+    /// Sets `reference_amaf` to the AMAF statistics of each child's move at the GRAVE
+    /// reference of `node`.
+    fn fill_reference_amaf(&mut self, node: u32) {
+        let reference = self.grave_reference(node);
+        let children = |n: u32| {
+            let n = &self.nodes[n as usize];
+            n.first_child as usize..(n.first_child + n.num_children) as usize
+        };
+        self.reference_amaf.clear();
+        if reference == node {
+            let own = self.nodes[children(node)].iter().map(|c| (c.extra.sum, c.extra.count));
+            self.reference_amaf.extend(own);
+            return;
+        }
+        self.by_hash.clear();
+        for c in &self.nodes[children(reference)] {
+            self.by_hash.insert(c.extra.hash, (c.extra.sum, c.extra.count));
+        }
+        let by_hash = &self.by_hash;
+        let lent = self.nodes[children(node)]
+            .iter()
+            .map(|c| by_hash.get(&c.extra.hash).copied().unwrap_or((0.0, 0)));
+        self.reference_amaf.extend(lent);
+    }
+
+    /// RAVE's update: every child of a node of the path whose move its mover played at that
+    /// node or later in the iteration adds that mover's reward to its AMAF statistics. The
+    /// `d`-th node of the path made the `d`-th move of the trail.
+    fn update_amaf(&mut self) {
+        self.last_seen.clear();
+        for (i, &(player, hash)) in self.trail.iter().enumerate() {
+            self.last_seen.insert(amaf_key(player, hash), i as u32);
+        }
+        for (depth, &id) in self.path.iter().enumerate() {
+            let n = &self.nodes[id as usize];
+            if !n.expanded {
+                continue;
+            }
+            for c in n.first_child..n.first_child + n.num_children {
+                let child = &mut self.nodes[c as usize];
+                let key = amaf_key(child.mover, child.extra.hash);
+                if self.last_seen.get(&key).is_some_and(|&i| i as usize >= depth) {
+                    child.extra.sum += self.rewards[child.mover as usize - 1];
+                    child.extra.count += 1;
+                }
+            }
+        }
     }
 
     /// One selection-expansion-playout-backpropagation pass; returns (states visited, depth).
@@ -221,14 +354,14 @@ impl<G: Game> Mcts<G> {
                     break;
                 }
             }
-            let child = uct::select_child(&self.nodes, node, self.config.c, &mut self.rng);
+            let child = self.select(node);
             let fresh = self.nodes[child as usize].visits == 0;
             let c = &self.nodes[child as usize];
             let (start, len, player) = (c.actions_start as usize, c.actions_len as usize, c.mover);
             let state = self.state.as_mut().expect("search state");
             let mv = &self.actions[start..start + len];
-            if self.config.mast {
-                self.trail.push((player, Self::mast_slot(player, mv)));
+            if self.config.records_trail() {
+                self.trail.push((player, c.extra.hash));
             }
             game.apply_move(state, mv);
             visited += 1;
@@ -246,8 +379,8 @@ impl<G: Game> Mcts<G> {
             }
         }
         if !terminal {
-            visited += if self.config.mast {
-                self.mast_playout(game)?
+            visited += if self.config.records_trail() {
+                self.policy_playout(game)?
             } else {
                 let state = self.state.as_mut().expect("search state");
                 random_playout(
@@ -268,10 +401,9 @@ impl<G: Game> Mcts<G> {
                 n.reward += self.rewards[n.mover as usize - 1];
             }
         }
-        for &(player, slot) in &self.trail {
-            let entry = &mut self.mast[slot];
-            entry.0 += self.rewards[player as usize - 1];
-            entry.1 += 1;
+        self.stats.update(&self.trail, &self.rewards);
+        if self.config.rave > 0.0 {
+            self.update_amaf();
         }
         Ok((visited, self.path.len() as u32 - 1))
     }
@@ -280,29 +412,15 @@ impl<G: Game> Mcts<G> {
     fn reroot(&mut self, new_root: u32) {
         uct::reroot(&mut self.nodes, &mut self.actions, new_root);
     }
-}
 
-impl<G: Game> Agent<G> for Mcts<G> {
-    fn name(&self) -> String {
-        format!("mcts:c={}{}", self.config.c, if self.config.mast { ",mast=true" } else { "" })
-    }
-
-    fn reset(&mut self, seed: u64) {
-        self.rng = PlayoutRng::seed_from_u64(seed);
-        self.clear_tree();
-        self.mast.iter_mut().for_each(|e| *e = (0.0, 0));
-    }
-
-    fn budget(&self) -> Budget {
-        self.config.budget
-    }
-
-    fn select_move(&mut self, game: &G, state: &G::State, budget: &Budget) -> Result<Decision, AgentError> {
+    /// One thread's search from `state` (see [`Agent::select_move`]).
+    fn search(&mut self, game: &G, state: &G::State, budget: &Budget) -> Result<Decision, AgentError> {
         mover(game, state)?;
         let meter = Meter::start(budget.with_default_iterations(DEFAULT_MCTS_ITERATIONS));
+        self.stats.decay(self.config.mast_decay);
         if self.root_state.as_ref() != Some(state) || !self.config.reuse_tree {
             self.clear_tree();
-            self.nodes.push(Node::new(0, 0, 0, ()));
+            self.nodes.push(Node::new(0, 0, 0, Amaf::default()));
             self.root_state = Some(state.clone());
         }
         let mut stats = SearchStats::default();
@@ -352,8 +470,67 @@ impl<G: Game> Agent<G> for Mcts<G> {
         sort_root(&mut stats.root);
         Ok(Decision { mv: self.node_move(best).to_vec(), stats })
     }
+}
+
+impl<G: Game> Agent<G> for Mcts<G> {
+    fn name(&self) -> String {
+        let c = &self.config;
+        let mut name = format!("mcts:c={}", c.c);
+        let options = [
+            (c.mast, "mast=true".to_string()),
+            (c.nst > 0, format!("nst={}", c.nst)),
+            (c.rave > 0.0, format!("rave={}", c.rave)),
+            (c.grave_ref > 0, format!("grave={}", c.grave_ref)),
+            (c.threads > 1, format!("threads={}", c.threads)),
+        ];
+        for (_, option) in options.iter().filter(|(on, _)| *on) {
+            name.push(',');
+            name.push_str(option);
+        }
+        name
+    }
+
+    fn reset(&mut self, seed: u64) {
+        self.rng = PlayoutRng::seed_from_u64(seed);
+        self.clear_tree();
+        self.stats.clear();
+        for (i, helper) in self.helpers.iter_mut().enumerate() {
+            helper.reset(helper_seed(seed, i + 1));
+        }
+    }
+
+    fn budget(&self) -> Budget {
+        self.config.budget
+    }
+
+    fn select_move(&mut self, game: &G, state: &G::State, budget: &Budget) -> Result<Decision, AgentError> {
+        if self.helpers.is_empty() {
+            return self.search(game, state, budget);
+        }
+        let start = std::time::Instant::now();
+        let mut helpers = core::mem::take(&mut self.helpers);
+        let (own, others) = std::thread::scope(|scope| {
+            let handles: Vec<_> =
+                helpers.iter_mut().map(|h| scope.spawn(move || h.search(game, state, budget))).collect();
+            let own = self.search(game, state, budget);
+            let others: Vec<_> = handles.into_iter().map(|h| h.join()).collect();
+            (own, others)
+        });
+        self.helpers = helpers;
+        let mut decisions = vec![own?];
+        for other in others {
+            let other = other.map_err(|_| AgentError::Aborted("a search thread failed".to_string()))?;
+            decisions.push(other?);
+        }
+        let mut merged = merge_root_decisions(decisions);
+        merged.stats.elapsed = start.elapsed();
+        Ok(merged)
+    }
 
     fn observe(&mut self, game: &G, before: &G::State, mv: &[Action]) -> Result<(), AgentError> {
+        for helper in &mut self.helpers {
+            helper.observe(game, before, mv)?;
+        }
         if !self.config.reuse_tree || self.root_state.as_ref() != Some(before) || !self.nodes[0].expanded {
             self.clear_tree();
             return Ok(());
@@ -376,5 +553,85 @@ impl<G: Game> Agent<G> for Mcts<G> {
             _ => self.clear_tree(),
         }
         Ok(())
+    }
+}
+
+/// The seed of the `i`-th extra thread's search.
+fn helper_seed(seed: u64, i: usize) -> u64 {
+    splitmix(seed ^ splitmix(i as u64))
+}
+
+/// One decision from the root statistics of several searches of the same state: each root
+/// move's visits and rewards summed; the most visited (ties: the better mean, then the first
+/// listed) is played.
+fn merge_root_decisions(decisions: Vec<Decision>) -> Decision {
+    let mut stats = SearchStats::default();
+    let mut root: Vec<(RootMove, f64)> = Vec::new();
+    for d in decisions {
+        stats.iterations += d.stats.iterations;
+        stats.nodes += d.stats.nodes;
+        stats.depth = stats.depth.max(d.stats.depth);
+        for m in d.stats.root {
+            let reward = m.value.unwrap_or(0.0) * m.visits as f64;
+            match root.iter_mut().find(|(r, _)| r.mv == m.mv) {
+                Some((r, sum)) => {
+                    r.visits += m.visits;
+                    *sum += reward;
+                }
+                None => root.push((m, reward)),
+            }
+        }
+    }
+    stats.root = root
+        .into_iter()
+        .map(|(m, sum)| RootMove { value: (m.visits > 0).then(|| sum / m.visits as f64), ..m })
+        .collect();
+    sort_root(&mut stats.root);
+    let mv = stats.root.first().map(|m| m.mv.clone()).unwrap_or_default();
+    stats.value = stats.root.first().and_then(|m| m.value);
+    Decision { mv, stats }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rbg_core::toy::Nim;
+
+    /// RAVE's update on a tree built by hand: the root has children A and B (player 1's
+    /// moves), A has children C and D (player 2's). The iteration went root → A, then D and B
+    /// were played, D and B by player 2; player 1 scored 1, player 2 0. AMAF: A (played by its
+    /// mover at depth 0) gets 1 over 1; B gets nothing (only player 2 played it); below A, D
+    /// gets player 2's reward 0 over 1, C nothing.
+    #[test]
+    fn amaf_statistics_update_as_derived_by_hand() {
+        let game = Nim::new(3);
+        let config = MctsConfig { rave: 100.0, ..MctsConfig::default() };
+        let mut mcts = Mcts::new(&game, config, 0);
+        let (a, b, c, d) = (10, 20, 30, 40);
+        let node = |mover, hash| Node::new(mover, 0, 0, Amaf { hash, ..Amaf::default() });
+        mcts.nodes = vec![node(0, 0), node(1, a), node(1, b), node(2, c), node(2, d)];
+        (mcts.nodes[0].expanded, mcts.nodes[0].first_child, mcts.nodes[0].num_children) = (true, 1, 2);
+        (mcts.nodes[1].expanded, mcts.nodes[1].first_child, mcts.nodes[1].num_children) = (true, 3, 2);
+        mcts.path = vec![0, 1];
+        mcts.trail = vec![(1, a), (2, d), (2, b)];
+        mcts.rewards = vec![1.0, 0.0];
+        mcts.update_amaf();
+        let amaf: Vec<_> = mcts.nodes[1..].iter().map(|n| (n.extra.sum, n.extra.count)).collect();
+        assert_eq!(amaf, vec![(1.0, 1), (0.0, 0), (0.0, 0), (0.0, 1)]);
+        // GRAVE, threshold 5: C gets children E (the same move as A) and F, player 1's. At C
+        // (1 visit) the nearest ancestor with player 1 to move and 5 visits is the root, so E
+        // borrows A's AMAF statistics and F, unknown at the root, has none.
+        let e = node(1, a);
+        mcts.nodes.extend([e, node(1, 99)]);
+        (mcts.nodes[3].expanded, mcts.nodes[3].first_child, mcts.nodes[3].num_children) = (true, 5, 2);
+        mcts.config.grave_ref = 5;
+        (mcts.nodes[0].visits, mcts.nodes[1].visits, mcts.nodes[3].visits) = (10, 6, 1);
+        mcts.path = vec![0, 1, 3];
+        assert_eq!(mcts.grave_reference(3), 0);
+        mcts.fill_reference_amaf(3);
+        assert_eq!(mcts.reference_amaf, vec![(1.0, 1), (0.0, 0)]);
+        // With threshold 0 (plain RAVE) every node is its own reference.
+        mcts.config.grave_ref = 0;
+        assert_eq!(mcts.grave_reference(3), 3);
     }
 }

@@ -4,8 +4,8 @@
 //! |-------------|-----------------------------------------------------------------------|
 //! | `random`    | none                                                                  |
 //! | `flatmc`    | `playouts` (per legal move, when no budget key is given)              |
-//! | `mcts`      | `c` (exploration, ≥ 0), `mast` (bool), `epsilon` (MAST, 0..=1), `reuse` (bool) |
-//! | `split-mcts` (alias `smcts`) | `c`, `compress` (bool: steps are runs without a choice), `expansion` (`nodal` or `single`), `playout` (`full` or `split`), `steps` (`generated`, the default: by the reasoner's move-by-move interface; or `listed`: from sorted move lists), `reuse` (bool) |
+//! | `mcts`      | `c` (exploration, ≥ 0), `mast` (bool), `epsilon` (MAST/NST, 0..=1), `decay` (MAST/NST, 0..=1), `nst` (0, 1 or 2), `rave` (equivalence k ≥ 0), `grave` (reference visits), `threads` (1..=256), `reuse` (bool) |
+//! | `split-mcts` (alias `smcts`) | `c`, `compress` (bool: steps are runs without a choice), `expansion` (`nodal` or `single`), `playout` (`full` or `split`), `steps` (`generated`, the default: by the reasoner's move-by-move interface; or `listed`: from sorted move lists), `reuse` (bool), `mast` (bool: split MAST, per action), `epsilon`, `decay`, `nst` (as for `mcts`, over actions) |
 //! | `alphabeta` | `tt` (log2 table size, ≤ 30), `material` (weight of owned pieces), `piece.NAME` (weight of piece NAME) |
 //!
 //! Budget keys, accepted by every agent (the random agent ignores them): `iterations` (a
@@ -123,6 +123,25 @@ fn parse_exploration(key: &str, value: &str) -> Result<f64, SpecError> {
     }
 }
 
+/// Most preceding moves an NST n-gram may span.
+const MAX_NST: u64 = 2;
+/// Most threads one agent may run.
+const MAX_THREADS: u64 = 256;
+
+fn parse_at_most(key: &str, value: &str, max: u64, expected: &'static str) -> Result<u64, SpecError> {
+    match value.parse::<u64>() {
+        Ok(n) if n <= max => Ok(n),
+        _ => Err(bad(key, value, expected)),
+    }
+}
+
+fn parse_threads(key: &str, value: &str) -> Result<usize, SpecError> {
+    match parse_at_most(key, value, MAX_THREADS, "a number of threads from 1 to 256")? {
+        0 => Err(bad(key, value, "a number of threads from 1 to 256")),
+        n => Ok(n as usize),
+    }
+}
+
 fn parse_unit_interval(key: &str, value: &str) -> Result<f64, SpecError> {
     match value.parse::<f64>() {
         Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
@@ -170,9 +189,16 @@ impl FromStr for AgentSpec {
         let (agent, allowed): (&'static str, &'static str) = match name {
             "random" => ("random", BUDGET_KEYS),
             "flatmc" => ("flatmc", "playouts, iterations, time, depth, seed"),
-            "mcts" => ("mcts", "c, mast, epsilon, reuse, iterations, time, depth, seed"),
+            "mcts" => (
+                "mcts",
+                "c, mast, epsilon, decay, nst, rave, grave, threads, reuse, iterations, time, depth, seed",
+            ),
             "split-mcts" | "smcts" => {
-                ("split-mcts", "c, compress, expansion, playout, steps, reuse, iterations, time, depth, seed")
+                (
+                "split-mcts",
+                "c, compress, expansion, playout, steps, reuse, mast, epsilon, decay, nst, iterations, time, depth, \
+                 seed",
+            )
             }
             "alphabeta" => ("alphabeta", "tt, material, piece.NAME, iterations, time, depth, seed"),
             _ => return Err(SpecError::UnknownAgent(name.to_string())),
@@ -213,10 +239,24 @@ impl FromStr for AgentSpec {
                 ("mcts", "c") => mcts.c = parse_exploration(key, value)?,
                 ("mcts", "mast") => mcts.mast = parse_bool(key, value)?,
                 ("mcts", "epsilon") => mcts.mast_epsilon = parse_unit_interval(key, value)?,
+                ("mcts", "decay") => mcts.mast_decay = parse_unit_interval(key, value)?,
+                ("mcts", "nst") => mcts.nst = parse_at_most(key, value, MAX_NST, "0, 1 or 2")? as usize,
+                ("mcts", "rave") => mcts.rave = parse_exploration(key, value)?,
+                ("mcts", "grave") => {
+                    mcts.grave_ref =
+                        value.parse().map_err(|_| bad(key, value, "a non-negative integer below 2^32"))?
+                }
+                ("mcts", "threads") => mcts.threads = parse_threads(key, value)?,
                 ("mcts", "reuse") => mcts.reuse_tree = parse_bool(key, value)?,
                 ("split-mcts", "c") => split.c = parse_exploration(key, value)?,
                 ("split-mcts", "compress") => split.compress = parse_bool(key, value)?,
                 ("split-mcts", "reuse") => split.reuse_tree = parse_bool(key, value)?,
+                ("split-mcts", "mast") => split.mast = parse_bool(key, value)?,
+                ("split-mcts", "epsilon") => split.mast_epsilon = parse_unit_interval(key, value)?,
+                ("split-mcts", "decay") => split.mast_decay = parse_unit_interval(key, value)?,
+                ("split-mcts", "nst") => {
+                    split.nst = parse_at_most(key, value, MAX_NST, "0, 1 or 2")? as usize
+                }
                 ("split-mcts", "expansion") => {
                     split.expansion = match value {
                         "nodal" => Expansion::Nodal,
@@ -337,6 +377,21 @@ impl fmt::Display for AgentSpec {
                 if c.mast_epsilon != d.mast_epsilon {
                     options.push(format!("epsilon={}", c.mast_epsilon));
                 }
+                if c.mast_decay != d.mast_decay {
+                    options.push(format!("decay={}", c.mast_decay));
+                }
+                if c.nst != d.nst {
+                    options.push(format!("nst={}", c.nst));
+                }
+                if c.rave != d.rave {
+                    options.push(format!("rave={}", c.rave));
+                }
+                if c.grave_ref != d.grave_ref {
+                    options.push(format!("grave={}", c.grave_ref));
+                }
+                if c.threads != d.threads {
+                    options.push(format!("threads={}", c.threads));
+                }
                 if c.reuse_tree != d.reuse_tree {
                     options.push(format!("reuse={}", c.reuse_tree));
                 }
@@ -373,6 +428,18 @@ impl fmt::Display for AgentSpec {
                 }
                 if c.reuse_tree != d.reuse_tree {
                     options.push(format!("reuse={}", c.reuse_tree));
+                }
+                if c.mast != d.mast {
+                    options.push(format!("mast={}", c.mast));
+                }
+                if c.mast_epsilon != d.mast_epsilon {
+                    options.push(format!("epsilon={}", c.mast_epsilon));
+                }
+                if c.mast_decay != d.mast_decay {
+                    options.push(format!("decay={}", c.mast_decay));
+                }
+                if c.nst != d.nst {
+                    options.push(format!("nst={}", c.nst));
                 }
                 "split-mcts"
             }
@@ -436,6 +503,15 @@ mod tests {
             panic!("not mcts")
         };
         assert_eq!((m.budget.time, m.mast), (Some(Duration::from_millis(100)), true));
+        let AgentKind::Mcts(m) = parse("mcts:nst=1,decay=0.2,rave=250,grave=30,threads=2").unwrap().kind
+        else {
+            panic!("not mcts")
+        };
+        assert_eq!((m.nst, m.mast_decay, m.rave, m.grave_ref, m.threads), (1, 0.2, 250.0, 30, 2));
+        // The documented defaults: no action statistics, no RAVE, one thread.
+        let d = MctsConfig::default();
+        assert_eq!((d.mast, d.mast_epsilon, d.mast_decay, d.nst), (false, 0.1, 1.0, 0));
+        assert_eq!((d.rave, d.grave_ref, d.threads), (0.0, 0, 1));
         let AgentKind::AlphaBeta(a) = parse("alphabeta:time=1.5s,piece.wPawn=3,material=1").unwrap().kind
         else {
             panic!("not alphabeta")
@@ -483,6 +559,12 @@ mod tests {
             "mcts:time=1e300s",
             "mcts:mast=yes",
             "mcts:epsilon=2",
+            "mcts:decay=1.5",
+            "mcts:nst=3",
+            "mcts:rave=-1",
+            "mcts:grave=-2",
+            "mcts:threads=0",
+            "mcts:threads=257",
             "alphabeta:tt=31",
             "split-mcts:c=-0.1",
             "split-mcts:compress=maybe",
@@ -498,7 +580,8 @@ mod tests {
         assert!(matches!(parse("alphabeta:piece.=3"), Err(SpecError::UnknownKey { .. })));
         // Every error has a message that names what was wrong.
         assert!(parse("mcts:depht=3").unwrap_err().to_string().contains("depht"));
-        assert!(matches!(parse("split-mcts:mast=true"), Err(SpecError::UnknownKey { .. })));
+        assert!(matches!(parse("split-mcts:rave=1"), Err(SpecError::UnknownKey { .. })));
+        assert!(matches!(parse("split-mcts:nst=5"), Err(SpecError::BadValue { .. })));
         let message = parse("split-mcts:expansion=deep").unwrap_err().to_string();
         assert!(message.contains("deep") && message.contains("nodal or single"), "{message}");
     }
@@ -511,10 +594,12 @@ mod tests {
             "flatmc:playouts=7",
             "mcts:c=0.4,iterations=2000",
             "mcts:mast=true,epsilon=0.25,reuse=false,time=100ms,depth=5",
+            "mcts:c=0.4,mast=true,epsilon=0.4,decay=0.2,nst=2,rave=250,grave=30,threads=2,iterations=100",
             "mcts:time=1500us",
             "mcts:time=2s",
             "split-mcts",
             "split-mcts:c=0.5,compress=false,expansion=single,playout=split,reuse=false,iterations=9",
+            "split-mcts:c=0.4,mast=true,epsilon=0.4,decay=0.2,nst=1",
             "alphabeta:tt=10,material=2,piece.wPawn=3,depth=3",
         ] {
             let spec = parse(text).unwrap();

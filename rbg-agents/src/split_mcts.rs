@@ -34,6 +34,13 @@
 //! with generated steps, the paper's semi-split playout, which never lists a state's moves); *backpropagation*: every node adds the final reward of its mover,
 //! the player to move at the nodal state above it (a partial move is made by one player).
 //!
+//! Split MAST (`mast`, after the paper's MAST split variant) keeps the action statistics of
+//! [`crate::action_stats`] per single action (a semimove of one action): every action of the
+//! steps chosen in the tree and of the playout's moves adds its mover's final reward, and
+//! playouts walk each move one next action at a time (through [`Game::next_actions`], whatever
+//! `playout` says), choosing the best scored action except with probability `mast_epsilon`.
+//! With `nst` the n-grams span the preceding 1 or 2 actions.
+//!
 //! The move played is found by the robust-child rule at every level: from the root, the child
 //! with the most visits (ties: the better mean, then the first in step order) until a complete
 //! node. [`Agent::observe`] follows the played move's actions down the tree and keeps the
@@ -51,7 +58,8 @@ use crate::flat_mc::random_playout;
 use crate::uct;
 use rbg_core::{Action, Game, Player, SearchError};
 
-use crate::agent::{mover, rewards_into, Agent, AgentError, Decision, SearchStats};
+use crate::action_stats::{ActionStats, PolicySettings, TrailEntry};
+use crate::agent::{move_hash, mover, rewards_into, Agent, AgentError, Decision, SearchStats};
 use crate::budget::{Budget, Meter};
 
 /// How an iteration grows the tree.
@@ -103,6 +111,14 @@ pub struct SplitMctsConfig {
     pub playout: SplitPlayout,
     /// Keep the subtree of the move played (see [`Agent::observe`]).
     pub reuse_tree: bool,
+    /// Split MAST: playouts choose each next action by its statistics.
+    pub mast: bool,
+    /// MAST's and NST's probability of a uniformly random action.
+    pub mast_epsilon: f64,
+    /// Factor applied to the action statistics at the start of each search (1: keep all).
+    pub mast_decay: f64,
+    /// NST: actions of context in the n-gram statistics (0: off, 1 or 2); implies the policy.
+    pub nst: usize,
     /// Playouts longer than this many player moves stop and are scored where they stand.
     pub max_playout_plies: u64,
     /// When the tree grows beyond this many nodes, the search stops expanding it.
@@ -125,6 +141,10 @@ impl Default for SplitMctsConfig {
             expansion: Expansion::Nodal,
             playout: SplitPlayout::Full,
             reuse_tree: true,
+            mast: false,
+            mast_epsilon: 0.1,
+            mast_decay: 1.0,
+            nst: 0,
             max_playout_plies: 10_000,
             max_nodes: 4_000_000,
             max_move_actions: DEFAULT_MAX_ACTIONS,
@@ -176,11 +196,27 @@ pub struct SplitMcts<G: Game> {
     path: Vec<u32>,
     rewards: Vec<f64>,
     playout_buffers: PlayoutBuffers,
+    /// Split MAST and NST statistics, per action.
+    stats: ActionStats,
+    /// The actions made in the current iteration (when the statistics are on).
+    trail: Vec<TrailEntry>,
+    /// The next actions of a partial move, in MAST playouts.
+    next: Vec<Action>,
+}
+
+/// The statistics key of one action.
+fn action_hash(a: Action) -> u64 {
+    move_hash(&[a])
 }
 
 impl<G: Game> SplitMcts<G> {
     pub fn new(game: &G, config: SplitMctsConfig, seed: u64) -> Self {
+        let settings = PolicySettings { epsilon: config.mast_epsilon, context: config.nst };
+        let stats = ActionStats::new(config.mast || config.nst > 0, settings);
         SplitMcts {
+            stats,
+            trail: Vec::new(),
+            next: Vec::new(),
             splits: SplitMoves::with_limit(config.max_move_actions),
             playout_buffers: PlayoutBuffers::new(game, config.max_move_actions),
             config,
@@ -317,6 +353,9 @@ impl<G: Game> SplitMcts<G> {
 
     /// Plays the rest of the game at random from `state`; returns the moves made.
     fn playout(&mut self, game: &G) -> Result<u64, SearchError> {
+        if self.stats.enabled() {
+            return self.mast_playout(game);
+        }
         match self.config.playout {
             SplitPlayout::Full => self.full_playout(game, self.config.max_playout_plies),
             SplitPlayout::Split => self.split_playout(game),
@@ -385,6 +424,32 @@ impl<G: Game> SplitMcts<G> {
         Ok(plies)
     }
 
+    /// Split MAST's playout: every move walked one next action at a time, each chosen by the
+    /// action statistics and recorded in the trail.
+    fn mast_playout(&mut self, game: &G) -> Result<u64, SearchError> {
+        let mut plies = 0;
+        while plies < self.config.max_playout_plies {
+            self.partial.clear();
+            let player = game.current_player(&self.state);
+            while self.partial.last().is_none_or(|a| !game.info().is_switch(a.index)) {
+                game.next_actions(&mut self.state, &mut self.scratch, &self.partial, &mut self.next)?;
+                if self.next.is_empty() {
+                    // No legal move (or a dead end the reasoner should not have offered).
+                    return Ok(plies);
+                }
+                let hashes = self.next.iter().map(|&a| action_hash(a));
+                let a = self.next[self.stats.pick(&mut self.rng, &self.trail, player, hashes)];
+                self.partial.push(a);
+                self.trail.push((player, action_hash(a)));
+            }
+            plies += 1;
+            if !self.apply_partial(game)? {
+                break;
+            }
+        }
+        Ok(plies)
+    }
+
     /// One selection-expansion-playout-backpropagation pass; returns (states visited, whole
     /// moves below the root on the path).
     fn iterate(&mut self, game: &G) -> Result<(u64, u32), SearchError> {
@@ -394,6 +459,7 @@ impl<G: Game> SplitMcts<G> {
         self.partial.clear();
         self.path.clear();
         self.path.push(0);
+        self.trail.clear();
         let mut node = 0u32;
         let mut visited = 0u64;
         let mut plies = 0u32;
@@ -437,8 +503,12 @@ impl<G: Game> SplitMcts<G> {
             let child = uct::select_child(&self.nodes, node, self.config.c, &mut self.rng);
             let c = &self.nodes[child as usize];
             let (fresh, complete, range) = (c.visits == 0, c.extra.complete, c.extra.range);
-            let (start, len) = (c.actions_start as usize, c.actions_len as usize);
-            self.partial.extend_from_slice(&self.actions[start..start + len]);
+            let (start, len, player) = (c.actions_start as usize, c.actions_len as usize, c.mover);
+            let step = &self.actions[start..start + len];
+            self.partial.extend_from_slice(step);
+            if self.stats.enabled() {
+                self.trail.extend(step.iter().map(|&a| (player, action_hash(a))));
+            }
             self.path.push(child);
             node = child;
             if complete {
@@ -476,6 +546,7 @@ impl<G: Game> SplitMcts<G> {
                 n.reward += self.rewards[n.mover as usize - 1];
             }
         }
+        self.stats.update(&self.trail, &self.rewards);
         Ok((visited, plies))
     }
 
@@ -501,12 +572,19 @@ impl<G: Game> Agent<G> for SplitMcts<G> {
         if self.config.steps == StepSource::Listed {
             name.push_str(",steps=listed");
         }
+        if self.config.mast {
+            name.push_str(",mast=true");
+        }
+        if self.config.nst > 0 {
+            name.push_str(&format!(",nst={}", self.config.nst));
+        }
         name
     }
 
     fn reset(&mut self, seed: u64) {
         self.rng = PlayoutRng::seed_from_u64(seed);
         self.clear_tree();
+        self.stats.clear();
     }
 
     fn budget(&self) -> Budget {
@@ -516,6 +594,7 @@ impl<G: Game> Agent<G> for SplitMcts<G> {
     fn select_move(&mut self, game: &G, state: &G::State, budget: &Budget) -> Result<Decision, AgentError> {
         mover(game, state)?;
         let meter = Meter::start(budget.with_default_iterations(DEFAULT_SPLIT_MCTS_ITERATIONS));
+        self.stats.decay(self.config.mast_decay);
         if self.root_state.as_ref() != Some(state) || !self.config.reuse_tree {
             self.clear_tree();
             self.nodes.push(step_node(0, 0, 0, PartialMove::default(), false));

@@ -60,26 +60,53 @@ impl<E> Node<E> {
 /// The child of `parent` to descend to: a uniformly random unvisited child if there is one,
 /// else the one with the best UCB1 score with exploration constant `c`.
 pub(crate) fn select_child<E>(nodes: &[Node<E>], parent: u32, c: f64, rng: &mut impl Rng) -> u32 {
+    select_child_by(nodes, parent, c, rng, |_, child| child.visits == 0, |_, child| child.mean())
+}
+
+/// [`select_child`] generalised: a uniformly random child among those `untried(i, child)`
+/// holds for (the `i`-th child), if any; else the best score `value(i, child)` plus
+/// `c * sqrt(ln(parent visits) / child visits)`, an unvisited child counting one visit (RAVE
+/// values a child by its all-moves-as-first statistics before its first visit).
+pub(crate) fn select_child_by<E>(
+    nodes: &[Node<E>],
+    parent: u32,
+    c: f64,
+    rng: &mut impl Rng,
+    untried: impl Fn(usize, &Node<E>) -> bool,
+    mut value: impl FnMut(usize, &Node<E>) -> f64,
+) -> u32 {
     let p = &nodes[parent as usize];
     let (first, count) = p.children().unwrap_or((0, 0));
     let children = &nodes[first as usize..(first + count) as usize];
-    let unvisited = children.iter().filter(|c| c.visits == 0).count() as u32;
-    if unvisited > 0 {
-        let k = rng.gen_range(0..unvisited) as usize;
-        let i = children.iter().enumerate().filter(|(_, c)| c.visits == 0).nth(k).map_or(0, |(i, _)| i);
+    let untried_count = children.iter().enumerate().filter(|&(i, c)| untried(i, c)).count() as u32;
+    if untried_count > 0 {
+        let k = rng.gen_range(0..untried_count) as usize;
+        let i = children.iter().enumerate().filter(|&(i, c)| untried(i, c)).nth(k).map_or(0, |(i, _)| i);
         return first + i as u32;
     }
     let log_parent = (p.visits.max(1) as f64).ln();
     let mut best = first;
     let mut best_score = f64::NEG_INFINITY;
     for (i, child) in children.iter().enumerate() {
-        let score = child.mean() + c * (log_parent / child.visits as f64).sqrt();
+        let score = value(i, child) + c * (log_parent / child.visits.max(1) as f64).sqrt();
         if score > best_score {
             best_score = score;
             best = first + i as u32;
         }
     }
     best
+}
+
+/// RAVE's value of a child with mean `mean` over `visits` visits and all-moves-as-first
+/// statistics `amaf` (sum, count): `(1 - b) * mean + b * amaf mean` with
+/// `b = sqrt(k / (3 * visits + k))` (Gelly and Silver's schedule; `k` is the equivalence
+/// parameter: at `k` visits both weigh the same, `b = 1/2`). Without AMAF statistics, the mean.
+pub(crate) fn rave_value(mean: f64, visits: u32, amaf: (f64, u32), k: f64) -> f64 {
+    if amaf.1 == 0 {
+        return mean;
+    }
+    let beta = (k / (3.0 * visits as f64 + k)).sqrt();
+    (1.0 - beta) * mean + beta * amaf.0 / amaf.1 as f64
 }
 
 /// The robust child of `parent`: the most visited, ties broken by the better mean, then by the
@@ -123,4 +150,22 @@ pub(crate) fn reroot<E: Clone>(nodes: &mut Vec<Node<E>>, actions: &mut Vec<Actio
     }
     *nodes = kept;
     *actions = kept_actions;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// RAVE by hand: mean 0.5 over 10 visits, AMAF 30 over 40 (0.75), k = 30:
+    /// b = sqrt(30 / 60) = 0.7071..., value = 0.5 + b * 0.25 = 0.6767...
+    #[test]
+    fn rave_blends_by_the_equivalence_schedule() {
+        let value = rave_value(0.5, 10, (30.0, 40), 30.0);
+        assert!((value - (0.5 + 0.25 * 0.5f64.sqrt())).abs() < 1e-12, "{value}");
+        // Without AMAF statistics the mean is used; with k = 0 the AMAF weighs nothing.
+        assert_eq!(rave_value(0.5, 10, (0.0, 0), 30.0), 0.5);
+        assert_eq!(rave_value(0.5, 10, (30.0, 40), 0.0), 0.5);
+        // Before any visit the AMAF mean is the whole value (b = 1).
+        assert_eq!(rave_value(0.0, 0, (3.0, 4), 250.0), 0.75);
+    }
 }

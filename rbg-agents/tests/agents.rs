@@ -70,6 +70,25 @@ fn alpha_beta_solves_nim_and_never_loses_a_won_position() {
     }
 }
 
+/// Each MCTS enhancement still finds Nim's winning line (leave a multiple of 3) against random.
+#[test]
+fn mcts_enhancements_win_nim() {
+    let game = Nim::new(7);
+    for spec in [
+        "mcts:iterations=300,mast=true,epsilon=0.4,decay=0.2",
+        "mcts:iterations=300,nst=2",
+        "mcts:iterations=300,rave=250",
+        "mcts:iterations=300,rave=250,grave=20",
+        "mcts:iterations=300,threads=2",
+    ] {
+        for seed in 0..4 {
+            let mut agents = vec![agent(&game, spec), agent(&game, "random")];
+            let record = play_game(&game, &mut agents, seed, &PlayLimits::default()).unwrap();
+            assert_eq!(record.scores, vec![1, 0], "{spec}, seed {seed}: {record:?}");
+        }
+    }
+}
+
 #[test]
 fn every_agent_finishes_tic_tac_toe_with_legal_moves() {
     let game = interpreter("ticTacToe.rbg");
@@ -78,6 +97,9 @@ fn every_agent_finishes_tic_tac_toe_with_legal_moves() {
         "flatmc:playouts=5",
         "mcts:iterations=50",
         "mcts:iterations=50,mast=true",
+        "mcts:iterations=50,nst=2,decay=0.5",
+        "mcts:iterations=50,rave=100,grave=10",
+        "mcts:iterations=50,threads=2",
         "split-mcts:iterations=50",
         "split-mcts:iterations=50,compress=false,expansion=single,playout=split",
         "alphabeta:depth=2",
@@ -100,6 +122,14 @@ fn the_same_seed_plays_the_same_game() {
     };
     let (a, b, c) = (play(5), play(5), play(6));
     assert_eq!(a.move_list(), b.move_list());
+    // The enhancements and root parallelism too: with an iteration budget the threads' searches
+    // and their merge depend on the seed alone.
+    let enhanced = |seed| -> GameRecord {
+        let spec = "mcts:iterations=40,mast=true,nst=1,rave=100,grave=5,threads=2";
+        let mut agents = vec![agent(&game, spec), agent(&game, "flatmc:playouts=3")];
+        play_game(&game, &mut agents, seed, &PlayLimits::default()).unwrap()
+    };
+    assert_eq!(enhanced(5).move_list(), enhanced(5).move_list());
     assert_eq!(a.scores, b.scores);
     assert_ne!(a.move_list(), c.move_list(), "a different seed should play differently");
     let stats: Vec<_> = a.moves.iter().map(|m| (m.stats.iterations, m.stats.nodes, m.stats.depth)).collect();
@@ -258,9 +288,17 @@ fn zero_budgets_still_give_a_legal_move_and_bad_states_give_errors() {
     assert!(game.complete_keeper(&mut root, &mut sc, 1000).unwrap());
     let mut legal = MoveList::new();
     game.legal_moves(&mut root.clone(), &mut sc, &mut legal).unwrap();
-    for spec in
-        ["random", "flatmc", "mcts", "mcts:mast=true", "split-mcts", "smcts:compress=false", "alphabeta"]
-    {
+    for spec in [
+        "random",
+        "flatmc",
+        "mcts",
+        "mcts:mast=true",
+        "mcts:threads=2,rave=10,grave=3,nst=1",
+        "split-mcts",
+        "smcts:compress=false",
+        "smcts:mast=true",
+        "alphabeta",
+    ] {
         for budget in [Budget::iterations(0), Budget::time(std::time::Duration::ZERO), Budget::depth(0)] {
             let mut a = agent(&game, spec);
             let d = a.select_move(&game, &root, &budget).unwrap();
@@ -297,7 +335,7 @@ fn zero_budgets_still_give_a_legal_move_and_bad_states_give_errors() {
             (ttt.current_player(&s) != rbg_core::KEEPER).then_some(s)
         })
         .expect("a drawn game among 200 random ones");
-    for spec in ["random", "flatmc", "mcts", "split-mcts", "alphabeta"] {
+    for spec in ["random", "flatmc", "mcts", "mcts:threads=2", "split-mcts", "alphabeta"] {
         let mut a = agent(&ttt, spec);
         assert_eq!(
             a.select_move(&ttt, &drawn, &Budget::iterations(5)),
@@ -330,7 +368,7 @@ fn monte_carlo_agents_report_their_root_moves() {
     let game = Nim::new(7);
     let mut root = game.initial_state();
     assert!(game.complete_keeper(&mut root, &mut game.new_scratch(), 100).unwrap());
-    for spec in ["mcts", "flatmc"] {
+    for spec in ["mcts", "flatmc", "mcts:threads=2", "mcts:rave=50,grave=20,nst=1"] {
         let mut agent = agent(&game, spec);
         let budget = Budget { iterations: Some(300), ..Budget::default() };
         let decision = agent.select_move(&game, &root, &budget).unwrap();
@@ -340,5 +378,44 @@ fn monte_carlo_agents_report_their_root_moves() {
         assert!(stats.root[0].visits >= stats.root[1].visits, "{spec}");
         assert!(stats.root.iter().any(|r| r.mv == decision.mv), "{spec}");
         assert!(stats.root.iter().all(|r| r.value.is_some_and(|v| (0.0..=1.0).contains(&v))), "{spec}");
+    }
+}
+
+/// CPU time of this process so far (user + system), from `/proc/self/stat` (Linux; clock ticks
+/// of 10 ms).
+fn process_cpu_time() -> Option<std::time::Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command name (which is in parentheses and may hold spaces).
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(std::time::Duration::from_millis(ticks * 10))
+}
+
+/// Search speed: iterations per second of wall time and of CPU time with 1 and 2 threads, and
+/// with the playout policy or RAVE, from breakthrough's and connect4's initial states, for
+/// docs/results.md. Run by hand:
+/// `cargo test --release -p rbg-agents --test agents -- --ignored --nocapture threads_speed`.
+#[test]
+#[ignore]
+fn threads_speed() {
+    for file in ["breakthrough.rbg", "connect4.rbg"] {
+        let game = interpreter(file);
+        let mut root = game.initial_state();
+        assert!(game.complete_keeper(&mut root, &mut game.new_scratch(), 1000).unwrap());
+        for options in ["threads=1", "threads=2", "mast=true", "nst=1", "rave=250,grave=30"] {
+            let spec = format!("mcts:{options},reuse=false");
+            let mut a = agent(&game, &spec);
+            let budget = Budget::time(std::time::Duration::from_secs(3));
+            let cpu = process_cpu_time();
+            let d = a.select_move(&game, &root, &budget).unwrap();
+            let cpu = cpu.zip(process_cpu_time()).map(|(a, b)| (b - a).as_secs_f64());
+            let wall = d.stats.elapsed.as_secs_f64();
+            let per_cpu = cpu.map(|c| d.stats.iterations as f64 / c);
+            eprintln!(
+                "{file} {options}: {} iterations, {:.0} it/s wall, cpu {cpu:?} s, {per_cpu:?} it/cpu-s",
+                d.stats.iterations,
+                d.stats.iterations as f64 / wall
+            );
+        }
     }
 }

@@ -202,6 +202,8 @@ fn split_mcts_plays_only_legal_moves_on_every_corpus_game() {
             expansion: if i % 4 < 2 { Expansion::Nodal } else { Expansion::Single },
             playout: if i % 8 < 4 { SplitPlayout::Full } else { SplitPlayout::Split },
             steps: if i % 16 < 8 { StepSource::Listed } else { StepSource::Generated },
+            mast: i % 5 == 0,
+            nst: usize::from(i % 10 == 0),
             max_playout_plies: playout_plies,
             ..SplitMctsConfig::default()
         };
@@ -258,6 +260,14 @@ fn the_same_seed_plays_the_same_game() {
     };
     let (a, b) = (play(5), play(5));
     assert!(a.finished);
+    // Split MAST and NST too.
+    let mast = |seed: u64| {
+        let spec = "split-mcts:iterations=40,mast=true,nst=1,epsilon=0.4,decay=0.5";
+        let mut agents: Vec<_> =
+            [spec, "random"].iter().map(|s| s.parse::<AgentSpec>().unwrap().build(&game).unwrap()).collect();
+        play_game(&game, &mut agents, seed, &PlayLimits::default()).unwrap()
+    };
+    assert_eq!(mast(3).move_list(), mast(3).move_list());
     assert_eq!(a.move_list(), b.move_list());
     assert_eq!(a.scores, b.scores);
     let stats: Vec<_> = a.moves.iter().map(|m| (m.stats.iterations, m.stats.nodes, m.stats.depth)).collect();
@@ -328,6 +338,8 @@ fn the_robust_child_is_the_only_good_move() {
             playout: SplitPlayout::Split,
             ..SplitMctsConfig::default()
         },
+        SplitMctsConfig { mast: true, mast_epsilon: 0.4, ..SplitMctsConfig::default() },
+        SplitMctsConfig { nst: 2, steps: StepSource::Listed, ..SplitMctsConfig::default() },
     ];
     for (state, what) in [(&win, "win"), (&block, "block")] {
         for (i, config) in variants.iter().enumerate() {

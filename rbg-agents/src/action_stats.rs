@@ -1,0 +1,212 @@
+//! Action statistics shared by the Monte Carlo agents: MAST and NST playout policies.
+//!
+//! An iteration records its *trail*: every move (or, for split-move MCTS, every action) made in
+//! the tree and in the playout, in order, as (mover, hash). After the playout each trail entry
+//! adds its mover's final reward to the statistics of its n-grams: the entry alone (MAST,
+//! move-average sampling) and, with NST context `k`, the entry together with the 1..=k entries
+//! before it (n-gram selection technique). A playout then scores each candidate by the mean of
+//! the means of its n-grams seen so far (unseen everywhere: 0.5) and plays the best one (ties
+//! at random), except with probability `epsilon`, when it plays a uniformly random one.
+//!
+//! The statistics live in one hashed table (collisions are rare and harmless: they only blur
+//! the policy). `decay` multiplies every entry at the start of a search, so that what was
+//! learned at earlier moves weighs less (1 keeps everything, 0 forgets it).
+
+use rand::Rng;
+use rbg_core::{Player, PlayoutRng};
+
+use crate::agent::splitmix;
+
+/// One entry of a trail: the mover and the hash of the move or action.
+pub(crate) type TrailEntry = (Player, u64);
+
+/// Settings of the action statistics (see the module documentation).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub(crate) struct PolicySettings {
+    pub epsilon: f64,
+    /// Number of preceding trail entries an n-gram may span (0: MAST only).
+    pub context: usize,
+}
+
+/// Hashed (sum of rewards, count) per n-gram of (mover, hashes).
+#[derive(Clone, Debug)]
+pub(crate) struct ActionStats {
+    table: Vec<(f64, f64)>,
+    settings: PolicySettings,
+}
+
+const TABLE_BITS: u32 = 16;
+const NGRAM_TABLE_BITS: u32 = 18;
+
+impl ActionStats {
+    /// An empty table; no memory is taken when `enabled` is false.
+    pub fn new(enabled: bool, settings: PolicySettings) -> Self {
+        let bits = if settings.context > 0 { NGRAM_TABLE_BITS } else { TABLE_BITS };
+        ActionStats { table: if enabled { vec![(0.0, 0.0); 1 << bits] } else { Vec::new() }, settings }
+    }
+
+    pub fn enabled(&self) -> bool {
+        !self.table.is_empty()
+    }
+
+    pub fn clear(&mut self) {
+        self.table.iter_mut().for_each(|e| *e = (0.0, 0.0));
+    }
+
+    /// Multiplies every sum and count by `factor` (old statistics weigh less).
+    pub fn decay(&mut self, factor: f64) {
+        if factor != 1.0 {
+            self.table.iter_mut().for_each(|e| *e = (e.0 * factor, e.1 * factor));
+        }
+    }
+
+    /// The slot of the n-gram `context` followed by `(player, hash)`.
+    fn slot(&self, player: Player, context: &[TrailEntry], hash: u64) -> usize {
+        let mut h = splitmix(player as u64 ^ ((context.len() as u64) << 32));
+        for &(p, x) in context {
+            h = splitmix(h ^ x ^ p as u64);
+        }
+        h = splitmix(h ^ hash);
+        (h as usize) & (self.table.len() - 1)
+    }
+
+    /// Adds each trail entry's mover's reward (`rewards[p - 1]`) to its n-grams.
+    pub fn update(&mut self, trail: &[TrailEntry], rewards: &[f64]) {
+        if !self.enabled() {
+            return;
+        }
+        for (i, &(player, hash)) in trail.iter().enumerate() {
+            let reward = rewards[player as usize - 1];
+            for c in 0..=self.settings.context.min(i) {
+                let slot = self.slot(player, &trail[i - c..i], hash);
+                let e = &mut self.table[slot];
+                e.0 += reward;
+                e.1 += 1.0;
+            }
+        }
+    }
+
+    /// The statistics (sum, count) of `(player, hash)` after the last `context` entries of `trail`.
+    pub fn entry(&self, trail: &[TrailEntry], context: usize, player: Player, hash: u64) -> (f64, f64) {
+        self.table[self.slot(player, &trail[trail.len() - context..], hash)]
+    }
+
+    /// The policy's score of playing `(player, hash)` after `trail`: the mean of the means of
+    /// its n-grams seen so far, 0.5 if none was.
+    pub fn score(&self, trail: &[TrailEntry], player: Player, hash: u64) -> f64 {
+        let (mut total, mut seen) = (0.0, 0u32);
+        for c in 0..=self.settings.context.min(trail.len()) {
+            let (sum, count) = self.entry(trail, c, player, hash);
+            if count > 0.0 {
+                total += sum / count;
+                seen += 1;
+            }
+        }
+        if seen == 0 {
+            0.5
+        } else {
+            total / seen as f64
+        }
+    }
+
+    /// The index of the candidate to play among `hashes` (non-empty): with probability
+    /// `epsilon` a uniformly random one, else the best scored (ties broken at random).
+    pub fn pick(
+        &self,
+        rng: &mut PlayoutRng,
+        trail: &[TrailEntry],
+        player: Player,
+        hashes: impl ExactSizeIterator<Item = u64>,
+    ) -> usize {
+        let n = hashes.len();
+        if !self.enabled() || rng.gen_bool(self.settings.epsilon.clamp(0.0, 1.0)) {
+            return rng.gen_range(0..n.max(1) as u32) as usize;
+        }
+        let (mut best, mut best_score, mut ties) = (0, f64::NEG_INFINITY, 0u32);
+        for (i, hash) in hashes.enumerate() {
+            let score = self.score(trail, player, hash);
+            if score > best_score {
+                (best, best_score, ties) = (i, score, 1);
+            } else if score == best_score {
+                ties += 1;
+                if rng.gen_range(0..ties) == 0 {
+                    best = i;
+                }
+            }
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_core::SeedableRng;
+
+    fn stats(context: usize) -> ActionStats {
+        ActionStats::new(true, PolicySettings { epsilon: 0.0, context })
+    }
+
+    /// A toy iteration, worked out by hand: player 1 plays a, player 2 plays b, player 1 plays
+    /// a again; player 1 scored 1, player 2 scored 0. MAST: a has sum 2 over 2, b 0 over 1.
+    #[test]
+    fn mast_adds_each_movers_reward_per_move() {
+        let (a, b) = (11, 22);
+        let mut s = stats(0);
+        s.update(&[(1, a), (2, b), (1, a)], &[1.0, 0.0]);
+        assert_eq!(s.entry(&[], 0, 1, a), (2.0, 2.0));
+        assert_eq!(s.entry(&[], 0, 2, b), (0.0, 1.0));
+        // Another player's statistics of the same move are apart.
+        assert_eq!(s.entry(&[], 0, 2, a), (0.0, 0.0));
+        // A second iteration, rewards swapped: a now 2 over 3, b 1 over 2.
+        s.update(&[(1, a), (2, b)], &[0.0, 1.0]);
+        assert_eq!(s.entry(&[], 0, 1, a), (2.0, 3.0));
+        assert!((s.score(&[], 1, a) - 2.0 / 3.0).abs() < 1e-12);
+        assert_eq!(s.score(&[], 2, b), 0.5);
+        assert_eq!(s.score(&[], 1, 99), 0.5, "unseen moves score 0.5");
+        s.decay(0.5);
+        assert_eq!(s.entry(&[], 0, 1, a), (1.0, 1.5));
+    }
+
+    /// NST with one move of context: after (1,a),(2,b),(1,c) rewarded [0.25, 0.75], the bigram
+    /// b→c of player 1 holds 0.25 over 1; c's score after b is the mean of its unigram (0.25)
+    /// and its bigram (0.25); after another move only the unigram counts.
+    #[test]
+    fn nst_counts_ngrams_with_their_context() {
+        let (a, b, c) = (1, 2, 3);
+        let mut s = stats(1);
+        let trail = [(1, a), (2, b), (1, c)];
+        s.update(&trail, &[0.25, 0.75]);
+        assert_eq!(s.entry(&trail[..2], 1, 1, c), (0.25, 1.0));
+        assert_eq!(s.entry(&trail[..1], 1, 2, b), (0.75, 1.0));
+        // Unigrams of the first entry only: no context before it.
+        assert_eq!(s.entry(&[], 0, 1, a), (0.25, 1.0));
+        s.update(&[(2, b), (1, c)], &[1.0, 0.0]);
+        // Unigram c: (0.25 + 1) over 2; bigram b→c: the same two iterations.
+        assert_eq!(s.entry(&[], 0, 1, c), (1.25, 2.0));
+        assert_eq!(s.entry(&[(2, b)], 1, 1, c), (1.25, 2.0));
+        // After a, c has no bigram: the score is its unigram mean.
+        assert!((s.score(&[(2, a)], 1, c) - 0.625).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_greedy_pick_takes_the_best_and_epsilon_one_is_uniform() {
+        let mut s = stats(0);
+        s.update(&[(1, 5), (1, 6)], &[1.0]);
+        s.update(&[(1, 7)], &[0.0]);
+        let mut rng = PlayoutRng::seed_from_u64(3);
+        // 7 scores 0, 8 unseen 0.5, 5 and 6 score 1: always one of 5 or 6, both seen.
+        let mut picked = [0; 4];
+        for _ in 0..200 {
+            picked[s.pick(&mut rng, &[], 1, [7u64, 8, 5, 6].into_iter())] += 1;
+        }
+        assert_eq!((picked[0], picked[1]), (0, 0));
+        assert!(picked[2] > 50 && picked[3] > 50, "{picked:?}");
+        let uniform = ActionStats::new(true, PolicySettings { epsilon: 1.0, context: 0 });
+        let mut counts = [0; 4];
+        for _ in 0..400 {
+            counts[uniform.pick(&mut rng, &[], 1, [7u64, 8, 5, 6].into_iter())] += 1;
+        }
+        assert!(counts.iter().all(|&c| c > 50), "{counts:?}");
+    }
+}
