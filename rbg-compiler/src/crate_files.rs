@@ -223,3 +223,20 @@ fn main_rs(name: &str, lib: &str) -> Result<String, CompileError> {
     };
     format_file(tokens)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `fat-lto` switch is the manifest's `lto` value and nothing else of it.
+    #[test]
+    fn the_profile_follows_the_fat_lto_switch() {
+        let deps = CrateDeps::default();
+        let fat = cargo_toml("p", &deps, &BuildProfile::of(&CompileOptions::default()));
+        let off = CompileOptions { fat_lto: false, ..CompileOptions::default() };
+        let plain = cargo_toml("p", &deps, &BuildProfile::of(&off));
+        assert!(fat.contains("\nlto = \"fat\"\ncodegen-units = 1\n"), "{fat}");
+        assert!(plain.contains("\nlto = false\ncodegen-units = 1\n"), "{plain}");
+        assert_eq!(fat.replace("lto = \"fat\"", "lto = false"), plain);
+    }
+}
