@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::child::{run_measured, EngineCommand};
 use crate::depth::{choose_depth, perft_row, DepthChoice, PerftRow};
-use crate::inputs::{reference_depth, GameFile, Reference, References};
+use crate::inputs::{compile_reference, reference_depth, GameFile, Reference, References};
 use crate::report::{table_header, table_line};
 use crate::{Engine, Host, Progress, SuiteError};
 
@@ -47,6 +47,18 @@ impl Row {
         let reference = self.reference(tool)?;
         let ours = if reference.cached_mc { self.monotonic_playouts_per_s } else { self.playouts_per_s };
         ratio(ours, reference.playouts_per_s)
+    }
+
+    /// The reference compile time of the game (rbg2cpp plus g++; see `reference-compile.csv`),
+    /// for the compiled engine's row only.
+    pub(crate) fn compile_reference(&self) -> Option<f64> {
+        (self.engine == Engine::Compiled.name()).then(|| compile_reference(&self.game)).flatten()
+    }
+
+    /// Our compile time over the reference's (above 1: slower); none for a cache hit.
+    pub(crate) fn compile_ratio(&self) -> Option<f64> {
+        let built = self.compile_seconds.filter(|_| self.compile_cached != Some(true));
+        ratio(built, self.compile_reference())
     }
 
     pub(crate) fn uncached_mc_ratio(&self, tool: &str) -> Option<f64> {

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::depth::{DepthChoice, DepthRule, PerftRow};
-use crate::inputs::{GameFile, References};
+use crate::inputs::{GameFile, References, COMPILE_REFERENCE_TOOL};
 use crate::machine::Provenance;
 use crate::measure::Row;
 use crate::{Engine, SuiteError};
@@ -137,7 +137,7 @@ pub(crate) fn table_line(row: &Row) -> String {
         rate_cell(row.playouts_per_s, 1),
         ratio_cell(row.mc_ratio(&row.headline_tool)),
         rate_cell(row.monotonic_playouts_per_s, 1),
-        compile_cell(row),
+        compile_cell_with_ratio(row),
         row.peak_rss_kib.map_or("-".into(), |k| format!("{:.1}", k as f64 / 1024.0)),
         rate_cell(row.load_average, 1),
         row.errors.join("; ")
@@ -165,6 +165,14 @@ fn compile_cell(row: &Row) -> String {
         (Some(_), Some(true)) => "cached".into(),
         (Some(s), _) => format!("{s:.1} s"),
         _ => "-".into(),
+    }
+}
+
+/// The compile time with its ratio to the reference's where one is known (`12.0 s 4.1x`).
+fn compile_cell_with_ratio(row: &Row) -> String {
+    match row.compile_ratio() {
+        Some(r) => format!("{} {r:.1}x", compile_cell(row)),
+        None => compile_cell(row),
     }
 }
 
@@ -278,6 +286,8 @@ pub(crate) fn csv_text(rows: &[Row]) -> String {
         "status",
         "compile_seconds",
         "compile_cached",
+        "compile_reference_seconds",
+        "compile_ratio",
         "perft_depth",
         "perft_depth_rule",
         "perft_leaves",
@@ -329,6 +339,8 @@ fn csv_row(row: &Row) -> Vec<String> {
         status.into(),
         number(row.compile_seconds),
         number(row.compile_cached),
+        number(row.compile_reference()),
+        number(row.compile_ratio()),
         number(row.depth.map(|d| d.depth)),
         number(rule),
         number(row.perft.map(|p| p.leaves)),
@@ -377,19 +389,21 @@ pub(crate) fn markdown_text(rows: &[Row], page: &Page<'_>, seconds: f64, provena
          with it; the MC ratio is like for like: rbg2cpp's figures come from its simulation \
          driver, which caches where a game has monotonic classes (marked *), and there the ratio \
          uses our cached figure. {} \"load\" is the 1-minute load average when the game's \
-         measurements began.\n",
+         measurements began. \"compile\" is the build of the compiled engine (generation and \
+         cargo; a fresh cache builds the dependencies with its first game); † the reference compile times are quoted from \
+         issue 33, not measured by this suite (rbg-bench/reference-compile.csv).\n",
         provenance.sentence()
     );
     for &engine in engines {
         let tool = engine.headline_tool();
         text.push_str(&format!(
-            "\n**{}** against {tool}:\n\n| game | depth | nodes/s | {tool} | ratio | playouts/s | {tool} | ratio | playouts/s monotonic | compile | peak memory | load | notes |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+            "\n**{}** against {tool}:\n\n| game | depth | nodes/s | {tool} | ratio | playouts/s | {tool} | ratio | playouts/s monotonic | compile | {COMPILE_REFERENCE_TOOL} compile † | ratio | peak memory | load | notes |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
             capitalised(engine.name())
         ));
         for row in rows.iter().filter(|r| r.engine == engine.name()) {
             let reference = row.reference(tool);
             text.push_str(&format!(
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
                 row.game,
                 depth_cell(row),
                 rate_cell(row.nodes_per_s, 0),
@@ -401,6 +415,8 @@ pub(crate) fn markdown_text(rows: &[Row], page: &Page<'_>, seconds: f64, provena
                     + if reference.is_some_and(|r| r.cached_mc) { " *" } else { "" },
                 rate_cell(row.monotonic_playouts_per_s, 1),
                 if engine == Engine::Compiled { compile_cell(row) } else { "-".into() },
+                row.compile_reference().map_or("-".into(), |s| format!("{s:.1} s")),
+                ratio_cell(row.compile_ratio()),
                 row.peak_rss_kib.map_or("-".into(), |k| format!("{:.1} MiB", k as f64 / 1024.0)),
                 rate_cell(row.load_average, 1),
                 row.errors.join("; ").replace('|', "\\|")
@@ -548,6 +564,29 @@ mod tests {
         assert_eq!(geometric_mean([0.0, f64::NAN].into_iter()), None);
         assert_eq!(ratio(Some(3.0), Some(0.0)), None);
         assert_eq!(ratio(Some(3.0), Some(2.0)), Some(1.5));
+    }
+
+    /// Breakthrough's reference is 2.9 s (issue 33), so 5.8 s is twice it; a cache hit, the
+    /// interpreter and a game without a figure have no ratio.
+    #[test]
+    fn the_compile_time_is_set_against_the_reference() {
+        let built = Row {
+            game: "breakthrough".into(),
+            engine: "compiled".into(),
+            compile_seconds: Some(5.8),
+            compile_cached: Some(false),
+            ..Row::default()
+        };
+        assert_eq!(built.compile_reference(), Some(2.9));
+        assert!((built.compile_ratio().unwrap() - 2.0).abs() < 1e-12);
+        assert_eq!(compile_cell_with_ratio(&built), "5.8 s 2.0x");
+        let cached = Row { compile_cached: Some(true), ..built.clone() };
+        assert_eq!(cached.compile_ratio(), None);
+        let interpreter = Row { engine: "interpreter".into(), ..built.clone() };
+        assert_eq!(interpreter.compile_reference(), None);
+        let unknown = Row { game: "connect4".into(), ..built };
+        assert_eq!(unknown.compile_ratio(), None);
+        assert_eq!(compile_cell_with_ratio(&unknown), "5.8 s");
     }
 
     #[test]

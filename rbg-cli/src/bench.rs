@@ -9,11 +9,11 @@
 use std::path::Path;
 use std::process::Command;
 
-use rbg::compile::Built as Engine;
+use rbg_core::Game as _;
 use rbg_runner::{McArgs, PerftArgs};
 use serde_json::Value;
 
-use crate::compile::{build_engine, CompileFlags};
+use crate::compile::{build_runner, CompileFlags};
 use crate::play::{interpreter, mc_argv, perft_argv};
 use crate::Failure;
 
@@ -50,7 +50,7 @@ pub fn run(path: &Path, limit: &BenchLimit, flags: &CompileFlags) -> Result<(), 
         rbg_runner::seconds_limit(seconds).map_err(Failure::from_run)?;
     }
     // Build first, so compilation time never mixes with the measurements.
-    let engine = build_engine(path, flags)?;
+    let engine = build_runner(path, flags)?;
     let interp = interpreter(path, flags.interp_options())?;
     match (limit.depth, limit.seconds) {
         (Some(depth), _) => bench_perft(&interp, &engine, depth),
@@ -77,7 +77,7 @@ struct PerftFigures {
     nodes_per_second: f64,
 }
 
-fn bench_perft(interp: &rbg_interp::Interpreter, engine: &Engine, depth: u32) -> Result<(), Failure> {
+fn bench_perft(interp: &rbg_interp::Interpreter, engine: &Path, depth: u32) -> Result<(), Failure> {
     let args = PerftArgs {
         depth,
         threads: 1,
@@ -87,7 +87,7 @@ fn bench_perft(interp: &rbg_interp::Interpreter, engine: &Engine, depth: u32) ->
         only_last: true,
         max_streamed_moves: rbg_core::perft::DEFAULT_MAX_STREAMED_MOVES,
     };
-    out!("bench {}: perft depth {depth}, single thread", engine.name)?;
+    out!("bench {}: perft depth {depth}, single thread", interp.info().name)?;
     let mut sink = Vec::new();
     let rows = rbg_runner::run_perft(interp, &args, &mut sink).map_err(Failure::from_run)?;
     let row = rows.last().ok_or_else(|| Failure::new("the interpreter printed no perft row"))?;
@@ -121,8 +121,8 @@ fn bench_perft(interp: &rbg_interp::Interpreter, engine: &Engine, depth: u32) ->
     }
 }
 
-fn bench_mc(interp: &rbg_interp::Interpreter, engine: &Engine, seconds: f64) -> Result<(), Failure> {
-    out!("bench {}: flat Monte Carlo, {seconds} s per engine, seed 1", engine.name)?;
+fn bench_mc(interp: &rbg_interp::Interpreter, engine: &Path, seconds: f64) -> Result<(), Failure> {
+    out!("bench {}: flat Monte Carlo, {seconds} s per engine, seed 1", interp.info().name)?;
     let timed = McArgs {
         seconds: Some(seconds),
         playouts: None,
@@ -176,12 +176,12 @@ fn without_timing(mut v: Value) -> Value {
 }
 
 /// Runs a command of the compiled engine with `--json` output and returns its last line.
-fn run_json(engine: &Engine, command: &str, argv: &[String]) -> Result<Value, Failure> {
-    let output = Command::new(&engine.binary)
+fn run_json(engine: &Path, command: &str, argv: &[String]) -> Result<Value, Failure> {
+    let output = Command::new(engine)
         .arg(command)
         .args(argv)
         .output()
-        .map_err(|e| Failure::new(format!("cannot run {}: {e}", engine.binary.display())))?;
+        .map_err(|e| Failure::new(format!("cannot run {}: {e}", engine.display())))?;
     if !output.status.success() {
         return Err(Failure::new(format!(
             "the compiled engine failed ({}): {}",

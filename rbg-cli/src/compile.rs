@@ -2,7 +2,7 @@
 //! glue over the library's switch table and compile pipeline ([`rbg::compile`], whose docs
 //! describe the generated crates and the cache). Here cargo's output goes to the terminal.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use rbg::compile::{
     all_switches, switch_help, write_crate_dir, BuildError, BuildSettings, Built, CargoOutput,
@@ -99,11 +99,14 @@ fn announce_build(crate_dir: &Path) {
     crate::say!("rbg: building the compiled reasoner in {} ...", crate_dir.display());
 }
 
-/// Generates (if needed) and builds the cached compiled engine of the game at `path`.
-pub fn build_engine(path: &Path, flags: &CompileFlags) -> Result<Built, Failure> {
+/// Generates (if needed) and builds the cached compiled engine of the game at `path` with its
+/// runner binary; the binary's path.
+pub fn build_runner(path: &Path, flags: &CompileFlags) -> Result<PathBuf, Failure> {
     let game = load(path, Format::Human, true)?;
-    rbg::compile::build_engine(&game, flags.switches().compile_options(), &build_settings())
-        .map_err(build_failure)
+    let settings = BuildSettings { runner: true, ..build_settings() };
+    let built: Built = rbg::compile::build_engine(&game, flags.switches().compile_options(), &settings)
+        .map_err(build_failure)?;
+    built.binary.ok_or_else(|| Failure::new("internal error: the cache entry has no runner binary"))
 }
 
 /// A failed build or crate write, with the command-line way out where there is one.

@@ -10,7 +10,7 @@ use rbg_core::{Game, MoveList};
 use rbg_interp::{InterpOptions, Interpreter};
 use rbg_runner::{McArgs, PerftArgs};
 
-use crate::compile::{build_engine, build_settings, CompileFlags};
+use crate::compile::{build_runner, build_settings, CompileFlags};
 use crate::diagnostics::Format;
 use crate::load::{load, open_failure};
 use crate::Failure;
@@ -83,8 +83,8 @@ pub fn any_game(path: &Path, engine: &EngineArgs) -> Result<AnyGame, Failure> {
 pub fn perft(path: &Path, engine: &EngineArgs, args: &PerftArgs) -> Result<(), Failure> {
     args.check().map_err(Failure::from_run)?;
     if engine.engine == EngineKind::Compiled {
-        let built = build_engine(path, &engine.flags)?;
-        return run_compiled(&built.binary, "perft", &perft_argv(args));
+        let binary = build_runner(path, &engine.flags)?;
+        return run_compiled(&binary, "perft", &perft_argv(args));
     }
     let mut out = std::io::stdout().lock();
     let run = if engine.engine == EngineKind::Sbg {
@@ -98,8 +98,8 @@ pub fn perft(path: &Path, engine: &EngineArgs, args: &PerftArgs) -> Result<(), F
 pub fn mc(path: &Path, engine: &EngineArgs, args: &McArgs) -> Result<(), Failure> {
     args.check().map_err(Failure::from_run)?;
     if engine.engine == EngineKind::Compiled {
-        let built = build_engine(path, &engine.flags)?;
-        return run_compiled(&built.binary, "mc", &mc_argv(args));
+        let binary = build_runner(path, &engine.flags)?;
+        return run_compiled(&binary, "mc", &mc_argv(args));
     }
     let mut out = std::io::stdout().lock();
     let run = if engine.engine == EngineKind::Sbg {

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use rbg_bench::child::{run_child, ChildEnd, PEAK_MARKER, TIMEOUT_EXIT_CODE};
 use rbg_bench::{Engine, Host, Progress, SuiteError, SuiteOptions};
 
-use crate::compile::{build_engine, CompileFlags};
+use crate::compile::{build_runner, CompileFlags};
 use crate::Failure;
 
 /// The options of `rbg bench --suite` (besides `--seconds`, shared with `rbg bench FILE`).
@@ -148,10 +148,8 @@ impl Host for CliHost {
 
     fn build_compiled(&mut self, game: &Path) -> Result<PathBuf, String> {
         // cargo writes to the terminal: hide the bar meanwhile.
-        let built = self.bar.suspend(|| build_engine(game, &self.flags));
-        built
-            .map(|engine| engine.binary)
-            .map_err(|failure| failure.message().unwrap_or("see the messages above").to_string())
+        let built = self.bar.suspend(|| build_runner(game, &self.flags));
+        built.map_err(|failure| failure.message().unwrap_or("see the messages above").to_string())
     }
 
     fn line(&mut self, text: &str) -> std::io::Result<()> {

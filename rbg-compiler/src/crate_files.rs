@@ -76,7 +76,7 @@ pub fn write_crate(
     }
     let lib = package.replace('-', "_");
     let main_rs = main_rs(name, &lib)?;
-    write_if_changed(&dir.join("Cargo.toml"), &cargo_toml(&package, deps))?;
+    write_if_changed(&dir.join("Cargo.toml"), &cargo_toml(&package, deps, &BuildProfile::of(options)))?;
     write_if_changed(&dir.join("src/lib.rs"), &lib_rs)?;
     write_if_changed(&dir.join("src/main.rs"), &main_rs)?;
     let config = dir.join(".cargo/config.toml");
@@ -115,10 +115,27 @@ fn toml_string(s: &str) -> String {
     out
 }
 
-fn cargo_toml(package: &str, deps: &CrateDeps) -> String {
+/// The release profile of a written crate, from the options' build switches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct BuildProfile {
+    /// cargo's `lto` value.
+    lto: &'static str,
+}
+
+impl BuildProfile {
+    fn of(options: &CompileOptions) -> Self {
+        // Without cross-crate LTO the runner binary's command line (clap) and drivers are not
+        // optimised again with the game, which is most of a small game's build; the price is
+        // calls across the crate boundary where LTO would inline.
+        BuildProfile { lto: if options.fat_lto { "\"fat\"" } else { "false" } }
+    }
+}
+
+fn cargo_toml(package: &str, deps: &CrateDeps, profile: &BuildProfile) -> String {
     let core = toml_string(&deps.rbg_core.display().to_string());
     let runner = toml_string(&deps.rbg_runner.display().to_string());
     let dynlib = toml_string(&deps.rbg_dynlib.display().to_string());
+    let lto = profile.lto;
     format!(
         r#"{GENERATED_MARKER}
 [package]
@@ -137,7 +154,7 @@ rbg-dynlib = {{ path = {dynlib}, default-features = false }}
 clap = {{ version = "4", features = ["derive"] }}
 
 [profile.release]
-lto = "fat"
+lto = {lto}
 codegen-units = 1
 panic = "abort"
 
@@ -205,4 +222,21 @@ fn main_rs(name: &str, lib: &str) -> Result<String, CompileError> {
         }
     };
     format_file(tokens)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `fat-lto` switch is the manifest's `lto` value and nothing else of it.
+    #[test]
+    fn the_profile_follows_the_fat_lto_switch() {
+        let deps = CrateDeps::default();
+        let fat = cargo_toml("p", &deps, &BuildProfile::of(&CompileOptions::default()));
+        let off = CompileOptions { fat_lto: false, ..CompileOptions::default() };
+        let plain = cargo_toml("p", &deps, &BuildProfile::of(&off));
+        assert!(fat.contains("\nlto = \"fat\"\ncodegen-units = 1\n"), "{fat}");
+        assert!(plain.contains("\nlto = false\ncodegen-units = 1\n"), "{plain}");
+        assert_eq!(fat.replace("lto = \"fat\"", "lto = false"), plain);
+    }
 }

@@ -20,16 +20,17 @@
 //!   vendor-<hash>/          the vendored crates; `complete` is written after them
 //!   target/                 one cargo target directory shared by every entry
 //!   <game>-<key>/           one entry: the game's crate (Cargo.toml, src/, .cargo/, Cargo.lock),
-//!     <package>             the runner binary and
+//!     <package>             the runner binary (only in entries built with it) and
 //!     lib<package>.so       the reasoner library, copied out of target/release/, and
-//!     complete              naming both: written last, it makes the entry valid
+//!     complete              naming them: written last, it makes the entry valid
 //!     .lock                 the entry's lock file
 //! ```
 //!
 //! `CACHE` is [`BuildSettings::cache_dir`] if given, else [`cache_dir`]. The key hashes the
 //! RBG text (an SBG game's translation), the game's name, the whole compile options value,
-//! the generator version and the vendored sources, so nothing that changes the generated code
-//! can reuse an entry.
+//! the generator version, the vendored sources and whether the runner binary is built
+//! ([`BuildSettings::runner`]: loading needs the library alone, which builds in a fraction of
+//! the time), so nothing that changes the generated code or the files built can reuse an entry.
 //!
 //! An entry is valid only when complete: the built files are copied into it under temporary
 //! names and renamed, and the `complete` marker naming them is written (again through a rename)

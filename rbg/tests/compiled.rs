@@ -72,6 +72,34 @@ fn two_threads_building_one_game_both_get_it_built_once() {
     let _ = std::fs::remove_dir_all(&built[0].0.entry);
 }
 
+/// Loading needs the library alone, so that is all a plain build makes; the runner binary
+/// (perft and Monte Carlo in a process of their own) comes in an entry of its own when asked.
+#[test]
+fn the_runner_binary_is_built_only_when_asked() {
+    let text = fresh_text("ticTacToe.rbg", "runner");
+    let game = rbg::parse_game(Path::new("ticTacToe.rbg"), text).unwrap();
+    let library_only = build_engine(&game, &CompileOptions::default(), &settings()).unwrap();
+    assert!(library_only.binary.is_none() && library_only.library.is_file(), "{library_only:?}");
+    let marker = std::fs::read_to_string(library_only.entry.join("complete")).unwrap();
+    assert!(!marker.contains("binary"), "{marker}");
+    let runner_settings = BuildSettings { runner: true, ..settings() };
+    let with_runner = build_engine(&game, &CompileOptions::default(), &runner_settings).unwrap();
+    assert_ne!(with_runner.entry, library_only.entry);
+    let binary = with_runner.binary.clone().expect("a runner binary");
+    let out = std::process::Command::new(&binary)
+        .args(["perft", "--depth", "2", "--json", "--only-last"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // 9 first moves, 8 replies each.
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\"leaves\":72"), "{out:?}");
+    // The library-only entry is not taken for one with the runner, nor the other way round.
+    assert!(build_engine(&game, &CompileOptions::default(), &settings()).unwrap().binary.is_none());
+    for built in [library_only, with_runner] {
+        let _ = std::fs::remove_dir_all(&built.entry);
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn a_failed_build_leaves_no_complete_entry() {

@@ -34,6 +34,12 @@ pub struct BuildSettings {
     /// Called with the crate's directory just before cargo starts (not on a cache hit), so a
     /// front end can say why the next minute goes by.
     pub on_build: Option<fn(&Path)>,
+    /// Also build the runner binary (`perft`, `mc` in a process of its own, as `rbg perft
+    /// --engine compiled` and the bench suite run it). Off: the reasoner library alone, which
+    /// is all that loading the engine needs and builds in a fraction of the time (the binary
+    /// links the command line and the drivers with the game). Entries with and without the
+    /// binary are kept apart (the choice is part of the key).
+    pub runner: bool,
 }
 
 /// A compiled engine in the cache.
@@ -41,8 +47,8 @@ pub struct BuildSettings {
 pub struct Built {
     /// The game's name.
     pub name: String,
-    /// The runner binary (`perft`, `mc` subcommands).
-    pub binary: PathBuf,
+    /// The runner binary (`perft`, `mc` subcommands), built when [`BuildSettings::runner`] asked.
+    pub binary: Option<PathBuf>,
     /// The reasoner library, for `rbg_dynlib::load`.
     pub library: PathBuf,
     /// The cache entry holding the crate and both files.
@@ -96,14 +102,14 @@ pub fn build_engine(
         native_cpu: true,
     };
     // Keyed by the RBG text, so a changed SBG translator rebuilds the engines of SBG games.
-    let key = cache_key(&game.rbg_text, &game.name, options, &deps, &build_environment());
+    let key = cache_key(&game.rbg_text, &game.name, options, &deps, &build_environment(), settings.runner);
     let entry = Entry { dir: cache.join(format!("{}-{key:016x}", rbg_compiler::names::snake(&game.name))) };
-    if let Some(built) = entry.complete(&game.name) {
+    if let Some(built) = entry.complete(&game.name, settings.runner) {
         return Ok(built);
     }
     let _lock = lock(&entry.dir)?;
     // Another process (or thread) may have built it while this one waited for the lock.
-    if let Some(built) = entry.complete(&game.name) {
+    if let Some(built) = entry.complete(&game.name, settings.runner) {
         return Ok(built);
     }
     let suffix = format!("{:08x}", key >> 32);
@@ -113,13 +119,14 @@ pub fn build_engine(
     let target = cache.join("target");
     run_cargo(&written, &target, settings)?;
     let release = target.join("release");
-    let binary = format!("{}{}", written.package, std::env::consts::EXE_SUFFIX);
+    let binary = settings.runner.then(|| format!("{}{}", written.package, std::env::consts::EXE_SUFFIX));
     let library = format!("{}{}{}", std::env::consts::DLL_PREFIX, written.lib, std::env::consts::DLL_SUFFIX);
-    entry.install(&release, &[&binary, &library])?;
-    entry.mark_complete(&binary, &library)?;
+    let files: Vec<&str> = binary.iter().map(String::as_str).chain([library.as_str()]).collect();
+    entry.install(&release, &files)?;
+    entry.mark_complete(binary.as_deref(), &library)?;
     Ok(Built {
         name: game.name.clone(),
-        binary: entry.dir.join(binary),
+        binary: binary.map(|b| entry.dir.join(b)),
         library: entry.dir.join(library),
         entry: entry.dir,
         cached: false,
@@ -152,8 +159,9 @@ struct Entry {
 }
 
 impl Entry {
-    /// The built engine if the entry is complete: its marker names both files and they exist.
-    fn complete(&self, name: &str) -> Option<Built> {
+    /// The built engine if the entry is complete: its marker names the library (and the
+    /// binary, when `runner`) and they exist.
+    fn complete(&self, name: &str, runner: bool) -> Option<Built> {
         let marker = std::fs::read_to_string(self.dir.join(COMPLETE)).ok()?;
         let field = |key: &str| {
             marker
@@ -161,8 +169,9 @@ impl Entry {
                 .find_map(|line| line.strip_prefix(key)?.strip_prefix(' '))
                 .map(|f| self.dir.join(f))
         };
-        let (binary, library) = (field("binary")?, field("library")?);
-        (binary.is_file() && library.is_file()).then(|| Built {
+        let (binary, library) = (field("binary"), field("library")?);
+        let binary_ok = !runner || binary.as_ref().is_some_and(|b| b.is_file());
+        (binary_ok && library.is_file()).then(|| Built {
             name: name.to_string(),
             binary,
             library,
@@ -188,8 +197,9 @@ impl Entry {
         Ok(())
     }
 
-    fn mark_complete(&self, binary: &str, library: &str) -> Result<(), BuildError> {
-        write_atomically(&self.dir.join(COMPLETE), format!("binary {binary}\nlibrary {library}\n").as_bytes())
+    fn mark_complete(&self, binary: Option<&str>, library: &str) -> Result<(), BuildError> {
+        let binary = binary.map_or(String::new(), |b| format!("binary {b}\n"));
+        write_atomically(&self.dir.join(COMPLETE), format!("{binary}library {library}\n").as_bytes())
     }
 }
 
@@ -222,8 +232,12 @@ fn run_cargo(written: &WrittenCrate, target: &Path, settings: &BuildSettings) ->
         on_build(&written.dir);
     }
     let mut command = Command::new(&cargo);
+    command.args(["build", "--release"]);
+    if !settings.runner {
+        command.arg("--lib");
+    }
     command
-        .args(["build", "--release", "--manifest-path"])
+        .arg("--manifest-path")
         .arg(written.dir.join("Cargo.toml"))
         .env("CARGO_TARGET_DIR", target)
         // The crate's .cargo/config.toml (native CPU) is read from the working directory.
@@ -272,13 +286,21 @@ fn build_environment() -> String {
 }
 
 /// 64-bit FNV-1a over everything the generated crate depends on.
-fn cache_key(bytes: &[u8], name: &str, options: &CompileOptions, deps: &CrateDeps, environment: &str) -> u64 {
+fn cache_key(
+    bytes: &[u8],
+    name: &str,
+    options: &CompileOptions,
+    deps: &CrateDeps,
+    environment: &str,
+    runner: bool,
+) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     // The whole options value (not the curated `fingerprint`), so a new option can never
     // reuse a crate generated without it.
     let fingerprint = format!("{options:?}");
     let native = [deps.native_cpu as u8];
-    let parts: [&[u8]; 9] = [
+    let runner = [runner as u8];
+    let parts: [&[u8]; 10] = [
         bytes,
         name.as_bytes(),
         fingerprint.as_bytes(),
@@ -288,6 +310,7 @@ fn cache_key(bytes: &[u8], name: &str, options: &CompileOptions, deps: &CrateDep
         deps.rbg_dynlib.as_os_str().as_encoded_bytes(),
         &native,
         environment.as_bytes(),
+        &runner,
     ];
     let vendored = vendor::HASH.to_le_bytes();
     for part in parts.iter().copied().chain([&vendored[..]]) {
@@ -308,24 +331,33 @@ mod tests {
     fn cache_keys_differ_by_game_and_options() {
         let deps = CrateDeps::default();
         let on = CompileOptions::default();
-        let a = cache_key(b"game a", "a", &on, &deps, "");
-        assert_eq!(a, cache_key(b"game a", "a", &on, &deps, ""));
-        assert_ne!(a, cache_key(b"game b", "a", &on, &deps, ""));
-        assert_ne!(a, cache_key(b"game a", "b", &on, &deps, ""));
+        let a = cache_key(b"game a", "a", &on, &deps, "", false);
+        assert_eq!(a, cache_key(b"game a", "a", &on, &deps, "", false));
+        assert_ne!(a, cache_key(b"game b", "a", &on, &deps, "", false));
+        assert_ne!(a, cache_key(b"game a", "b", &on, &deps, "", false));
         assert_ne!(
             a,
-            cache_key(b"game a", "a", &on, &CrateDeps { native_cpu: true, ..CrateDeps::default() }, "")
+            cache_key(
+                b"game a",
+                "a",
+                &on,
+                &CrateDeps { native_cpu: true, ..CrateDeps::default() },
+                "",
+                false
+            )
         );
         for (switch, scope) in all_switches() {
             if scope == Scope::Interpreter {
                 continue;
             }
             let settings = SwitchSettings::default().with_flag(switch.flag).unwrap();
-            let key = cache_key(b"game a", "a", settings.compile_options(), &deps, "");
+            let key = cache_key(b"game a", "a", settings.compile_options(), &deps, "", false);
             assert_ne!(a, key, "--{} does not change the cache key", switch.flag);
         }
-        let without_lto = cache_key(b"game a", "a", &on, &deps, "CARGO_PROFILE_RELEASE_LTO=false");
+        let without_lto = cache_key(b"game a", "a", &on, &deps, "CARGO_PROFILE_RELEASE_LTO=false", false);
         assert_ne!(a, without_lto, "a profile override does not change the cache key");
+        let with_runner = cache_key(b"game a", "a", &on, &deps, "", true);
+        assert_ne!(a, with_runner, "an entry with the runner binary is not one without");
     }
 
     #[test]
