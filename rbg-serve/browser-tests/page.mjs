@@ -456,6 +456,22 @@ async function studioCase(page) {
   console.log(`stop: the agent's search answered ${latency} ms after the click`);
   if (latency > 1000) failures.push(`after Stop the agent's search ran on for ${latency} ms`);
   if ((await historyLength(page)) !== 1) failures.push("the stopped agent's move landed");
+  // New game during a search stops the old game's search too (not only drops its answer).
+  const opened = page.waitForResponse((r) => r.url().endsWith("/api/sessions") && r.request().method() === "POST");
+  await page.goto(`${base}/?game=chess.rbg&you=white&vs=hard`);
+  const old = (await (await opened).json()).id;
+  await page.waitForSelector(`${cell("rx4y6")}.movable`);
+  await page.click(cell("rx4y6"));
+  await page.click(cell("rx4y4"));
+  await page.waitForFunction(() => document.body.classList.contains("thinking"));
+  await page.click("#new");
+  const renewed = Date.now();
+  let searching = true;
+  while (searching && Date.now() - renewed < 2000) {
+    searching = (await (await page.request.get(`${base}/api/sessions/${old}`)).json()).thinking;
+    if (searching) await page.waitForTimeout(50);
+  }
+  if (searching) failures.push("the old game's agent searched on after New game");
   // Analyze: tic-tac-toe by self-play (random agents: every game ends within 9 plies).
   await page.goto(`${base}/?game=ticTacToe.rbg&you=both`);
   await page.waitForSelector("#board .cell.movable");

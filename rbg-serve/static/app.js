@@ -116,6 +116,8 @@ async function startGame(request) {
   draft = request.source !== undefined ? { source: request.source, name: request.name } : null;
   clicks = [];
   paused = false;
+  // The old session's agent stops searching (its answer would be dropped anyway).
+  if (thinking && current !== null) api("POST", `/api/sessions/${current}/stop`).catch(() => {});
   current = null; // answers of the old session are dropped from now on
   setThinking(false);
   try {
@@ -495,6 +497,11 @@ async function agentMove() {
     refresh();
   }
 }
+
+// A tab closed or left during an agent's search stops the search (it would run to its budget).
+window.addEventListener("pagehide", () => {
+  if (thinking && current !== null) navigator.sendBeacon(`/api/sessions/${current}/stop`);
+});
 
 async function stopAgent() {
   if (!thinking || current === null) return;
