@@ -468,3 +468,27 @@ fn fmt_formats_in_place_and_check_lists_what_would_change() {
     assert_eq!(std::fs::read_to_string(&sbg).ok().as_deref(), Some(SBG));
     assert_eq!(rbg(&["fmt", "no-such-game.sbg"]).status.code(), Some(1));
 }
+
+/// Our own games are written in the style `rbg fmt` gives: every `.rbg` and `.sbg` file under
+/// `games/` is left alone by `rbg fmt --check` (which lists the files it would change).
+#[test]
+fn the_games_of_the_repository_are_formatted() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../games");
+    let mut files = Vec::new();
+    let mut folders = vec![root];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).expect("games/ is readable").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "rbg" || e == "sbg") {
+                files.push(path.to_string_lossy().into_owned());
+            }
+        }
+    }
+    assert!(files.len() > 40, "only {} games found", files.len());
+    let mut args = vec!["fmt", "--check"];
+    args.extend(files.iter().map(String::as_str));
+    let check = rbg(&args);
+    assert_eq!((check.status.code(), stdout(&check)), (Some(0), String::new()), "{}", stderr(&check));
+}
