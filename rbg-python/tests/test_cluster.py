@@ -212,7 +212,7 @@ def test_the_command_line_reports_bad_input_with_rbgs_exit_codes(tmp_path):
     done = run("evolve")
     assert done.returncode == 2 and "--out" in done.stderr
     done = run("evolve", "--out", str(tmp_path / "run"), "--width", "1", "--local")
-    assert done.returncode == 1 and "the board width must be between 2 and 26" in done.stderr
+    assert done.returncode == 2 and "the board width must be between 2 and 26" in done.stderr  # as rbg evolve
     done = run("evolve", "--out", str(tmp_path / "run"), "--resume", str(bad), "--local")
     assert done.returncode == 1 and "is not a checkpoint" in done.stderr
 

@@ -40,6 +40,7 @@ __all__ = [
     "McResult",
     "PlayoutAnalysis",
     "Ray",
+    "SettingsError",
     "analyze",
     "evolve",
     "mc",
@@ -715,6 +716,11 @@ def _evolve_generation(run, backend: Backend, progress) -> str:
     return run.complete(backend.map(_fitness, tasks, progress))
 
 
+class SettingsError(ValueError):
+    """Settings of a run that cannot be used (``rbg evolve`` refuses them as usage errors, exit
+    code 2; so does ``python -m rbg.cluster evolve``)."""
+
+
 def evolve(
     out: "str | os.PathLike[str]",
     *,
@@ -738,14 +744,17 @@ def evolve(
     recorded wall times differ).
     """
     if best < 1:
-        raise ValueError("best must be at least 1")
+        raise SettingsError("best must be at least 1")
     if resume is not None:
         given = sorted(name for name, value in settings.items() if value is not None)
         if given:
-            raise ValueError(f"{', '.join(given)} cannot change on resume: the checkpoint's settings are used")
+            raise SettingsError(f"{', '.join(given)} cannot change on resume: the checkpoint's settings are used")
         run = _rbg._Evolution.resume(os.fspath(resume), generations)
     else:
-        run = _rbg._Evolution.begin(_evolve_settings(dict(settings, generations=generations)))
+        try:
+            run = _rbg._Evolution.begin(_evolve_settings(dict(settings, generations=generations)))
+        except ValueError as e:
+            raise SettingsError(str(e)) from None
     backend = backend or Local()
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)

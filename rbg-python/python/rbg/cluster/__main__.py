@@ -182,6 +182,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         parser.error("--best must be at least 1")
     try:
         _run(args)
+    except cluster.SettingsError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     except (rbg.ParseError, OSError, ConnectionError, TimeoutError, RuntimeError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
