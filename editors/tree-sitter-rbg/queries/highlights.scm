@@ -17,6 +17,15 @@
 (parameters
   (identifier) @variable.parameter)
 
+; A player's or variable's bound, `white(100)`, is written like a macro call. Helix gives a
+; node the colour of the first pattern that matches it, so this one comes before the next.
+(section
+  name: (section_name) @_section
+  body: (body
+    (macro_call
+      name: (identifier) @variable))
+  (#any-of? @_section "players" "variables"))
+
 (macro_call
   name: (identifier) @function.macro)
 

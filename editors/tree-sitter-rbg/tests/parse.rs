@@ -2,6 +2,7 @@
 //! `games/` parses without an ERROR or MISSING node, the highlight query compiles against the
 //! grammar, and small texts give the trees and colours worked out by hand.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use tree_sitter::{Node, Parser, Query, QueryCursor, StreamingIterator, Tree};
@@ -110,20 +111,29 @@ fn board_generators_and_pasting_parse() {
     assert_eq!(tree.root_node().to_sexp(), expected);
 }
 
-/// Each capture of the highlight query over `text` as `capture: text`.
+/// The colour of each coloured node of `text` as `capture: text`, in text order. As in Helix,
+/// a node matched by several patterns takes the first pattern's capture.
 fn highlights(text: &str) -> Vec<String> {
     let language = tree_sitter_rbg::LANGUAGE.into();
     let query = Query::new(&language, tree_sitter_rbg::HIGHLIGHTS_QUERY).expect("highlights.scm compiles");
     let tree = parse(text);
     let mut cursor = QueryCursor::new();
     let mut captures = cursor.captures(&query, tree.root_node(), text.as_bytes());
-    let mut seen = Vec::new();
+    // node's byte range -> (pattern index, capture name)
+    let mut first: BTreeMap<(usize, usize), (usize, &str)> = BTreeMap::new();
     while let Some((found, index)) = captures.next() {
         let capture = found.captures[*index];
         let name = query.capture_names()[capture.index as usize];
-        seen.push(format!("{name}: {}", &text[capture.node.byte_range()]));
+        if name.starts_with('_') {
+            continue;
+        }
+        let range = capture.node.byte_range();
+        let entry = first.entry((range.start, range.end)).or_insert((found.pattern_index, name));
+        if found.pattern_index < entry.0 {
+            *entry = (found.pattern_index, name);
+        }
     }
-    seen
+    first.iter().map(|(&(start, end), (_, name))| format!("{name}: {}", &text[start..end])).collect()
 }
 
 #[test]
@@ -135,17 +145,40 @@ fn the_highlight_query_compiles_against_the_grammar() {
 
 #[test]
 fn highlighting_colours_names_by_their_role() {
-    let seen = highlights("#m(p) = {p} 7 // c\n#rules = m(e)");
-    for expected in [
+    let text = "#players = white(100)\n#m(p) = {p} 7 // c\n#rules = m(e) [$ x = 1] ->white";
+    // By hand: each coloured token of `text`, in order.
+    let expected = [
+        "keyword.directive: #",
+        "keyword: players",
+        "operator: =",
+        "variable: white",
+        "punctuation.bracket: (",
+        "constant.numeric.integer: 100",
+        "punctuation.bracket: )",
         "keyword.directive: #",
         "function.macro: m",
+        "punctuation.bracket: (",
         "variable.parameter: p",
+        "punctuation.bracket: )",
+        "operator: =",
+        "punctuation.bracket: {",
         "type: p",
+        "punctuation.bracket: }",
         "constant.numeric.integer: 7",
         "comment: // c",
+        "keyword.directive: #",
         "keyword: rules",
-    ] {
-        assert!(seen.iter().any(|s| s == expected), "no `{expected}` in {seen:?}");
-    }
-    assert_eq!(seen.iter().filter(|s| *s == "function.macro: m").count(), 2, "definition and call: {seen:?}");
+        "operator: =",
+        "function.macro: m",
+        "punctuation.bracket: (",
+        "punctuation.bracket: )",
+        "punctuation.bracket: [$",
+        "variable: x",
+        "operator: =",
+        "constant.numeric.integer: 1",
+        "punctuation.bracket: ]",
+        "keyword.control: ->",
+    ];
+    let seen = highlights(text);
+    assert_eq!(seen, expected);
 }
