@@ -27,7 +27,7 @@ pub struct Workload {
     pub playouts: u64,
 }
 
-/// The eight bench games of docs/results.md with work sized to take 10^8..10^9 instructions.
+/// The eight bench games of docs/results.md and their work (10^7 to a few 10^9 instructions a run).
 pub const BENCH_GAMES: [(&str, Workload); 8] = [
     ("breakthrough", Workload { depth: 4, playouts: 2000 }),
     ("chess", Workload { depth: 3, playouts: 100 }),

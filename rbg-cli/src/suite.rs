@@ -11,7 +11,6 @@ use rbg_bench::instructions::InstructionOptions;
 use rbg_bench::{Engine, Host, Progress, SuiteError, SuiteOptions};
 
 use crate::bench::BenchLimit;
-
 use crate::compile::{build_runner_for, CompileFlags};
 use crate::Failure;
 
