@@ -7,7 +7,8 @@
 //! second, and for a game in the table one of the reference depth's parity, so that both trees
 //! end on the same kind of ply), flat Monte Carlo for S seconds with and without monotonic-class
 //! move caching, the compile time of the compiled engine, and the peak memory of the measuring
-//! processes.
+//! processes. With `--instructions` it counts instructions under callgrind instead (see
+//! [`instructions`]).
 //!
 //! # Like for like
 //!
@@ -40,6 +41,7 @@ use std::time::Duration;
 pub mod child;
 mod depth;
 mod inputs;
+pub mod instructions;
 pub mod machine;
 mod measure;
 mod report;
@@ -94,6 +96,8 @@ pub struct SuiteOptions {
     pub from_csv: Option<PathBuf>,
     /// Rewrite the summary between [`README_BEGIN`] and [`README_END`] in this file.
     pub readme: Option<PathBuf>,
+    /// Count instructions under callgrind instead of measuring speed.
+    pub instructions: Option<instructions::InstructionOptions>,
 }
 
 /// What the suite needs from the program running it.
@@ -103,6 +107,8 @@ pub trait Host {
     fn rbg_program(&self) -> Result<PathBuf, String>;
     /// Builds (or finds cached) the compiled engine of a game; the path of its binary.
     fn build_compiled(&mut self, game: &Path) -> Result<PathBuf, String>;
+    /// Like [`Host::build_compiled`], for plain x86-64 (the CPU valgrind decodes).
+    fn build_portable(&mut self, game: &Path) -> Result<PathBuf, String>;
     /// Shows one line of results (the table's header and rows, the summary).
     fn line(&mut self, text: &str) -> std::io::Result<()>;
     /// Shows a note about the run (not a result).
@@ -156,6 +162,9 @@ pub const DEFAULT_MC_SECONDS: f64 = 2.0;
 /// Runs the suite: measures (or reads `from_csv`), shows the rows and the summary through the
 /// host, and writes the files asked for.
 pub fn run(options: &SuiteOptions, host: &mut dyn Host) -> Result<(), SuiteError> {
+    if let Some(counting) = &options.instructions {
+        return run_instructions(options, counting, host);
+    }
     if !(options.seconds > 0.0 && options.seconds.is_finite()) {
         return Err(SuiteError::new("--seconds must be above 0 for the suite's Monte Carlo"));
     }
@@ -167,13 +176,7 @@ pub fn run(options: &SuiteOptions, host: &mut dyn Host) -> Result<(), SuiteError
             inputs::References::new()
         }
     };
-    let mut engines = if options.engines.is_empty() {
-        vec![Engine::Interpreter, Engine::Compiled]
-    } else {
-        options.engines.clone()
-    };
-    engines.sort();
-    engines.dedup();
+    let engines = chosen_engines(options);
     // Open the output files first, so a bad path fails before an hour of measuring.
     let mut csv = options.csv.as_deref().map(create_file).transpose()?;
     let mut markdown = options.markdown.as_deref().map(create_file).transpose()?;
@@ -204,6 +207,46 @@ pub fn run(options: &SuiteOptions, host: &mut dyn Host) -> Result<(), SuiteError
         report::rewrite_readme(path, &section)?;
     }
     Ok(())
+}
+
+/// The suite's instruction-count mode: the counts shown, and written as CSV and Markdown.
+fn run_instructions(
+    options: &SuiteOptions,
+    counting: &instructions::InstructionOptions,
+    host: &mut dyn Host,
+) -> Result<(), SuiteError> {
+    let work = instructions::workloads(&options.games, counting)?;
+    let names: Vec<String> = work.iter().map(|(name, _)| name.clone()).collect();
+    let files = inputs::find_games(&options.dir, &names)?;
+    let games: Vec<_> =
+        work.into_iter().zip(files).map(|((name, workload), file)| (name, file.path, workload)).collect();
+    let engines = chosen_engines(options);
+    let baseline = match &counting.baseline {
+        Some(path) => instructions::read_baseline(path)?,
+        None => Default::default(),
+    };
+    let mut csv = options.csv.as_deref().map(create_file).transpose()?;
+    let mut markdown = options.markdown.as_deref().map(create_file).transpose()?;
+    let counts = instructions::count_all(&games, &engines, &baseline, host)?;
+    if let Some((file, path)) = csv.as_mut() {
+        write_to(file, path, &instructions::csv_text(&counts))?;
+    }
+    if let Some((file, path)) = markdown.as_mut() {
+        write_to(file, path, &instructions::markdown_text(&counts, counting.baseline.as_deref()))?;
+    }
+    Ok(())
+}
+
+/// The engines asked for (none: both), in order, each once.
+fn chosen_engines(options: &SuiteOptions) -> Vec<Engine> {
+    let mut engines = if options.engines.is_empty() {
+        vec![Engine::Interpreter, Engine::Compiled]
+    } else {
+        options.engines.clone()
+    };
+    engines.sort();
+    engines.dedup();
+    engines
 }
 
 fn reference_path(options: &SuiteOptions) -> Option<PathBuf> {

@@ -102,8 +102,14 @@ fn announce_build(crate_dir: &Path) {
 /// Generates (if needed) and builds the cached compiled engine of the game at `path` with its
 /// runner binary; the binary's path.
 pub fn build_runner(path: &Path, flags: &CompileFlags) -> Result<PathBuf, Failure> {
+    build_runner_for(path, flags, false)
+}
+
+/// [`build_runner`] for plain x86-64 rather than this machine's CPU (`portable`), as valgrind
+/// needs.
+pub fn build_runner_for(path: &Path, flags: &CompileFlags, portable: bool) -> Result<PathBuf, Failure> {
     let game = load(path, Format::Human, true)?;
-    let settings = BuildSettings { runner: true, ..build_settings() };
+    let settings = BuildSettings { runner: true, portable, ..build_settings() };
     let built: Built = rbg::compile::build_engine(&game, flags.switches().compile_options(), &settings)
         .map_err(build_failure)?;
     built.binary.ok_or_else(|| Failure::new("internal error: the cache entry has no runner binary"))

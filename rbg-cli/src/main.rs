@@ -388,7 +388,7 @@ fn main() -> ExitCode {
             compile::compile(&file, &output, &how, &flags).map_err(|f| f.about(&file))
         }
         Command::Bench { file, limit, suite, flags } => match (&file, &suite.suite) {
-            (_, Some(dir)) => suite::run(&suite, dir, limit.seconds, &flags),
+            (_, Some(dir)) => suite::run(&suite, dir, &limit, &flags),
             (Some(_), None) if suite.suite_only_option().is_some() => Err(Failure::usage(format!(
                 "{} goes with --suite DIR, not with one game",
                 suite.suite_only_option().unwrap_or_default()

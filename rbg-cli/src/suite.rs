@@ -7,16 +7,18 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use rbg_bench::child::{run_child, ChildEnd, PEAK_MARKER, TIMEOUT_EXIT_CODE};
+use rbg_bench::instructions::InstructionOptions;
 use rbg_bench::{Engine, Host, Progress, SuiteError, SuiteOptions};
 
-use crate::compile::{build_runner, CompileFlags};
+use crate::bench::BenchLimit;
+use crate::compile::{build_runner_for, CompileFlags};
 use crate::Failure;
 
 /// The options of `rbg bench --suite` (besides `--seconds`, shared with `rbg bench FILE`).
 #[derive(clap::Args, Clone, Debug)]
 pub struct SuiteArgs {
     /// Benchmark every .rbg game under this directory (recursively) instead of one game.
-    #[arg(long, value_name = "DIR", conflicts_with = "depth")]
+    #[arg(long, value_name = "DIR")]
     pub suite: Option<PathBuf>,
     /// With --suite: the engines to measure, separated by commas.
     #[arg(long, value_enum, value_delimiter = ',')]
@@ -53,6 +55,19 @@ pub struct SuiteArgs {
     /// docs/results.md).
     #[arg(long, value_name = "FILE")]
     pub readme: Option<PathBuf>,
+    /// With --suite: count instructions under valgrind's callgrind instead of measuring speed:
+    /// perft at a fixed depth and Monte Carlo with fixed playouts from seed 7 (by default the
+    /// eight bench games with the work of docs/results.md; --depth N and --playouts N set it
+    /// for every game). --csv and --markdown write the counts.
+    #[arg(long)]
+    pub instructions: bool,
+    /// With --instructions: Monte Carlo playouts of every game.
+    #[arg(long, value_name = "N", requires = "instructions")]
+    pub playouts: Option<u64>,
+    /// With --instructions: an earlier run's CSV (from --instructions --csv); each count gets
+    /// its ratio to the earlier one.
+    #[arg(long, value_name = "FILE", requires = "instructions")]
+    pub baseline: Option<PathBuf>,
 }
 
 impl SuiteArgs {
@@ -69,6 +84,7 @@ impl SuiteArgs {
             (self.fresh, "--fresh"),
             (self.from_csv.is_some(), "--from-csv"),
             (self.readme.is_some(), "--readme"),
+            (self.instructions, "--instructions"),
         ];
         given.into_iter().find(|(on, _)| *on).map(|(_, flag)| flag)
     }
@@ -92,8 +108,9 @@ impl From<SuiteEngine> for Engine {
 }
 
 /// `rbg bench --suite DIR`.
-pub fn run(args: &SuiteArgs, dir: &Path, seconds: Option<f64>, flags: &CompileFlags) -> Result<(), Failure> {
-    let seconds = seconds.unwrap_or(rbg_bench::DEFAULT_MC_SECONDS);
+pub fn run(args: &SuiteArgs, dir: &Path, limit: &BenchLimit, flags: &CompileFlags) -> Result<(), Failure> {
+    let instructions = instruction_options(args, limit)?;
+    let seconds = limit.seconds.unwrap_or(rbg_bench::DEFAULT_MC_SECONDS);
     rbg_runner::seconds_limit(seconds).map_err(Failure::from_run)?;
     if flags.compile_options() != Default::default() || flags.interp_options() != Default::default() {
         return Err(Failure::new("--suite measures the default engines: give no switches with it"));
@@ -116,6 +133,7 @@ pub fn run(args: &SuiteArgs, dir: &Path, seconds: Option<f64>, flags: &CompileFl
         reference: args.reference.clone(),
         from_csv: args.from_csv.clone(),
         readme: args.readme.clone(),
+        instructions,
     };
     let fresh_cache =
         args.fresh.then(|| std::env::temp_dir().join(format!("rbg-bench-fresh-{}", std::process::id())));
@@ -134,11 +152,51 @@ pub fn run(args: &SuiteArgs, dir: &Path, seconds: Option<f64>, flags: &CompileFl
     })
 }
 
+/// The options of `--instructions`, refusing those of the speed suite with it (and --depth
+/// without it).
+fn instruction_options(args: &SuiteArgs, limit: &BenchLimit) -> Result<Option<InstructionOptions>, Failure> {
+    if !args.instructions {
+        return match limit.depth {
+            Some(_) => {
+                Err(Failure::usage("--depth goes with one game FILE or with --suite DIR --instructions"))
+            }
+            None => Ok(None),
+        };
+    }
+    let speed_only = [
+        (limit.seconds.is_some(), "--seconds"),
+        (args.stop_after.is_some(), "--stop-after"),
+        (args.reference.is_some(), "--reference"),
+        (args.fresh, "--fresh"),
+        (args.from_csv.is_some(), "--from-csv"),
+        (args.readme.is_some(), "--readme"),
+    ];
+    if let Some((_, flag)) = speed_only.into_iter().find(|(on, _)| *on) {
+        return Err(Failure::usage(format!("{flag} does not go with --instructions")));
+    }
+    if limit.depth == Some(0) || args.playouts == Some(0) {
+        return Err(Failure::usage("--depth and --playouts must be at least 1 with --instructions"));
+    }
+    Ok(Some(InstructionOptions {
+        depth: limit.depth,
+        playouts: args.playouts,
+        baseline: args.baseline.clone(),
+    }))
+}
+
 /// The suite's host: this binary, its compile cache, a progress bar on a terminal and the
 /// result lines on standard output.
 struct CliHost {
     flags: CompileFlags,
     bar: indicatif::ProgressBar,
+}
+
+impl CliHost {
+    fn build(&mut self, game: &Path, portable: bool) -> Result<PathBuf, String> {
+        // cargo writes to the terminal: hide the bar meanwhile.
+        let built = self.bar.suspend(|| build_runner_for(game, &self.flags, portable));
+        built.map_err(|failure| failure.message().unwrap_or("see the messages above").to_string())
+    }
 }
 
 impl Host for CliHost {
@@ -147,9 +205,11 @@ impl Host for CliHost {
     }
 
     fn build_compiled(&mut self, game: &Path) -> Result<PathBuf, String> {
-        // cargo writes to the terminal: hide the bar meanwhile.
-        let built = self.bar.suspend(|| build_runner(game, &self.flags));
-        built.map_err(|failure| failure.message().unwrap_or("see the messages above").to_string())
+        self.build(game, false)
+    }
+
+    fn build_portable(&mut self, game: &Path) -> Result<PathBuf, String> {
+        self.build(game, true)
     }
 
     fn line(&mut self, text: &str) -> std::io::Result<()> {

@@ -290,7 +290,7 @@ fn bad_options_are_errors() {
     let dir = dir.to_str().unwrap();
     let missing = format!("{dir}/no-such-dir");
     let unwritable = format!("{dir}/no-such-dir/out.csv");
-    let bad: [(&[&str], &str); 13] = [
+    let bad: [(&[&str], &str); 17] = [
         (&["bench"], "<FILE>"),
         (&["bench", "--suite", &missing], "not a directory"),
         (&["bench", "--suite", dir, "--depth", "3"], "--depth"),
@@ -304,10 +304,77 @@ fn bad_options_are_errors() {
         (&["bench", "--suite", dir, "--reference", &missing], "cannot read the reference table"),
         (&["bench", "--suite", dir, "--csv", &unwritable], "cannot create"),
         (&["bench", "--suite", dir, "--stop-after=-2"], "--stop-after"),
+        (
+            &["bench", "--suite", dir, "--instructions", "--seconds", "1"],
+            "--seconds does not go with --instructions",
+        ),
+        (&["bench", "--suite", dir, "--playouts", "3"], "--instructions"),
+        (
+            &["bench", "--suite", dir, "--instructions", "--games", "ticTacToe"],
+            "not one of the eight bench games",
+        ),
+        (&["bench", "--suite", dir, "--instructions", "--depth", "0", "--playouts", "1"], "at least 1"),
     ];
     for (args, message) in bad {
         let out = rbg(args);
-        assert!(!out.status.success(), "{args:?} succeeded");
+        assert!(matches!(out.status.code(), Some(1 | 2)), "{args:?}: {:?}", out.status);
         assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
     }
+}
+
+/// `--instructions` on tic-tac-toe (interpreter, tiny work): one CSV row per task with a count
+/// that grows with the work, and a second run against the first as `--baseline` gives each
+/// count over the earlier one (counts of the same work agree to within 2%: the runs are fixed,
+/// only hash seeds and the environment differ).
+#[test]
+fn instruction_counts_compare_with_a_baseline() {
+    let Some(dir) = suite_dir() else { return };
+    let count = |playouts: &str, csv: &str, baseline: Option<&str>| {
+        let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+        let mut args: Vec<String> = ["bench", "--suite", dir.to_str().unwrap(), "--instructions"]
+            .into_iter()
+            .chain(["--games", "ticTacToe", "--engines", "interpreter", "--depth", "2"])
+            .map(String::from)
+            .collect();
+        args.extend(["--playouts".into(), playouts.into(), "--csv".into(), path(csv)]);
+        if let Some(b) = baseline {
+            args.extend(["--baseline".into(), path(b), "--markdown".into(), path("instructions.md")]);
+        }
+        let out = rbg(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        read_rows(&dir.join(csv))
+    };
+    let first = count("3", "first.csv", None);
+    let tasks: Vec<(&str, &str, &str)> =
+        first.iter().map(|r| (r["game"].as_str(), r["engine"].as_str(), r["task"].as_str())).collect();
+    assert_eq!(tasks, [("ticTacToe", "interpreter", "perft-2"), ("ticTacToe", "interpreter", "mc-3")]);
+    assert!(first.iter().all(|r| number(r, "instructions") > 1e5 && r["ratio_to_baseline"].is_empty()));
+    let second = count("30", "second.csv", Some("first.csv"));
+    let (perft, mc) = (&second[0], &second[1]);
+    assert_eq!((perft["task"].as_str(), mc["task"].as_str()), ("perft-2", "mc-30"));
+    let ratio = number(perft, "instructions") / number(&first[0], "instructions");
+    assert!((number(perft, "ratio_to_baseline") - ratio).abs() < 1e-5, "{perft:?}");
+    assert!((ratio - 1.0).abs() < 0.02, "the same work counted {ratio}x the instructions");
+    // 27 more playouts cost more instructions; mc-30 has no baseline row.
+    assert!(number(mc, "instructions") > number(&first[1], "instructions"));
+    assert!(mc["ratio_to_baseline"].is_empty());
+    let md = std::fs::read_to_string(dir.join("instructions.md")).unwrap();
+    assert!(md.contains("| ticTacToe | interpreter | mc-30 |") && md.contains("| n/a |"), "{md}");
+}
+
+/// Without valgrind on the path the suite says so and fails (exit 1) before measuring.
+#[test]
+fn instruction_counts_without_valgrind_are_a_clear_error() {
+    let Some(dir) = suite_dir() else { return };
+    let empty = dir.join("empty-path");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = assert_cmd::Command::cargo_bin("rbg")
+        .unwrap()
+        .env("PATH", &empty)
+        .args(["bench", "--suite", dir.to_str().unwrap(), "--instructions", "--games", "ticTacToe"])
+        .args(["--engines", "interpreter", "--depth", "1", "--playouts", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("install valgrind"), "{}", stderr(&out));
 }

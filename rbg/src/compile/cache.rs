@@ -40,6 +40,10 @@ pub struct BuildSettings {
     /// links the command line and the drivers with the game). Entries with and without the
     /// binary are kept apart (the choice is part of the key).
     pub runner: bool,
+    /// Build for plain x86-64 instead of this machine's CPU (for valgrind, which may not decode
+    /// the newest instructions). Portable entries have a key and a cargo target directory of
+    /// their own, so the two kinds never rebuild each other's dependencies.
+    pub portable: bool,
 }
 
 /// A compiled engine in the cache.
@@ -99,7 +103,7 @@ pub fn build_engine(
         rbg_core: Path::new("..").join(&vendor).join("rbg-core"),
         rbg_runner: Path::new("..").join(&vendor).join("rbg-runner"),
         rbg_dynlib: Path::new("..").join(&vendor).join("rbg-dynlib"),
-        native_cpu: true,
+        native_cpu: !settings.portable,
     };
     // Keyed by the RBG text, so a changed SBG translator rebuilds the engines of SBG games.
     let key = cache_key(&game.rbg_text, &game.name, options, &deps, &build_environment(), settings.runner);
@@ -116,7 +120,7 @@ pub fn build_engine(
     let written = write_crate(&game.ir, &game.name, options, &entry.dir, &deps, &suffix)
         .map_err(BuildError::Generate)?;
     write_lock_file(&entry.dir)?;
-    let target = cache.join("target");
+    let target = cache.join(if settings.portable { "target-portable" } else { "target" });
     run_cargo(&written, &target, settings)?;
     let release = target.join("release");
     let binary = settings.runner.then(|| format!("{}{}", written.package, std::env::consts::EXE_SUFFIX));
