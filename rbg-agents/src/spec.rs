@@ -353,6 +353,13 @@ fn format_duration(d: Duration) -> String {
     }
 }
 
+/// Adds `key=value` to `options` when the value differs from the default.
+fn changed<T: PartialEq + fmt::Display>(options: &mut Vec<String>, key: &str, value: T, default: T) {
+    if value != default {
+        options.push(format!("{key}={value}"));
+    }
+}
+
 /// The specification as text that parses back to it: the agent's name, then the options that
 /// differ from their defaults, then the budget keys and the seed (if not 0).
 impl fmt::Display for AgentSpec {
@@ -361,96 +368,59 @@ impl fmt::Display for AgentSpec {
         let name = match &self.kind {
             AgentKind::Random => "random",
             AgentKind::FlatMc(c) => {
-                if c.playouts_per_move != FlatMcConfig::default().playouts_per_move {
-                    options.push(format!("playouts={}", c.playouts_per_move));
-                }
+                changed(
+                    &mut options,
+                    "playouts",
+                    c.playouts_per_move,
+                    FlatMcConfig::default().playouts_per_move,
+                );
                 "flatmc"
             }
             AgentKind::Mcts(c) => {
                 let d = MctsConfig::default();
-                if c.c != d.c {
-                    options.push(format!("c={}", c.c));
-                }
-                if c.mast != d.mast {
-                    options.push(format!("mast={}", c.mast));
-                }
-                if c.mast_epsilon != d.mast_epsilon {
-                    options.push(format!("epsilon={}", c.mast_epsilon));
-                }
-                if c.mast_decay != d.mast_decay {
-                    options.push(format!("decay={}", c.mast_decay));
-                }
-                if c.nst != d.nst {
-                    options.push(format!("nst={}", c.nst));
-                }
-                if c.rave != d.rave {
-                    options.push(format!("rave={}", c.rave));
-                }
-                if c.grave_ref != d.grave_ref {
-                    options.push(format!("grave={}", c.grave_ref));
-                }
-                if c.threads != d.threads {
-                    options.push(format!("threads={}", c.threads));
-                }
-                if c.reuse_tree != d.reuse_tree {
-                    options.push(format!("reuse={}", c.reuse_tree));
-                }
+                let o = &mut options;
+                changed(o, "c", c.c, d.c);
+                changed(o, "mast", c.mast, d.mast);
+                changed(o, "epsilon", c.mast_epsilon, d.mast_epsilon);
+                changed(o, "decay", c.mast_decay, d.mast_decay);
+                changed(o, "nst", c.nst, d.nst);
+                changed(o, "rave", c.rave, d.rave);
+                changed(o, "grave", c.grave_ref, d.grave_ref);
+                changed(o, "threads", c.threads, d.threads);
+                changed(o, "reuse", c.reuse_tree, d.reuse_tree);
                 "mcts"
             }
             AgentKind::SplitMcts(c) => {
                 let d = SplitMctsConfig::default();
-                if c.c != d.c {
-                    options.push(format!("c={}", c.c));
-                }
-                if c.compress != d.compress {
-                    options.push(format!("compress={}", c.compress));
-                }
-                if c.expansion != d.expansion {
-                    let expansion = match c.expansion {
-                        Expansion::Nodal => "nodal",
-                        Expansion::Single => "single",
-                    };
-                    options.push(format!("expansion={expansion}"));
-                }
-                if c.playout != d.playout {
-                    let playout = match c.playout {
-                        SplitPlayout::Full => "full",
-                        SplitPlayout::Split => "split",
-                    };
-                    options.push(format!("playout={playout}"));
-                }
-                if c.steps != d.steps {
-                    let steps = match c.steps {
-                        StepSource::Listed => "listed",
-                        StepSource::Generated => "generated",
-                    };
-                    options.push(format!("steps={steps}"));
-                }
-                if c.reuse_tree != d.reuse_tree {
-                    options.push(format!("reuse={}", c.reuse_tree));
-                }
-                if c.mast != d.mast {
-                    options.push(format!("mast={}", c.mast));
-                }
-                if c.mast_epsilon != d.mast_epsilon {
-                    options.push(format!("epsilon={}", c.mast_epsilon));
-                }
-                if c.mast_decay != d.mast_decay {
-                    options.push(format!("decay={}", c.mast_decay));
-                }
-                if c.nst != d.nst {
-                    options.push(format!("nst={}", c.nst));
-                }
+                let expansion = |e: &Expansion| match e {
+                    Expansion::Nodal => "nodal",
+                    Expansion::Single => "single",
+                };
+                let playout = |p: &SplitPlayout| match p {
+                    SplitPlayout::Full => "full",
+                    SplitPlayout::Split => "split",
+                };
+                let steps = |s: &StepSource| match s {
+                    StepSource::Listed => "listed",
+                    StepSource::Generated => "generated",
+                };
+                let o = &mut options;
+                changed(o, "c", c.c, d.c);
+                changed(o, "compress", c.compress, d.compress);
+                changed(o, "expansion", expansion(&c.expansion), expansion(&d.expansion));
+                changed(o, "playout", playout(&c.playout), playout(&d.playout));
+                changed(o, "steps", steps(&c.steps), steps(&d.steps));
+                changed(o, "reuse", c.reuse_tree, d.reuse_tree);
+                changed(o, "mast", c.mast, d.mast);
+                changed(o, "epsilon", c.mast_epsilon, d.mast_epsilon);
+                changed(o, "decay", c.mast_decay, d.mast_decay);
+                changed(o, "nst", c.nst, d.nst);
                 "split-mcts"
             }
             AgentKind::AlphaBeta(c) => {
                 let d = AlphaBetaConfig::default();
-                if c.tt_bits != d.tt_bits {
-                    options.push(format!("tt={}", c.tt_bits));
-                }
-                if c.material != d.material {
-                    options.push(format!("material={}", c.material));
-                }
+                changed(&mut options, "tt", c.tt_bits, d.tt_bits);
+                changed(&mut options, "material", c.material, d.material);
                 for (piece, weight) in &c.piece_weights {
                     options.push(format!("piece.{piece}={weight}"));
                 }
