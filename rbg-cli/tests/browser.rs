@@ -3,7 +3,8 @@
 //! the random agent; in chess it checks the selection (targets, Escape, switching), e2-e4 and
 //! its notation, Back and Forward by the arrow keys, a move by the keyboard, a reload keeping
 //! the game, export and import of the log; the board locked while the agent thinks, Stop, and
-//! "New game" during a search; a promotion in chessGardner chosen by picture and name; then
+//! "New game" during a search; a promotion in chessGardner chosen by picture and name; paper
+//! soccer (the corpus's) moved by a click on the point the ball goes to; then
 //! every game of `games/` opens from the library and a legal move is made by clicks, with a
 //! check that no two clickable sites are closer than 24 px; the editor marks a typed error,
 //! applies its quick fix, redraws the preview and plays the edited rule; the studio part checks
@@ -60,12 +61,17 @@ fn the_page_plays_by_clicks_in_headless_chromium() {
     if !rbg_testdata::available(&[&chess]) {
         return;
     }
-    // The games of games/ and the corpus's chess, in a directory of their own.
+    // The games of games/ and the corpus's chess and paper soccer, in a directory of their own.
     let dir = temp_file("chess.rbg", &std::fs::read_to_string(&chess).expect("chess.rbg"))
         .parent()
         .expect("a directory")
         .to_path_buf();
     copy_tree(&workspace().join("games"), &dir);
+    // Paper soccer, clicked at the points the ball goes to.
+    let soccer = rbg_testdata::corpus_game("paperSoccer");
+    if rbg_testdata::available(&[&soccer]) {
+        std::fs::copy(&soccer, dir.join("paperSoccer.rbg")).expect("copy paperSoccer.rbg");
+    }
     let (_server, address) = start_server(&dir);
 
     let target =
@@ -97,6 +103,7 @@ fn the_page_plays_by_clicks_in_headless_chromium() {
         "chess-selected-1280.png",
         "chess-thinking-1280.png",
         "promotion-1280.png",
+        "paper-soccer-1280.png",
         "chess-1280.png",
         "library-1280.png",
         "chess-600.png",

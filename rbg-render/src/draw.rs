@@ -142,7 +142,7 @@ fn initial_counts<G: Game>(game: &G) -> Vec<usize> {
 }
 
 /// The piece on every vertex in the initial position.
-fn initial_pieces<G: Game>(game: &G) -> Vec<u32> {
+pub(crate) fn initial_pieces<G: Game>(game: &G) -> Vec<u32> {
     let initial = game.initial_state();
     (0..game.info().vertices.len() as u32).map(|v| game.piece(&initial, v)).collect()
 }

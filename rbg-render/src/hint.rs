@@ -22,7 +22,9 @@
 //!
 //! The same reading also notes whether the `#board` is a `tiling(..., vertices, ...)`: the game
 //! information keeps a tiling's positions but not whether its sites are cells or vertices, and
-//! a board played on vertices (a go board) is drawn as points on its lines, not as cells.
+//! a board played on vertices (a go board) is drawn as points on its lines, not as cells. It
+//! also keeps the file's title (the first line of its opening comment, as every corpus file
+//! names its game there), by which a game known to be played on a go board is drawn as one.
 
 use core::fmt;
 
@@ -36,6 +38,9 @@ pub struct LayoutHint {
     /// The file's board is a `tiling` whose sites are the tiling's vertices (not a hint: read
     /// from the `#board` declaration written in the file; one made by a macro is not seen).
     pub on_vertices: bool,
+    /// The first line of the comment the file opens with, trimmed (`Gomoku free style 15x15`);
+    /// not a hint either.
+    pub title: Option<String>,
 }
 
 /// A layout style a hint can ask for.
@@ -96,6 +101,7 @@ impl LayoutHint {
             }
         }
         hint.on_vertices = tiling_on_vertices(text);
+        hint.title = title(text);
         Ok(hint)
     }
 
@@ -111,6 +117,14 @@ impl LayoutHint {
         self.style = Some(Style::NAMES.iter().find(|(name, _)| *name == word)?.1);
         Some(())
     }
+}
+
+/// The first line of the file's opening comment, if the file opens (after blank lines) with a
+/// `//` comment that is not a hint.
+fn title(text: &str) -> Option<String> {
+    let first = text.lines().map(str::trim).find(|l| !l.is_empty())?;
+    let comment = first.strip_prefix("//")?.trim();
+    (!comment.is_empty() && !comment.starts_with("@layout")).then(|| comment.to_string())
 }
 
 /// Whether the text (its comments left out) calls `tiling(` with `vertices` as the second
@@ -180,5 +194,17 @@ mod tests {
         ));
         assert!(!on("#board = mytiling(square(rectangle(9, 9)), vertices, e)"));
         assert!(!on("#board = tiling(square(rectangle(9, 9"));
+    }
+
+    #[test]
+    fn the_title_is_the_first_line_of_the_opening_comment() {
+        let title = |text: &str| LayoutHint::from_source(text).unwrap().title;
+        assert_eq!(
+            title("\n// Gomoku free style 15x15\n// -- rules\n#players = a(1)"),
+            Some("Gomoku free style 15x15".into())
+        );
+        assert_eq!(title("#players = a(1)\n// Go"), None);
+        assert_eq!(title("// @layout points\n// Go"), None);
+        assert_eq!(title("//\n"), None);
     }
 }

@@ -151,9 +151,9 @@ impl Layout {
         if layout.shape == Shape::Squares
             && hint.style.is_none()
             && layout.files_and_ranks.is_some()
-            && plays_stones(info)
+            && played_on_a_go_board(info, hint)
         {
-            // Go is played on the points of its grid.
+            // Go, gomoku and their kin are played on the points of the grid.
             layout.shape = Shape::Nodes;
             layout.links = links(info, &layout.hidden);
             layout.on_points = true;
@@ -231,21 +231,41 @@ impl Layout {
     }
 }
 
-/// Whether the pieces are go stones: a coloured piece named `…Stone`.
+/// Whether the game is played with stones on the points of a go board: its pieces are go
+/// stones, or its title or name names such a game.
 ///
-/// Why piece names: a `rectangle` board's information is the same whether the game is played
-/// in its squares or on its points, and the corpus's go files (read-only) carry no hint; stones
-/// are what is placed on the points of a go board, so two kinds of `…Stone` say the game is
-/// played there.
+/// Why not the rules: a `rectangle` board's information is the same whether the game is played
+/// in its squares or on its points, and the placement games of both kinds (reversi in squares,
+/// gomoku on points) read alike; the corpus's files (read-only) carry no hint. What they do say
+/// is what is placed (stones go on points) and, in their opening comment, the game's name.
+fn played_on_a_go_board(info: &GameInfo, hint: &LayoutHint) -> bool {
+    plays_stones(info)
+        || info.name.rsplit(['/', '\\']).next().is_some_and(names_a_go_board_game)
+        || hint.title.as_deref().is_some_and(names_a_go_board_game)
+}
+
+/// Whether the pieces are go stones: two coloured kinds named `…Stone`.
 fn plays_stones(info: &GameInfo) -> bool {
     let stones =
         info.pieces.iter().filter(|p| p.len() > 5 && p.to_ascii_lowercase().ends_with("stone")).count();
     stones >= 2
 }
 
-/// The star points of a square board of 9, 13 or 19 points a side with unit steps (where go
-/// boards mark them: the 3rd line from the edge and the centre on 9 and 13 lines, the 4th line
-/// and the middles on 19); none for other boards.
+/// Games people play with stones on the points of a go board (renju and pente: gomoku's kin).
+const GO_BOARD_GAMES: [&str; 6] = ["go", "gomoku", "renju", "connect6", "pente", "ninuki"];
+
+/// Whether a title or file name (`Gomoku free style 15x15`, `connect6_split`) starts with the
+/// name of a game played on a go board, as a whole word.
+fn names_a_go_board_game(text: &str) -> bool {
+    let first_word: String =
+        text.chars().take_while(|c| c.is_ascii_alphanumeric()).collect::<String>().to_ascii_lowercase();
+    GO_BOARD_GAMES.contains(&first_word.as_str())
+}
+
+/// The star points of a square board of 9, 13, 15 or 19 points a side with unit steps (where
+/// go and gomoku boards mark them: the 3rd line from the edge and the centre on 9 and 13 lines,
+/// the 4th line and the centre on 15 (gomoku's board), the 4th line and the middles on 19);
+/// none for other boards.
 fn star_points(layout: &Layout) -> Vec<[f64; 2]> {
     let shown: Vec<[f64; 2]> =
         (0..layout.points.len()).filter(|&v| layout.is_shown(v)).map(|v| layout.points[v]).collect();
@@ -264,6 +284,7 @@ fn star_points(layout: &Layout) -> Vec<[f64; 2]> {
     let marks: &[usize] = match lines {
         9 => &[2, 4, 6],
         13 => &[3, 6, 9],
+        15 => &[3, 7, 11],
         19 => &[3, 9, 15],
         _ => return Vec::new(),
     };
@@ -756,5 +777,15 @@ mod tests {
         assert!((arc.radius - 1.0).abs() < 1e-9);
         assert!(arc.large);
         assert!(!arc.clockwise, "up from (1, 0) around (0, 0) turns anticlockwise on the screen");
+    }
+
+    #[test]
+    fn go_board_games_are_known_by_the_first_word_of_their_name() {
+        for named in ["go", "Go (19x19)", "gomoku_freeStyle", "Gomoku standard", "connect6_split", "Renju"] {
+            assert!(names_a_go_board_game(named), "{named}");
+        }
+        for other in ["goat", "connect4", "reversi", "Atari Go", "", "hex_9x9", "good"] {
+            assert!(!names_a_go_board_game(other), "{other}");
+        }
     }
 }

@@ -17,6 +17,12 @@
 //! drawn on diagonals only fence moves off the pitch), the lines drawn since in ink, and the ball
 //! on the current vertex (the game walks the ball along its lines). Every square stays a click
 //! target, small and invisible; the squares of lines are drawn as their lines, not as pieces.
+//!
+//! A move changes the squares of the lines the ball runs along, but a player clicks the points
+//! the ball goes to: [`Pitch::points_of_path`] turns the one into the other (the page's click
+//! path of a move).
+
+use rbg_core::Game;
 
 use crate::layout::{Layout, Shape};
 
@@ -64,6 +70,41 @@ impl Pitch {
             (0..step)
                 .find_map(|ox| (0..step).find_map(|oy| Pitch::on_lattice(&grid, initial, step, [ox, oy])))
         })
+    }
+
+    /// The pitch of a game's board drawn with `layout`, from the game's initial position.
+    pub fn of_game<G: Game>(game: &G, layout: &Layout) -> Option<Pitch> {
+        Pitch::detect(layout, &crate::draw::initial_pieces(game))
+    }
+
+    /// The points a player clicks for a move whose click path on the board is `path`: the
+    /// squares of one line, met one after another, give way to the point the ball reaches
+    /// along it; other vertices stay; a vertex repeated at once is kept once.
+    ///
+    /// The ball runs through a line's squares from its start to its end, so the end is the
+    /// point the squares run towards; a lone square (a move that changes only one) is placed
+    /// by what came before: the end is the point the ball did not come from, or, first in the
+    /// path, the point nearer the square.
+    pub fn points_of_path(&self, path: &[u32]) -> Vec<u32> {
+        let mut points: Vec<u32> = Vec::new();
+        let mut rest = path;
+        while let Some((&first, after)) = rest.split_first() {
+            let Some(segment) = self.segment_of(first) else {
+                push_new(&mut points, first);
+                rest = after;
+                continue;
+            };
+            let run = 1 + after.iter().take_while(|&&v| segment.cells.contains(&v)).count();
+            let end = segment_end(segment, &rest[..run], points.last().copied());
+            push_new(&mut points, end);
+            rest = &rest[run..];
+        }
+        points
+    }
+
+    /// The line whose squares include `square`.
+    fn segment_of(&self, square: u32) -> Option<&Segment> {
+        self.segments.iter().find(|s| s.cells.contains(&square))
     }
 
     fn on_lattice(grid: &Grid, initial: &[u32], step: i64, offset: [i64; 2]) -> Option<Pitch> {
@@ -145,6 +186,33 @@ impl Pitch {
     }
 }
 
+/// The point a ball reaches along `segment` through its squares `run` (in the order met),
+/// coming from `came_from` if known.
+fn segment_end(segment: &Segment, run: &[u32], came_from: Option<u32>) -> u32 {
+    let index = |v: &u32| segment.cells.iter().position(|c| c == v).unwrap_or(0);
+    let (first, last) = (run.first().map_or(0, index), run.last().map_or(0, index));
+    // The cells run from `a` to `b`.
+    let towards_b = match last.cmp(&first) {
+        core::cmp::Ordering::Greater => true,
+        core::cmp::Ordering::Less => false,
+        core::cmp::Ordering::Equal => match came_from {
+            Some(point) if point == segment.a || point == segment.b => point == segment.a,
+            _ => 2 * last + 1 >= segment.cells.len(),
+        },
+    };
+    if towards_b {
+        segment.b
+    } else {
+        segment.a
+    }
+}
+
+fn push_new(points: &mut Vec<u32>, v: u32) {
+    if points.last() != Some(&v) {
+        points.push(v);
+    }
+}
+
 /// A board of squares with a square on every integer point of a rectangle.
 struct Grid {
     cells: Vec<[i64; 2]>,
@@ -195,5 +263,39 @@ impl Grid {
             return None;
         }
         self.by_place.get((y * self.width + x) as usize).copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Points 0 and 3 with the line's squares 1 and 2 between them (from 0 towards 3), and
+    /// points 3 and 6 with the squares 4 and 5.
+    fn two_lines() -> Pitch {
+        let line = |a: u32| Segment { a, b: a + 3, cells: vec![a + 1, a + 2], border: false };
+        Pitch {
+            points: vec![0, 3, 6],
+            marks: vec![false; 7],
+            segments: vec![line(0), line(3)],
+            undrawn: 0,
+            step: 3,
+        }
+    }
+
+    #[test]
+    fn a_lines_squares_give_way_to_the_point_they_run_towards() {
+        let pitch = two_lines();
+        assert_eq!(pitch.points_of_path(&[1, 2]), [3]);
+        assert_eq!(pitch.points_of_path(&[2, 1]), [0]);
+        // A bounce: along the first line to 3, then on to 6.
+        assert_eq!(pitch.points_of_path(&[1, 2, 4, 5]), [3, 6]);
+        // Lone squares: the nearer point first, then away from where the ball came from.
+        assert_eq!(pitch.points_of_path(&[2]), [3]);
+        assert_eq!(pitch.points_of_path(&[1]), [0]);
+        assert_eq!(pitch.points_of_path(&[3, 2]), [3, 0]);
+        // Points and other vertices stay; repeats at once are kept once.
+        assert_eq!(pitch.points_of_path(&[3, 3, 1, 2, 3]), [3]);
+        assert_eq!(pitch.points_of_path(&[]), Vec::<u32>::new());
     }
 }

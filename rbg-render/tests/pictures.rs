@@ -686,6 +686,7 @@ fn every_board_has_separate_clickable_sites_and_grid_names_on_a_grid() {
     let games = every_board_game();
     let mut checked = 0;
     let mut pitches: Vec<String> = Vec::new();
+    let mut on_go_boards = 0;
     for (name, rbg_text, hint_text) in &games {
         let out = rbg_parser::parse(name, rbg_text.as_bytes());
         let Some(ir) = out.game else { panic!("{name} parses: {:?}", out.diagnostics) };
@@ -705,6 +706,14 @@ fn every_board_has_separate_clickable_sites_and_grid_names_on_a_grid() {
         let pieces: Vec<u32> = (0..info.vertices.len() as u32).map(|v| game.piece(&initial, v)).collect();
         if rbg_render::pitch::Pitch::detect(&layout, &pieces).is_some() {
             pitches.push(info.name.clone());
+        }
+        // Games played on a go board are points on its lines (stones on the crossings).
+        if ["go", "gomoku", "connect6"].iter().any(|g| name.split('_').next() == Some(*g)) {
+            assert!(
+                layout.shape == Shape::Nodes && layout.on_points && !layout.dots,
+                "{name}: points on lines"
+            );
+            on_go_boards += 1;
         }
         let drawn = sites(&doc);
         // Each vertex drawn once, except helpers, which are not drawn.
@@ -777,6 +786,10 @@ fn every_board_has_separate_clickable_sites_and_grid_names_on_a_grid() {
     // Only paper soccer encodes lines between points in squares.
     let expected: &[&str] = if rbg_testdata::corpus().is_some() { &["paperSoccer"] } else { &[] };
     assert_eq!(pitches, expected);
+    // go, go_constsum, go_nopass, gomoku_freeStyle, gomoku_standard (15, 11 and 13 lines),
+    // connect6, connect6_split.
+    let go_boards = if rbg_testdata::corpus().is_some() { 9 } else { 0 };
+    assert_eq!(on_go_boards, go_boards);
     eprintln!("{checked} boards checked in {:.2} s", started.elapsed().as_secs_f64());
 }
 
@@ -1019,6 +1032,68 @@ fn the_corpus_go_boards_are_points_on_lines_with_nine_star_points() {
                 assert!(stars.iter().any(|&s| close(s, at)), "{name}: no star point at ({x}, {y})");
             }
         }
+    }
+}
+
+/// Gomoku and connect6 are played on go boards: stones on the crossings of the lines, star
+/// points where go boards have them (15 lines: the 4th lines' crossings and the centre; 19: as
+/// go), known by the file's title also when the file is renamed.
+#[test]
+fn gomoku_and_connect6_are_points_on_the_lines_of_a_go_board() {
+    let cases: [(&str, usize, &[[usize; 2]]); 4] = [
+        ("gomoku_freeStyle", 15, &[[3, 3], [11, 3], [7, 7], [3, 11], [11, 11]]),
+        ("gomoku_standard", 15, &[[3, 3], [11, 3], [7, 7], [3, 11], [11, 11]]),
+        ("gomoku_standard_13x13", 13, &[[3, 3], [9, 3], [6, 6], [3, 9], [9, 9]]),
+        ("connect6", 19, &[[3, 3], [9, 3], [15, 3], [3, 9], [9, 9], [15, 9], [3, 15], [9, 15], [15, 15]]),
+    ];
+    for (name, side, stars_at) in cases {
+        let path = rbg_testdata::corpus_dir().join(format!("{name}.rbg"));
+        if !rbg_testdata::available(&[&path]) {
+            return;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        // Renamed: only the title (`// Gomoku free style 15x15`, `// Connect6`) tells.
+        let game = interpreter(&text, "renamed");
+        assert_eq!(Layout::new(game.info()).shape, Shape::Squares, "{name}: no name, no title: squares");
+        let hint = rbg_render::LayoutHint::from_source(&text).unwrap();
+        let layout = Layout::with_hint(game.info(), &hint);
+        assert!(layout.shape == Shape::Nodes && layout.on_points && !layout.dots, "{name}");
+        // The corpus name alone tells too, and both draw the same board.
+        let named = corpus_game(name).unwrap();
+        assert_eq!(Layout::new(named.info()), layout, "{name}");
+        let at = format!("rx{0}y{0}", side / 2);
+        let state = place_on(&named, &[&at]);
+        let svg = render_svg(&named, &state, None, &RenderOptions::default());
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let (centres, lines) = points_and_lines(&doc);
+        assert_eq!(centres.len(), side * side, "{name}");
+        assert_eq!(lines.len(), 2 * side * (side - 1), "{name}: {side} lines each way");
+        assert!(
+            doc.descendants().filter(|n| has_class(n, "cell")).all(|c| c.has_tag_name("circle")),
+            "{name}"
+        );
+        assert!(centres.values().all(|&c| on_a_crossing(c, &lines)), "{name}");
+        let a = centres["rx0y0"];
+        let (b, c) = (centres["rx1y0"], centres["rx0y1"]);
+        assert!(
+            close([b[0] - a[0], b[1] - a[1]], [CELL, 0.0]) && close([c[0] - a[0], c[1] - a[1]], [0.0, CELL])
+        );
+        let stars: Vec<[f64; 2]> = doc
+            .descendants()
+            .filter(|n| has_class(n, "star-point"))
+            .map(|n| [number(&n, "cx"), number(&n, "cy")])
+            .collect();
+        assert_eq!(stars.len(), stars_at.len(), "{name}");
+        for [x, y] in stars_at {
+            assert!(
+                stars.iter().any(|&s| close(s, centres[&format!("rx{x}y{y}")])),
+                "{name}: no star at {x},{y}"
+            );
+        }
+        // The first stone stands on the centre point.
+        let pieces = drawn_pieces(&doc);
+        assert_eq!(pieces.len(), 1, "{name}");
+        assert!(close(pieces[&at].centre, centres[&at]), "{name}");
     }
 }
 

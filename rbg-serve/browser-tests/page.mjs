@@ -3,7 +3,8 @@
 //
 //   node page.mjs http://127.0.0.1:PORT OUT_DIR
 //
-// The server must serve the games of games/ and chess.rbg (the corpus's). Steps:
+// The server must serve the games of games/ and chess.rbg (the corpus's; paperSoccer.rbg too,
+// if there). Steps:
 //  1. tic-tac-toe against the random agent: we play cross with a perfect-play search of our own
 //     (below, independent of the server) and click its cells until a game ends with "You won"
 //     (a drawn game starts a new one; at most 10 games);
@@ -12,7 +13,8 @@
 //     by the keyboard, the URL keeping the game over a reload, export and import of the log;
 //  3. the board locked while the agent thinks, Stop, and "New game" during a search (the old
 //     game's late answer must not come back);
-//  4. a promotion in chessGardner reached by a link, chosen by its picture and name;
+//  4. a promotion in chessGardner reached by a link, chosen by its picture and name; paper
+//     soccer (when served) played by a click on the point the ball goes to;
 //  5. every game of the directory opens and a legal move is made by clicks; on each board no two
 //     clickable sites are closer than 24 px (games known to fail until the layout branch lands
 //     are reported, not failed);
@@ -39,9 +41,12 @@ mkdirSync(outDir, { recursive: true });
 const failures = [];
 const started = Date.now();
 
-// Boards whose overlapping sites are only reported, not failed: none (rbg-render's own test
-// checks every board of the corpus and games/ too). STRICT_LAYOUT=1 fails on these as well.
-const KNOWN_OVERLAPS = new Set();
+// Boards whose overlapping sites are only reported, not failed (rbg-render's own test checks
+// every board of the corpus and games/ at the default size). STRICT_LAYOUT=1 fails on these as
+// well. Paper soccer: its moves are clicked on the points (1.56 cells apart), but the squares
+// of its lines stay invisible sites 0.52 cells apart, under 24 px where the page shrinks the
+// 31 x 37 board to fit the window.
+const KNOWN_OVERLAPS = new Set(["paperSoccer.rbg"]);
 if (process.env.STRICT_LAYOUT) KNOWN_OVERLAPS.clear();
 
 // --- tic-tac-toe -------------------------------------------------------------------------------
@@ -239,6 +244,31 @@ async function promotion(page) {
   const piece = await pieceAt(page, "rx1y0");
   const text = await page.textContent("#history li:nth-of-type(5) .m");
   if (piece !== "wQ" || text !== "b4-b5=Q") failures.push(`after the promotion b5 holds ${piece}, written "${text}"`);
+}
+
+// --- paper soccer -----------------------------------------------------------------------------
+
+// Paper soccer (the corpus's, when the directory has it) is played by clicking the point the
+// ball goes to: at the start the ball is on the centre spot rx15y18 (points every 3rd square of
+// the 31 x 37 board) and the 8 points around it light up; a click on the one to its right
+// (rx18y18) makes the move.
+async function paperSoccer(page) {
+  const { games } = await (await fetch(`${base}/api/games`)).json();
+  if (!games.includes("paperSoccer.rbg")) return;
+  await page.goto(`${base}/?game=paperSoccer.rbg&you=both`);
+  await page.waitForSelector("#board .cell.movable");
+  const movable = (await page.$$eval("#board .cell.movable", (cs) => cs.map((c) => c.dataset.vertex))).sort();
+  const around = [];
+  for (const x of [12, 15, 18]) for (const y of [15, 18, 21]) if (x !== 15 || y !== 18) around.push(`rx${x}y${y}`);
+  around.sort();
+  if (JSON.stringify(movable) !== JSON.stringify(around)) failures.push(`paper soccer offers ${movable.join(" ")}, not the 8 points around the centre`);
+  await page.click(cell("rx18y18"));
+  try {
+    await page.waitForFunction(() => document.querySelectorAll("#history li").length === 1, null, { timeout: 5000 });
+  } catch {
+    failures.push(`paper soccer: a click on the point rx18y18 made no move (${await page.textContent("#message")})`);
+  }
+  await page.screenshot({ path: join(outDir, "paper-soccer-1280.png") });
 }
 
 // --- every game -------------------------------------------------------------------------------
@@ -515,7 +545,7 @@ try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.setDefaultTimeout(20000);
   page.on("pageerror", (e) => failures.push(`page error: ${e.message}`));
-  for (const [name, part] of [["tic-tac-toe", ticTacToe], ["chess", chess], ["agent", agentCases], ["promotion", promotion], ["every game", everyGame], ["editor", editorCase], ["studio", studioCase]]) {
+  for (const [name, part] of [["tic-tac-toe", ticTacToe], ["chess", chess], ["agent", agentCases], ["promotion", promotion], ["paper soccer", paperSoccer], ["every game", everyGame], ["editor", editorCase], ["studio", studioCase]]) {
     if (process.env.ONLY && process.env.ONLY !== name) continue; // one part, while working on it
     const t = Date.now();
     const n = await part(page);

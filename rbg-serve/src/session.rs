@@ -18,6 +18,7 @@ use rbg_core::state_codec::{self, StateParts};
 use rbg_core::stoppable::Stoppable;
 use rbg_core::{Action, Game, MoveList};
 use rbg_render::pieces::{ChessKind, Look};
+use rbg_render::pitch::Pitch;
 use rbg_render::{game_piece_looks, render_svg_with_layout, Layout, LayoutHint, RenderOptions, TextBoard};
 use serde::Serialize;
 
@@ -65,6 +66,9 @@ pub struct Session {
     pub file: String,
     /// Where every vertex is drawn (computed once: a node-list board's layout takes a moment).
     layout: Layout,
+    /// The board's pitch, for a game of lines between points (paper soccer): its moves are
+    /// clicked at the points the ball goes to, not on the squares of the lines.
+    pitch: Option<Pitch>,
     play: Play<AnyGame>,
     scratch: DynScratch,
     /// Which pieces stand for an empty cell, and the names notation uses.
@@ -247,6 +251,7 @@ impl Session {
         max_history: usize,
     ) -> Result<Session, Refusal> {
         let layout = Layout::with_hint(game.info(), hint);
+        let pitch = Pitch::of_game(game.as_ref(), &layout);
         let options = SessionOptions { max_history, ..SessionOptions::default() };
         let play = Play::new(Arc::clone(&game), options)?;
         let info = game.info();
@@ -265,6 +270,7 @@ impl Session {
         Ok(Session {
             file,
             layout,
+            pitch,
             scratch: game.new_scratch(),
             play,
             empty: looks.iter().map(|l| *l == Look::Hidden).collect(),
@@ -412,6 +418,15 @@ impl Session {
         self.play.log(Some(self.file.clone()), self.agents.clone(), 0, 0)
     }
 
+    /// The vertices a player clicks for a move: those it changes, or on a pitch the points the
+    /// ball goes to.
+    fn click_path(&self, sketch: &MoveSketch) -> Vec<u32> {
+        match &self.pitch {
+            Some(pitch) => pitch.points_of_path(&sketch.path()),
+            None => sketch.path(),
+        }
+    }
+
     /// How `mv` reads at `before` (a position where it is legal).
     fn sketch(&mut self, before: &DynState, mv: &[Action]) -> Result<MoveSketch, Refusal> {
         let game = Arc::clone(self.game());
@@ -491,7 +506,7 @@ impl Session {
             moves.push(MoveView {
                 text: sketch.text(&self.names, || actions.clone()),
                 actions,
-                path: sketch.path(),
+                path: self.click_path(&sketch),
                 taken: sketch.taken,
                 piece,
             });

@@ -777,3 +777,105 @@ fn a_cancelled_game_analysis_ends_promptly() {
     assert!(latency < Duration::from_secs(1), "the cancel took {latency:?}");
     assert_eq!((progress["cancelled"].clone(), progress["analysis"].clone()), (json!(true), Value::Null));
 }
+
+/// The sorted names of the points the offered moves' click paths end at.
+fn path_ends(view: &Value) -> Vec<String> {
+    let names = view["vertices"].as_array().unwrap();
+    let mut ends: Vec<String> = view["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let last = m["path"].as_array().unwrap().last().unwrap_or_else(|| panic!("a path: {m}"));
+            names[last.as_u64().unwrap() as usize].as_str().unwrap().to_string()
+        })
+        .collect();
+    ends.sort();
+    ends
+}
+
+/// The sorted names of the points around `[x, y]` one `step` away (8 directions), leaving out
+/// `except`.
+fn points_around([x, y]: [i64; 2], step: i64, except: &[[i64; 2]]) -> Vec<String> {
+    let mut out = Vec::new();
+    for dx in [-step, 0, step] {
+        for dy in [-step, 0, step] {
+            let p = [x + dx, y + dy];
+            if (dx, dy) != (0, 0) && !except.contains(&p) {
+                out.push(format!("rx{}y{}", p[0], p[1]));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Paper soccer is clicked at the points the ball goes to. By hand from the corpus file: the
+/// board is 31 squares wide (five triplets, the goal column, five triplets) and 37 high; the
+/// points are every 3rd square (each triplet's mark; rows 0, 3, ..., 36) and the two squares
+/// between neighbouring points encode the line between them. The ball starts on the centre
+/// spot (column 15, row 18); every line around it is free, and arriving on a point with no
+/// drawn line ends the move, so the first player's 8 moves end at the 8 points around it.
+#[test]
+fn paper_soccer_moves_are_clicked_at_the_points_the_ball_goes_to() {
+    let source = rbg_testdata::corpus_dir().join("paperSoccer.rbg");
+    if !rbg_testdata::available(&[&source]) {
+        return;
+    }
+    let addr = start("pitch");
+    std::fs::copy(&source, games_dir_path("pitch").join("paperSoccer.rbg")).unwrap();
+    let (status, view) = post(addr, "/api/sessions", json!({ "game": "paperSoccer.rbg" }));
+    assert_eq!(status, 200, "{view}");
+    let moves = view["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 8, "{view}");
+    assert!(moves.iter().all(|m| m["path"].as_array().unwrap().len() == 1), "{moves:?}");
+    assert_eq!(path_ends(&view), points_around([15, 18], 3, &[]));
+    // Click the point right of the centre: one move has that path; play it.
+    let names: Vec<&str> = view["vertices"].as_array().unwrap().iter().map(|n| n.as_str().unwrap()).collect();
+    let right = names.iter().position(|n| *n == "rx18y18").unwrap() as u64;
+    let clicked: Vec<&Value> = moves.iter().filter(|m| m["path"] == json!([right])).collect();
+    assert_eq!(clicked.len(), 1);
+    let id = view["id"].as_u64().unwrap();
+    let (status, after) =
+        post(addr, &format!("/api/sessions/{id}/move"), json!({ "move": clicked[0]["actions"] }));
+    assert_eq!(status, 200, "{after}");
+    assert_eq!((after["cursor"].as_u64(), after["to_move"].as_str()), (Some(1), Some("black")));
+    // Black's ball is on that point; the line back to the centre is drawn, so 7 points.
+    assert_eq!(path_ends(&after), points_around([18, 18], 3, &[[15, 18]]));
+    // Black to the point above the centre (a free diagonal). There the ball meets no drawn line,
+    // so the move ends. White then has 7 lines from it (not the one just drawn): 6 moves end
+    // on their point; the 7th reaches the centre, where lines are drawn, so the ball goes on
+    // (a bounce) along one of the centre's 6 free lines (not the two drawn): 12 paths in all.
+    let up = names.iter().position(|n| *n == "rx15y15").unwrap() as u64;
+    let mv = after["moves"].as_array().unwrap().iter().find(|m| m["path"] == json!([up])).cloned().unwrap();
+    let (status, again) = post(addr, &format!("/api/sessions/{id}/move"), json!({ "move": mv["actions"] }));
+    assert_eq!(status, 200, "{again}");
+    assert_eq!(again["to_move"].as_str(), Some("white"));
+    let name_path = |m: &Value| -> Vec<String> {
+        m["path"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| names[v.as_u64().unwrap() as usize].to_string())
+            .collect()
+    };
+    let mut paths: Vec<Vec<String>> = again["moves"].as_array().unwrap().iter().map(name_path).collect();
+    paths.sort();
+    let centre = "rx15y18".to_string();
+    let mut expected: Vec<Vec<String>> = points_around([15, 15], 3, &[[18, 18], [15, 18]])
+        .into_iter()
+        .map(|p| vec![p])
+        .chain(points_around([15, 18], 3, &[[18, 18], [15, 15]]).into_iter().map(|p| vec![centre.clone(), p]))
+        .collect();
+    expected.sort();
+    assert_eq!(paths, expected);
+    // Clicking the centre leaves the 6 bounces; clicking on to (12, 21) plays one.
+    let corner = names.iter().position(|n| *n == "rx12y21").unwrap() as u64;
+    let centre_id = names.iter().position(|n| *n == "rx15y18").unwrap() as u64;
+    let mv =
+        again["moves"].as_array().unwrap().iter().find(|m| m["path"] == json!([centre_id, corner])).cloned();
+    let (status, last) =
+        post(addr, &format!("/api/sessions/{id}/move"), json!({ "move": mv.unwrap()["actions"] }));
+    assert_eq!(status, 200, "{last}");
+    assert_eq!((last["cursor"].as_u64(), last["to_move"].as_str()), (Some(3), Some("black")));
+}
