@@ -427,6 +427,24 @@ impl Session {
         }
     }
 
+    /// A move in human notation; on a pitch the points the ball goes to (`j11-k12`), not the
+    /// squares of its lines.
+    fn move_text(&self, sketch: &MoveSketch, full: impl FnOnce() -> String) -> String {
+        match &self.pitch {
+            Some(pitch) => {
+                let points = pitch.points_of_path(&sketch.path());
+                let label =
+                    |v: &u32| self.names.vertices.get(*v as usize).cloned().unwrap_or_else(|| v.to_string());
+                if points.is_empty() {
+                    full()
+                } else {
+                    points.iter().map(label).collect::<Vec<_>>().join("-")
+                }
+            }
+            None => sketch.text(&self.names, full),
+        }
+    }
+
     /// How `mv` reads at `before` (a position where it is legal).
     fn sketch(&mut self, before: &DynState, mv: &[Action]) -> Result<MoveSketch, Refusal> {
         let game = Arc::clone(self.game());
@@ -471,7 +489,7 @@ impl Session {
         let info = self.game().info().clone();
         let full = || format_move(&info, mv, VertexStyle::Name);
         let text = match self.sketch(before, mv) {
-            Ok(sketch) => sketch.text(&self.names, full),
+            Ok(sketch) => self.move_text(&sketch, full),
             Err(_) => full(),
         };
         let ordinal = match self.legal_moves(before, usize::MAX) {
@@ -504,7 +522,7 @@ impl Session {
             });
             threats.extend(&sketch.taken);
             moves.push(MoveView {
-                text: sketch.text(&self.names, || actions.clone()),
+                text: self.move_text(&sketch, || actions.clone()),
                 actions,
                 path: self.click_path(&sketch),
                 taken: sketch.taken,

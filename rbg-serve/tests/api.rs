@@ -840,6 +840,8 @@ fn paper_soccer_moves_are_clicked_at_the_points_the_ball_goes_to() {
         post(addr, &format!("/api/sessions/{id}/move"), json!({ "move": clicked[0]["actions"] }));
     assert_eq!(status, 200, "{after}");
     assert_eq!((after["cursor"].as_u64(), after["to_move"].as_str()), (Some(1), Some("black")));
+    // Written as the point the ball went to, by the name players read.
+    assert_eq!(after["notation"], json!([after["labels"][right as usize]]));
     // Black's ball is on that point; the line back to the centre is drawn, so 7 points.
     assert_eq!(path_ends(&after), points_around([18, 18], 3, &[[15, 18]]));
     // Black to the point above the centre (a free diagonal). There the ball meets no drawn line,
