@@ -225,7 +225,10 @@ pub(crate) fn picture<G: Game>(
     if let Some(pitch) = &pitch {
         pitch_lines(&mut w, pitch, layout, &f, &pieces);
     }
-    board(&mut w, info, layout, &f, pitch.is_none());
+    // A pitch's marks (squares of lines, points off the pitch) are drawn but never clicked: a
+    // move is clicked at the points the ball goes to (`Pitch::points_of_path`).
+    let passive: Vec<bool> = (0..pieces.len()).map(|v| !as_piece[v]).collect();
+    board(&mut w, info, layout, &f, pitch.is_none(), &passive);
     star_points(&mut w, layout, &f);
     if coordinates {
         files_and_ranks(&mut w, layout, &f);
@@ -349,7 +352,7 @@ fn node_radius(layout: &Layout, cell: f64) -> f64 {
 }
 
 /// The board's cells (click targets) and, where `wooden`, the board under points and lines.
-fn board(w: &mut SvgWriter, info: &GameInfo, layout: &Layout, f: &Frame, wooden: bool) {
+fn board(w: &mut SvgWriter, info: &GameInfo, layout: &Layout, f: &Frame, wooden: bool, passive: &[bool]) {
     w.open("g", &[("class", "board".into())]);
     if layout.on_points && wooden {
         let [l, t, r, b] = f.board;
@@ -423,7 +426,11 @@ fn board(w: &mut SvgWriter, info: &GameInfo, layout: &Layout, f: &Frame, wooden:
             Shape::Hexagons | Shape::Tiles => HEX_SHADES[usize::from(shade) % 3],
             Shape::Nodes => NODE_FILL,
         };
-        let class = if layout.shape == Shape::Squares && shade == 1 { "cell dark" } else { "cell" };
+        let class = match (layout.shape == Shape::Squares && shade == 1, passive.get(v) == Some(&true)) {
+            (_, true) => "cell passive",
+            (true, false) => "cell dark",
+            (false, false) => "cell",
+        };
         if layout.dots {
             let [cx, cy] = f.pixel(layout.points[v]);
             let dot = [
@@ -445,6 +452,9 @@ fn board(w: &mut SvgWriter, info: &GameInfo, layout: &Layout, f: &Frame, wooden:
         if layout.on_points {
             // A click target over the point, not drawn: the lines and dots show the board.
             attrs.extend([("fill-opacity", "0".into()), ("stroke-opacity", "0".into())]);
+        }
+        if passive.get(v) == Some(&true) {
+            attrs.push(("pointer-events", "none".into()));
         }
         w.empty(element, &attrs);
     }
