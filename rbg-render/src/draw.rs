@@ -730,28 +730,38 @@ fn draw_legend(w: &mut SvgWriter, rows: &[Vec<(f64, (&Look, &str))>], f: &Frame,
         return;
     }
     w.open("g", &[("class", "legend".into()), ("font-size", num(f.font)), ("fill", TEXT.into())]);
-    let icon_cell = f.font * 2.0;
     for (r, row) in rows.iter().enumerate() {
         let cy = top + (r as f64 + 0.5) * f.font * 1.8;
         for &(x, (look, name)) in row {
-            w.open(
-                "g",
-                &[
-                    ("class", "legend-entry".into()),
-                    ("data-piece", name.to_string()),
-                    ("text-anchor", "middle".into()),
-                ],
-            );
-            piece_icon(w, look, [x + icon_cell * 0.5, cy], icon_cell);
-            w.close();
-            w.text(
-                "text",
-                &[("x", num(x + icon_cell + f.font * 0.3)), ("y", num(cy)), ("dy", "0.35em".into())],
-                name,
-            );
+            let group = [("class", "legend-entry".into()), ("data-piece", name.to_string())];
+            labelled_icon(w, &group, look, [x, cy], f, name);
         }
     }
     w.close();
+}
+
+/// A piece's icon (a group with `group`'s attributes) with `label` to its right; `at` is the
+/// entry's left edge and vertical centre. Entries of the legend and of the tray.
+fn labelled_icon(
+    w: &mut SvgWriter,
+    group: &[(&str, String)],
+    look: &Look,
+    at: [f64; 2],
+    f: &Frame,
+    label: &str,
+) {
+    let icon_cell = f.font * 2.0;
+    let [x, cy] = at;
+    let mut attrs = group.to_vec();
+    attrs.push(("text-anchor", "middle".into()));
+    w.open("g", &attrs);
+    piece_icon(w, look, [x + icon_cell * 0.5, cy], icon_cell);
+    w.close();
+    w.text(
+        "text",
+        &[("x", num(x + icon_cell + f.font * 0.3)), ("y", num(cy)), ("dy", "0.35em".into())],
+        label,
+    );
 }
 
 /// A piece standing on a helper vertex: its look, the vertex's name and the piece's name.
@@ -797,26 +807,15 @@ fn draw_tray(w: &mut SvgWriter, rows: &[Vec<(f64, TrayEntry<'_>)>], f: &Frame, t
     }
     w.open("g", &[("class", "tray".into()), ("font-size", num(f.font)), ("fill", TEXT.into())]);
     w.text("text", &[("x", num(f.pad)), ("y", num(top + f.font * 1.1))], "off the board:");
-    let icon_cell = f.font * 2.0;
     for (r, row) in rows.iter().enumerate() {
         let cy = top + f.font * 1.4 + (r as f64 + 0.5) * f.font * 1.8;
         for (x, (look, vertex, piece)) in row {
-            w.open(
-                "g",
-                &[
-                    ("class", "tray-piece".into()),
-                    ("data-vertex", vertex.clone()),
-                    ("data-piece", piece.to_string()),
-                    ("text-anchor", "middle".into()),
-                ],
-            );
-            piece_icon(w, look, [x + icon_cell * 0.5, cy], icon_cell);
-            w.close();
-            w.text(
-                "text",
-                &[("x", num(x + icon_cell + f.font * 0.3)), ("y", num(cy)), ("dy", "0.35em".into())],
-                vertex,
-            );
+            let group = [
+                ("class", "tray-piece".into()),
+                ("data-vertex", vertex.clone()),
+                ("data-piece", piece.to_string()),
+            ];
+            labelled_icon(w, &group, look, [*x, cy], f, vertex);
         }
     }
     w.close();
