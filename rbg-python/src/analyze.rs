@@ -170,6 +170,19 @@ pub fn _analysis_plan(game: &Bound<'_, PyGame>, options: Options) -> PyResult<(u
     Ok((config.games, samples, strength))
 }
 
+/// Games `first .. first + count` of one kind, each played by `play` (one thread, without the
+/// GIL) and returned as JSON.
+fn games_as_json<T: serde::Serialize + Send>(
+    py: Python<'_>,
+    stoppable: &impl Run,
+    first: u64,
+    count: u64,
+    play: impl Fn(u64) -> T + Sync,
+) -> PyResult<Vec<String>> {
+    let played = stoppable.run(py, || (first..first.saturating_add(count)).map(&play).collect::<Vec<_>>())?;
+    played.iter().map(to_json).collect()
+}
+
 /// Self-play games `first .. first + count` of the analysis (one thread, without the GIL),
 /// each as JSON.
 #[pyfunction]
@@ -182,12 +195,7 @@ pub fn _analysis_games(
 ) -> PyResult<Vec<String>> {
     let stoppable = Stoppable::new(&game.get().any);
     let config = options.config(&stoppable, 1)?;
-    let played = stoppable.run(py, || {
-        (first..first.saturating_add(count))
-            .map(|i| parts::self_play_game(&stoppable, &config, i))
-            .collect::<Vec<_>>()
-    })?;
-    played.iter().map(to_json).collect()
+    games_as_json(py, &stoppable, first, count, |i| parts::self_play_game(&stoppable, &config, i))
 }
 
 /// The value estimates (JSON) of a sample game (its JSON from `_analysis_games`), without the GIL.
@@ -220,12 +228,7 @@ pub fn _analysis_strength(
     let test = parts::strength_test(stoppable.info(), &config)
         .cloned()
         .ok_or_else(|| value_error("the analysis has no strength test"))?;
-    let played = stoppable.run(py, || {
-        (first..first.saturating_add(count))
-            .map(|i| parts::strength_game(&stoppable, &config, &test, i))
-            .collect::<Vec<_>>()
-    })?;
-    played.iter().map(to_json).collect()
+    games_as_json(py, &stoppable, first, count, |i| parts::strength_game(&stoppable, &config, &test, i))
 }
 
 /// The report from its parts (JSON texts, in any order): `(json, html)`, the JSON as
