@@ -27,6 +27,14 @@
 //! `grave_ref` visits (the node itself when it has them), which are more reliable at nodes
 //! visited only a few times.
 //!
+//! Semi-split playouts (`playout = split`): each playout move is found one next action at a
+//! time, the next action drawn uniformly among those that can still complete a move
+//! ([`StepGenerator::complete_randomly`], the split-moves paper's random walk): no state's moves
+//! are listed whole, so a playout move costs one short search per choice instead of generating
+//! every move. A move's chance is then the product of its choices' 1/k, not uniform over moves.
+//! With RAVE the walked moves are recorded as any other; MAST and NST rank whole moves and
+//! need them listed, so they keep whole-move playouts (the specification refuses the mix).
+//!
 //! Root parallelism (`threads`): each extra thread runs a search of its own, with its own tree,
 //! statistics and seed, within the same budget (iterations are counted per thread); the root
 //! moves' visits and rewards are summed and the most visited move is played. With an iteration
@@ -38,6 +46,7 @@ use rand_core::SeedableRng;
 use rbg_core::moves::DEFAULT_MAX_ACTIONS;
 use rbg_core::perft::DEFAULT_KEEPER_LIMIT;
 use rbg_core::playout::PlayoutBuffers;
+use rbg_core::split::StepGenerator;
 use rbg_core::{Action, Game, MoveList, Player, PlayoutRng, SearchError};
 
 use crate::action_stats::{ActionStats, PolicySettings, TrailEntry};
@@ -46,6 +55,7 @@ use crate::agent::{
 };
 use crate::budget::{Budget, Meter};
 use crate::flat_mc::random_playout;
+use crate::split_mcts::SplitPlayout;
 use crate::uct;
 
 /// Settings of [`Mcts`].
@@ -73,6 +83,9 @@ pub struct MctsConfig {
     pub threads: usize,
     /// Keep the subtree of the move played (see [`Agent::observe`]).
     pub reuse_tree: bool,
+    /// How playouts choose their moves: uniformly among the listed moves (`Full`) or by a
+    /// random walk over next actions (`Split`, see the module documentation).
+    pub playout: SplitPlayout,
     /// Playouts longer than this many player moves stop and are scored where they stand.
     pub max_playout_plies: u64,
     /// When the tree grows beyond this many nodes, the search stops expanding it (iterations
@@ -93,6 +106,7 @@ impl Default for MctsConfig {
             grave_ref: 0,
             threads: 1,
             reuse_tree: true,
+            playout: SplitPlayout::Full,
             max_playout_plies: 10_000,
             max_nodes: 4_000_000,
         }
@@ -154,6 +168,9 @@ pub struct Mcts<G: Game> {
     /// being selected from.
     by_hash: HashMap<u64, (f64, u32)>,
     reference_amaf: Vec<(f64, u32)>,
+    /// Semi-split playouts: the random walk's buffers and the move being walked.
+    walker: StepGenerator,
+    walked: Vec<Action>,
     /// The searches of the other threads (`threads - 1` of them).
     helpers: Vec<Mcts<G>>,
 }
@@ -183,6 +200,8 @@ impl<G: Game> Mcts<G> {
             last_seen: HashMap::new(),
             by_hash: HashMap::new(),
             reference_amaf: Vec::new(),
+            walker: StepGenerator::new(),
+            walked: Vec::new(),
             helpers,
         }
     }
@@ -239,6 +258,31 @@ impl<G: Game> Mcts<G> {
             let mv = self.moves.get(pick);
             self.trail.push((player, move_hash(mv)));
             game.apply_move(state, mv);
+            plies += 1;
+            if !game.complete_keeper(state, &mut self.scratch, DEFAULT_KEEPER_LIMIT)? {
+                break;
+            }
+        }
+        Ok(plies)
+    }
+
+    /// Plays a semi-split playout from the search state (see the module documentation),
+    /// recording its moves in the trail when iterations record them; returns the number of
+    /// moves made.
+    fn walk_playout(&mut self, game: &G) -> Result<u64, SearchError> {
+        let state = self.state.as_mut().expect("search state");
+        let record = self.config.records_trail();
+        let mut plies = 0;
+        while plies < self.config.max_playout_plies {
+            self.walked.clear();
+            let walker = &mut self.walker;
+            if !walker.complete_randomly(game, state, &mut self.scratch, &mut self.walked, &mut self.rng)? {
+                break;
+            }
+            if record {
+                self.trail.push((game.current_player(state), move_hash(&self.walked)));
+            }
+            game.apply_move(state, &self.walked);
             plies += 1;
             if !game.complete_keeper(state, &mut self.scratch, DEFAULT_KEEPER_LIMIT)? {
                 break;
@@ -379,7 +423,9 @@ impl<G: Game> Mcts<G> {
             }
         }
         if !terminal {
-            visited += if self.config.records_trail() {
+            visited += if self.config.playout == SplitPlayout::Split {
+                self.walk_playout(game)?
+            } else if self.config.records_trail() {
                 self.policy_playout(game)?
             } else {
                 let state = self.state.as_mut().expect("search state");
@@ -482,6 +528,7 @@ impl<G: Game> Agent<G> for Mcts<G> {
             (c.rave > 0.0, format!("rave={}", c.rave)),
             (c.grave_ref > 0, format!("grave={}", c.grave_ref)),
             (c.threads > 1, format!("threads={}", c.threads)),
+            (c.playout == SplitPlayout::Split, "playout=split".to_string()),
         ];
         for (_, option) in options.iter().filter(|(on, _)| *on) {
             name.push(',');

@@ -4,7 +4,7 @@
 //! |-------------|-----------------------------------------------------------------------|
 //! | `random`    | none                                                                  |
 //! | `flatmc`    | `playouts` (per legal move, when no budget key is given)              |
-//! | `mcts`      | `c` (exploration, ≥ 0), `mast` (bool), `epsilon` (MAST/NST, 0..=1), `decay` (MAST/NST, 0..=1), `nst` (0, 1 or 2), `rave` (equivalence k ≥ 0), `grave` (reference visits), `threads` (1..=256), `reuse` (bool) |
+//! | `mcts`      | `c` (exploration, ≥ 0), `mast` (bool), `epsilon` (MAST/NST, 0..=1), `decay` (MAST/NST, 0..=1), `nst` (0, 1 or 2), `rave` (equivalence k ≥ 0), `grave` (reference visits), `threads` (1..=256), `reuse` (bool), `playout` (`full`, the default, or `split`: semi-split random walks; not with `mast` or `nst`) |
 //! | `split-mcts` (alias `smcts`) | `c`, `compress` (bool: steps are runs without a choice), `expansion` (`nodal` or `single`), `playout` (`full` or `split`), `steps` (`generated`, the default: by the reasoner's move-by-move interface; or `listed`: from sorted move lists), `reuse` (bool), `mast` (bool: split MAST, per action), `epsilon`, `decay`, `nst` (as for `mcts`, over actions) |
 //! | `alphabeta` | `tt` (log2 table size, ≤ 30), `material` (weight of owned pieces), `piece.NAME` (weight of piece NAME) |
 //!
@@ -142,6 +142,21 @@ fn parse_threads(key: &str, value: &str) -> Result<usize, SpecError> {
     }
 }
 
+fn parse_playout(key: &str, value: &str) -> Result<SplitPlayout, SpecError> {
+    match value {
+        "full" => Ok(SplitPlayout::Full),
+        "split" => Ok(SplitPlayout::Split),
+        _ => Err(bad(key, value, "full or split")),
+    }
+}
+
+fn playout_name(playout: SplitPlayout) -> &'static str {
+    match playout {
+        SplitPlayout::Full => "full",
+        SplitPlayout::Split => "split",
+    }
+}
+
 fn parse_unit_interval(key: &str, value: &str) -> Result<f64, SpecError> {
     match value.parse::<f64>() {
         Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
@@ -191,7 +206,7 @@ impl FromStr for AgentSpec {
             "flatmc" => ("flatmc", "playouts, iterations, time, depth, seed"),
             "mcts" => (
                 "mcts",
-                "c, mast, epsilon, decay, nst, rave, grave, threads, reuse, iterations, time, depth, seed",
+                "c, mast, epsilon, decay, nst, rave, grave, threads, reuse, playout, iterations, time, depth, seed",
             ),
             "split-mcts" | "smcts" => {
                 (
@@ -248,6 +263,7 @@ impl FromStr for AgentSpec {
                 }
                 ("mcts", "threads") => mcts.threads = parse_threads(key, value)?,
                 ("mcts", "reuse") => mcts.reuse_tree = parse_bool(key, value)?,
+                ("mcts", "playout") => mcts.playout = parse_playout(key, value)?,
                 ("split-mcts", "c") => split.c = parse_exploration(key, value)?,
                 ("split-mcts", "compress") => split.compress = parse_bool(key, value)?,
                 ("split-mcts", "reuse") => split.reuse_tree = parse_bool(key, value)?,
@@ -264,13 +280,7 @@ impl FromStr for AgentSpec {
                         _ => return Err(bad(key, value, "nodal or single")),
                     }
                 }
-                ("split-mcts", "playout") => {
-                    split.playout = match value {
-                        "full" => SplitPlayout::Full,
-                        "split" => SplitPlayout::Split,
-                        _ => return Err(bad(key, value, "full or split")),
-                    }
-                }
+                ("split-mcts", "playout") => split.playout = parse_playout(key, value)?,
                 ("split-mcts", "steps") => {
                     split.steps = match value {
                         "listed" => StepSource::Listed,
@@ -290,6 +300,13 @@ impl FromStr for AgentSpec {
                 }
                 _ => return Err(SpecError::UnknownKey { agent, key: key.to_string(), allowed }),
             }
+        }
+        if mcts.playout == SplitPlayout::Split && (mcts.mast || mcts.nst > 0) {
+            return Err(bad(
+                "playout",
+                "split",
+                "full with mast or nst (their policy ranks whole listed moves)",
+            ));
         }
         let kind = match agent {
             "random" => AgentKind::Random,
@@ -388,6 +405,7 @@ impl fmt::Display for AgentSpec {
                 changed(o, "grave", c.grave_ref, d.grave_ref);
                 changed(o, "threads", c.threads, d.threads);
                 changed(o, "reuse", c.reuse_tree, d.reuse_tree);
+                changed(o, "playout", playout_name(c.playout), playout_name(d.playout));
                 "mcts"
             }
             AgentKind::SplitMcts(c) => {
@@ -395,10 +413,6 @@ impl fmt::Display for AgentSpec {
                 let expansion = |e: &Expansion| match e {
                     Expansion::Nodal => "nodal",
                     Expansion::Single => "single",
-                };
-                let playout = |p: &SplitPlayout| match p {
-                    SplitPlayout::Full => "full",
-                    SplitPlayout::Split => "split",
                 };
                 let steps = |s: &StepSource| match s {
                     StepSource::Listed => "listed",
@@ -408,7 +422,7 @@ impl fmt::Display for AgentSpec {
                 changed(o, "c", c.c, d.c);
                 changed(o, "compress", c.compress, d.compress);
                 changed(o, "expansion", expansion(&c.expansion), expansion(&d.expansion));
-                changed(o, "playout", playout(&c.playout), playout(&d.playout));
+                changed(o, "playout", playout_name(c.playout), playout_name(d.playout));
                 changed(o, "steps", steps(&c.steps), steps(&d.steps));
                 changed(o, "reuse", c.reuse_tree, d.reuse_tree);
                 changed(o, "mast", c.mast, d.mast);
@@ -478,6 +492,9 @@ mod tests {
             panic!("not mcts")
         };
         assert_eq!((m.nst, m.mast_decay, m.rave, m.grave_ref, m.threads), (1, 0.2, 250.0, 30, 2));
+        let AgentKind::Mcts(m) = parse("mcts:playout=split").unwrap().kind else { panic!("not mcts") };
+        assert_eq!(m.playout, SplitPlayout::Split);
+        assert_eq!(MctsConfig::default().playout, SplitPlayout::Full);
         // The documented defaults: no action statistics, no RAVE, one thread.
         let d = MctsConfig::default();
         assert_eq!((d.mast, d.mast_epsilon, d.mast_decay, d.nst), (false, 0.1, 1.0, 0));
@@ -552,6 +569,13 @@ mod tests {
         assert!(parse("mcts:depht=3").unwrap_err().to_string().contains("depht"));
         assert!(matches!(parse("split-mcts:rave=1"), Err(SpecError::UnknownKey { .. })));
         assert!(matches!(parse("split-mcts:nst=5"), Err(SpecError::BadValue { .. })));
+        // MAST and NST rank listed whole moves: semi-split playouts cannot follow them.
+        for text in ["mcts:mast=true,playout=split", "mcts:playout=split,nst=1"] {
+            let message = parse(text).unwrap_err().to_string();
+            assert!(message.contains("playout") && message.contains("mast or nst"), "{text}: {message}");
+        }
+        let message = parse("mcts:playout=walk").unwrap_err().to_string();
+        assert!(message.contains("full or split"), "{message}");
         let message = parse("split-mcts:expansion=deep").unwrap_err().to_string();
         assert!(message.contains("deep") && message.contains("nodal or single"), "{message}");
     }
@@ -566,6 +590,7 @@ mod tests {
             "mcts:mast=true,epsilon=0.25,reuse=false,time=100ms,depth=5",
             "mcts:c=0.4,mast=true,epsilon=0.4,decay=0.2,nst=2,rave=250,grave=30,threads=2,iterations=100",
             "mcts:time=1500us",
+            "mcts:rave=250,grave=30,playout=split",
             "mcts:time=2s",
             "split-mcts",
             "split-mcts:c=0.5,compress=false,expansion=single,playout=split,reuse=false,iterations=9",

@@ -80,6 +80,8 @@ fn mcts_enhancements_win_nim() {
         "mcts:iterations=300,rave=250",
         "mcts:iterations=300,rave=250,grave=20",
         "mcts:iterations=300,threads=2",
+        "mcts:iterations=300,playout=split",
+        "mcts:iterations=300,rave=250,playout=split",
     ] {
         for seed in 0..4 {
             let mut agents = vec![agent(&game, spec), agent(&game, "random")];
@@ -100,6 +102,7 @@ fn every_agent_finishes_tic_tac_toe_with_legal_moves() {
         "mcts:iterations=50,nst=2,decay=0.5",
         "mcts:iterations=50,rave=100,grave=10",
         "mcts:iterations=50,threads=2",
+        "mcts:iterations=50,playout=split",
         "split-mcts:iterations=50",
         "split-mcts:iterations=50,compress=false,expansion=single,playout=split",
         "alphabeta:depth=2",
@@ -393,16 +396,18 @@ fn process_cpu_time() -> Option<std::time::Duration> {
 
 /// Search speed: iterations per second of wall time and of CPU time with 1 and 2 threads, and
 /// with the playout policy or RAVE, from breakthrough's and connect4's initial states, for
-/// docs/results.md. Run by hand:
+/// docs/results.md. Run by hand (`RBG_SPEED_GAMES`: other files of games/, space-separated):
 /// `cargo test --release -p rbg-agents --test agents -- --ignored --nocapture threads_speed`.
 #[test]
 #[ignore]
 fn threads_speed() {
-    for file in ["breakthrough.rbg", "connect4.rbg"] {
+    let files = std::env::var("RBG_SPEED_GAMES").unwrap_or_else(|_| "breakthrough.rbg connect4.rbg".into());
+    for file in files.split_whitespace() {
         let game = interpreter(file);
         let mut root = game.initial_state();
         assert!(game.complete_keeper(&mut root, &mut game.new_scratch(), 1000).unwrap());
-        for options in ["threads=1", "threads=2", "mast=true", "nst=1", "rave=250,grave=30"] {
+        let options = ["threads=1", "threads=2", "mast=true", "nst=1", "rave=250,grave=30", "playout=split"];
+        for options in options {
             let spec = format!("mcts:{options},reuse=false");
             let mut a = agent(&game, &spec);
             let budget = Budget::time(std::time::Duration::from_secs(3));

@@ -28,6 +28,7 @@ fn agents_play_identically_on_both_engines() {
         ["mcts:iterations=150,mast=true", "alphabeta:depth=3"],
         ["flatmc:playouts=4", "random"],
         ["alphabeta:depth=2,material=1", "mcts:iterations=100,c=0.7"],
+        ["mcts:iterations=100,playout=split", "mcts:iterations=100,rave=250,playout=split"],
     ];
     let interp = interpreter("connect4.rbg");
     for (i, specs) in pairings.iter().enumerate() {
