@@ -210,20 +210,18 @@ impl Regression {
                 a[r * m + c] = covariance(j, k) / (std[r] * std[c]) + if r == c { ridge } else { 0.0 };
             }
         }
-        for target in 0..t {
+        for (target, (weights, intercept)) in fit.weights.iter_mut().zip(&mut fit.intercept).enumerate() {
             let b: Vec<f64> = active
                 .iter()
                 .zip(&std)
                 .map(|(&j, s)| (self.sum_xy[j * t + target] / n - mean_x[j] * mean_y[target]) / s)
                 .collect();
             let z = solve(a.clone(), b, m).unwrap_or_else(|| vec![0.0; m]);
-            let mut intercept = mean_y[target];
+            *intercept = mean_y[target];
             for ((&j, s), zj) in active.iter().zip(&std).zip(&z) {
-                let w = zj / s;
-                fit.weights[target][j] = w;
-                intercept -= w * mean_x[j];
+                weights[j] = zj / s;
+                *intercept -= weights[j] * mean_x[j];
             }
-            fit.intercept[target] = intercept;
         }
         fit
     }

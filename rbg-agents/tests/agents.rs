@@ -504,3 +504,46 @@ fn learning_is_deterministic_for_a_seed_and_total_on_odd_games() {
     assert_eq!(learned.games, 20);
     assert!(learned.pieces.iter().flatten().all(|w| *w == 0.0), "{learned:?}");
 }
+
+/// Prints the learned weights of the games in docs/results.md ("Learned evaluation"): `cargo
+/// test --release -p rbg-agents --test agents -- --ignored --nocapture learned_weights_of`
+/// (`RBG_LEARN_GAMES=N` for another number of self-play games than the default).
+#[test]
+#[ignore]
+fn learned_weights_of_the_documented_games() {
+    use rbg_agents::learn::{learn, LearnConfig};
+    for file in ["breakthrough.rbg", "chessGardner.rbg", "connect4.rbg", "reversi.rbg", "englishDraughts.rbg"]
+    {
+        let game = interpreter(file);
+        for mobility in [false, true] {
+            let games = std::env::var("RBG_LEARN_GAMES").ok().and_then(|n| n.parse().ok());
+            let default = LearnConfig::default();
+            let config = LearnConfig {
+                mobility,
+                games: games.unwrap_or(default.games),
+                time: std::time::Duration::from_secs(60),
+                max_samples: u64::MAX,
+                ..default
+            };
+            let clock = std::time::Instant::now();
+            let learned = learn(&game, &config).unwrap();
+            let info = game.info();
+            println!(
+                "{file} mobility={mobility}: {} games, {} samples, {:?}{}",
+                learned.games,
+                learned.samples,
+                clock.elapsed(),
+                if learned.timed_out { " (timed out)" } else { "" }
+            );
+            for (p, player) in info.players.iter().enumerate() {
+                let pieces: Vec<String> = info
+                    .pieces
+                    .iter()
+                    .zip(&learned.pieces[p])
+                    .map(|(name, w)| format!("{name} {:+.4}", w))
+                    .collect();
+                println!("  {player}: {}; mobility {:?}", pieces.join(", "), learned.mobility[p]);
+            }
+        }
+    }
+}
