@@ -220,3 +220,61 @@ impl Evaluation {
         Ok(weight.saturating_mul(i64::try_from(count).unwrap_or(i64::MAX)))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn info(players: &[&str], pieces: &[&str], bounds: &[i64]) -> GameInfo {
+        GameInfo {
+            players: players.iter().map(|p| p.to_string()).collect(),
+            pieces: pieces.iter().map(|p| p.to_string()).collect(),
+            bounds: bounds.to_vec(),
+            ..GameInfo::default()
+        }
+    }
+
+    #[test]
+    fn learned_tables_combine_the_players_predictions_as_documented() {
+        // Two players: piece 0 adds 0.1 to player 1's reward and takes 0.1 from player 2's;
+        // piece 1 adds 0.02 to both. For player 1: (2 - 1) * 0.1 - (-0.1) = 0.2 and
+        // 0.02 - 0.02 = 0; in units of 1/10,000: 2000 and 0; player 2 the negation.
+        let two = info(&["a", "b"], &["x", "y"], &[100, 100]);
+        let weights = LearnedWeights {
+            pieces: vec![vec![0.1, 0.02], vec![-0.1, 0.02]],
+            mobility: vec![vec![0.001, 0.0], vec![-0.001, 0.0]],
+            intercept: vec![0.5, 0.5],
+            games: 1,
+            samples: 1,
+            timed_out: false,
+        };
+        let e = Evaluation::learned(&two, &weights);
+        assert_eq!((e.piece_weight(1, 0), e.piece_weight(1, 1)), (2000, 0));
+        assert_eq!((e.piece_weight(2, 0), e.piece_weight(2, 1)), (-2000, 0));
+        assert_eq!((e.mobility_weight(1, 1), e.mobility_weight(2, 1), e.mobility_weight(1, 2)), (20, -20, 0));
+        assert!(e.uses_mobility());
+        // A win (a whole bound of 100 points) outweighs everything learned: 1,000,000 / 100.
+        assert_eq!(e.score_weight, 10_000);
+        // Out-of-range players and pieces are worth nothing (no panic).
+        assert_eq!((e.piece_weight(0, 0), e.piece_weight(3, 0), e.piece_weight(1, 9)), (0, 0, 0));
+        // One player: its own prediction alone.
+        let one = info(&["solo"], &["x"], &[1]);
+        let solo = LearnedWeights {
+            pieces: vec![vec![0.3]],
+            mobility: vec![vec![0.0]],
+            intercept: vec![0.0],
+            ..weights
+        };
+        let e = Evaluation::learned(&one, &solo);
+        assert_eq!((e.piece_weight(1, 0), e.score_weight, e.uses_mobility()), (3000, 1_000_000, false));
+    }
+
+    #[test]
+    fn name_material_is_the_same_table() {
+        let game = info(&["white", "black"], &["bPawn", "empty", "wPawn"], &[100, 100]);
+        let e = Evaluation::new(&game, 3, &[("empty".to_string(), 5)]).unwrap();
+        assert_eq!((e.piece_weight(1, 0), e.piece_weight(1, 1), e.piece_weight(1, 2)), (-3, 0, 3));
+        assert_eq!((e.piece_weight(2, 0), e.piece_weight(2, 2)), (3, -3));
+        assert!(Evaluation::new(&game, 1, &[("queen".to_string(), 9)]).is_err());
+    }
+}

@@ -398,6 +398,10 @@ pub fn learn_cached<G: Game>(game: &G, config: &LearnConfig) -> Result<Arc<Learn
     }
     let weights = Arc::new(learn(game, config)?);
     let mut cache = lock();
+    // Another thread may have learned the same meanwhile: keep one entry.
+    if let Some((_, earlier)) = cache.iter().find(|(k, _)| *k == key) {
+        return Ok(Arc::clone(earlier));
+    }
     if cache.len() >= CACHE_SIZE {
         cache.remove(0);
     }
