@@ -18,6 +18,11 @@
 //! * Terminal states (no legal move, or the keeper stuck) are evaluated by their scores, with a
 //!   bonus of `MAX_PLY - ply` towards the winning side so that faster wins are preferred.
 //!
+//! * Evaluation: [`Evaluation`] of the configured kind; with `eval=learned` the weights are
+//!   learned when the agent is built ([`AlphaBeta::new`], before any move, so the learning
+//!   never eats into a move's budget; cached per process, see [`crate::learn`]), and a learned
+//!   mobility term counts the legal moves at each leaf.
+//!
 //! No allocation per node: states, move lists and orderings live in per-ply stacks reused
 //! across searches.
 
@@ -28,7 +33,8 @@ use rbg_core::{Game, MoveList, Player, SearchError};
 
 use crate::agent::{move_hash, mover, Agent, AgentError, Decision, SearchStats};
 use crate::budget::{Budget, Meter};
-use crate::eval::Evaluation;
+use crate::eval::{EvalKind, Evaluation};
+use crate::learn::{learn_cached, LearnConfig, LearnedWeights};
 use crate::spec::BuildError;
 use crate::zobrist::Zobrist;
 
@@ -43,11 +49,22 @@ pub struct AlphaBetaConfig {
     pub material: i64,
     /// Weights of pieces by name, overriding `material`.
     pub piece_weights: Vec<(String, i64)>,
+    /// Which evaluation: the user's weights or learned ones.
+    pub eval: EvalKind,
+    /// How to learn the weights of [`EvalKind::Learned`].
+    pub learn: LearnConfig,
 }
 
 impl Default for AlphaBetaConfig {
     fn default() -> Self {
-        AlphaBetaConfig { budget: Budget::default(), tt_bits: 16, material: 0, piece_weights: Vec::new() }
+        AlphaBetaConfig {
+            budget: Budget::default(),
+            tt_bits: 16,
+            material: 0,
+            piece_weights: Vec::new(),
+            eval: EvalKind::Material,
+            learn: LearnConfig::default(),
+        }
     }
 }
 
@@ -91,6 +108,7 @@ impl From<SearchError> for Stop {
 pub struct AlphaBeta<G: Game> {
     config: AlphaBetaConfig,
     eval: Evaluation,
+    learned: Option<std::sync::Arc<LearnedWeights>>,
     zobrist: Zobrist,
     scratch: G::Scratch,
     table: Vec<Option<Entry>>,
@@ -112,11 +130,21 @@ const HISTORY_BITS: u32 = 14;
 
 impl<G: Game> AlphaBeta<G> {
     pub fn new(game: &G, config: AlphaBetaConfig) -> Result<Self, BuildError> {
-        let eval = Evaluation::new(game.info(), config.material, &config.piece_weights)
-            .map_err(BuildError::UnknownPiece)?;
+        let (eval, learned) = match config.eval {
+            EvalKind::Material => (
+                Evaluation::new(game.info(), config.material, &config.piece_weights)
+                    .map_err(BuildError::UnknownPiece)?,
+                None,
+            ),
+            EvalKind::Learned => {
+                let learned = learn_cached(game, &config.learn).map_err(BuildError::Learn)?;
+                (Evaluation::learned(game.info(), &learned), Some(learned))
+            }
+        };
         let tt_bits = config.tt_bits.min(30);
         Ok(AlphaBeta {
             eval,
+            learned,
             zobrist: Zobrist::new(game.info()),
             scratch: game.new_scratch(),
             table: vec![None; 1 << tt_bits],
@@ -136,6 +164,28 @@ impl<G: Game> AlphaBeta<G> {
 
     pub fn evaluation(&self) -> &Evaluation {
         &self.eval
+    }
+
+    /// The learned weights behind the evaluation (with `eval=learned`).
+    pub fn learned(&self) -> Option<&LearnedWeights> {
+        self.learned.as_deref()
+    }
+
+    /// The evaluation of the state at `ply`, a leaf of the search: scores, material and (when
+    /// learned) mobility, whose move count uses the ply's move list as working memory.
+    fn leaf_value(&mut self, game: &G, ply: usize) -> Result<i64, SearchError> {
+        let v = self.eval.evaluate(game, &self.states[ply], self.searcher);
+        if !self.eval.uses_mobility() {
+            return Ok(v);
+        }
+        let mobility = self.eval.mobility(
+            game,
+            &mut self.states[ply],
+            &mut self.scratch,
+            &mut self.lists[ply],
+            self.searcher,
+        )?;
+        Ok(v.saturating_add(mobility))
     }
 
     fn ensure_ply(&mut self, ply: usize, template: &G::State) {
@@ -169,7 +219,7 @@ impl<G: Game> AlphaBeta<G> {
         }
         if depth == 0 {
             self.horizon_hit = true;
-            return Ok(self.eval.evaluate(game, &self.states[ply], self.searcher));
+            return self.leaf_value(game, ply).map_err(Stop::from);
         }
         let hash = self.zobrist.hash(game, &self.states[ply]) ^ self.searcher_key;
         let slot = (hash & (self.table.len() as u64 - 1)) as usize;

@@ -13,7 +13,8 @@
 //!   playouts, RAVE/GRAVE, root-parallel threads, tree reuse), [`SplitMcts`] (UCT over parts
 //!   of moves, one step at a time, after Kowalski et al., AAAI 2022; optional split MAST and
 //!   NST), [`AlphaBeta`] (iterative deepening, transposition table, history/killer
-//!   ordering, generic [`Evaluation`]).
+//!   ordering, generic [`Evaluation`]: user material weights, or weights learned per game from
+//!   random self-play by [`mod@learn`]).
 //! * [`AgentSpec`]: agent descriptions such as `mcts:c=0.4,iterations=2000` or
 //!   `split-mcts:expansion=single` or `alphabeta:depth=3,time=100ms`, parsed with clear errors.
 //! * [`play_game`]: plays one game between agents to the end, bounded by a move limit.
@@ -45,6 +46,7 @@ mod alpha_beta;
 mod budget;
 mod eval;
 mod flat_mc;
+pub mod learn;
 pub mod matches;
 mod mcts;
 mod play;
@@ -57,7 +59,7 @@ mod zobrist;
 pub use agent::{Agent, AgentError, Decision, RootMove, SearchStats};
 pub use alpha_beta::{AlphaBeta, AlphaBetaConfig};
 pub use budget::Budget;
-pub use eval::{piece_owners, Evaluation};
+pub use eval::{piece_owners, EvalKind, Evaluation, LEARNED_SCALE};
 pub use flat_mc::{FlatMcConfig, FlatMonteCarlo};
 pub use matches::{
     play_match, stream_match, GameResult, MatchConfig, MatchError, MatchOutcome, MatchSummary, Outcome,

@@ -6,7 +6,7 @@
 //! | `flatmc`    | `playouts` (per legal move, when no budget key is given)              |
 //! | `mcts`      | `c` (exploration, ≥ 0), `mast` (bool), `epsilon` (MAST/NST, 0..=1), `decay` (MAST/NST, 0..=1), `nst` (0, 1 or 2), `rave` (equivalence k ≥ 0), `grave` (reference visits), `threads` (1..=256), `reuse` (bool), `playout` (`full`, the default, or `split`: semi-split random walks; not with `mast` or `nst`) |
 //! | `split-mcts` (alias `smcts`) | `c`, `compress` (bool: steps are runs without a choice), `expansion` (`nodal` or `single`), `playout` (`full` or `split`), `steps` (`generated`, the default: by the reasoner's move-by-move interface; or `listed`: from sorted move lists), `reuse` (bool), `mast` (bool: split MAST, per action), `epsilon`, `decay`, `nst` (as for `mcts`, over actions) |
-//! | `alphabeta` | `tt` (log2 table size, ≤ 30), `material` (weight of owned pieces), `piece.NAME` (weight of piece NAME) |
+//! | `alphabeta` | `tt` (log2 table size, ≤ 30), `material` (weight of owned pieces), `piece.NAME` (weight of piece NAME), `eval` (`material`, the default, or `learned`: weights from self-play), `learn` (self-play games, 1 to 1,000,000), `learn-time` (a duration), `mobility` (bool: learn and use mobility) |
 //!
 //! Budget keys, accepted by every agent (the random agent ignores them): `iterations` (a
 //! count), `time` (a number with unit `us`, `ms` or `s`, e.g. `100ms`, `1.5s`), `depth`. Also
@@ -24,6 +24,7 @@ use rbg_core::Game;
 use crate::agent::Agent;
 use crate::alpha_beta::{AlphaBeta, AlphaBetaConfig};
 use crate::budget::Budget;
+use crate::eval::EvalKind;
 use crate::flat_mc::{FlatMcConfig, FlatMonteCarlo};
 use crate::mcts::{Mcts, MctsConfig};
 use crate::random::RandomAgent;
@@ -81,12 +82,15 @@ impl std::error::Error for SpecError {}
 pub enum BuildError {
     /// A piece weight names a piece the game does not have.
     UnknownPiece(String),
+    /// Learning the evaluation by self-play failed (an improper game description).
+    Learn(rbg_core::SearchError),
 }
 
 impl fmt::Display for BuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BuildError::UnknownPiece(name) => write!(f, "the game has no piece named `{name}`"),
+            BuildError::Learn(e) => write!(f, "learning the evaluation by self-play failed: {e}"),
         }
     }
 }
@@ -125,6 +129,8 @@ fn parse_exploration(key: &str, value: &str) -> Result<f64, SpecError> {
 
 /// Most preceding moves an NST n-gram may span.
 const MAX_NST: u64 = 2;
+/// Most self-play games of a learned evaluation.
+const MAX_LEARN_GAMES: u64 = 1_000_000;
 /// Most threads one agent may run.
 const MAX_THREADS: u64 = 256;
 
@@ -215,7 +221,10 @@ impl FromStr for AgentSpec {
                  seed",
             )
             }
-            "alphabeta" => ("alphabeta", "tt, material, piece.NAME, iterations, time, depth, seed"),
+            "alphabeta" => (
+                "alphabeta",
+                "tt, material, piece.NAME, eval, learn, learn-time, mobility, iterations, time, depth, seed",
+            ),
             _ => return Err(SpecError::UnknownAgent(name.to_string())),
         };
         let mut budget = Budget::default();
@@ -295,6 +304,21 @@ impl FromStr for AgentSpec {
                     }
                 }
                 ("alphabeta", "material") => ab.material = parse_i64(key, value)?,
+                ("alphabeta", "eval") => {
+                    ab.eval = match value {
+                        "material" => EvalKind::Material,
+                        "learned" => EvalKind::Learned,
+                        _ => return Err(bad(key, value, "material or learned")),
+                    }
+                }
+                ("alphabeta", "learn") => {
+                    ab.learn.games = match value.parse::<u64>() {
+                        Ok(n) if (1..=MAX_LEARN_GAMES).contains(&n) => n,
+                        _ => return Err(bad(key, value, "a number of games from 1 to 1000000")),
+                    }
+                }
+                ("alphabeta", "learn-time") => ab.learn.time = parse_duration(key, value)?,
+                ("alphabeta", "mobility") => ab.learn.mobility = parse_bool(key, value)?,
                 ("alphabeta", k) if k.starts_with("piece.") && k.len() > "piece.".len() => {
                     ab.piece_weights.push((k["piece.".len()..].to_string(), parse_i64(key, value)?))
                 }
@@ -307,6 +331,9 @@ impl FromStr for AgentSpec {
                 "split",
                 "full with mast or nst (their policy ranks whole listed moves)",
             ));
+        }
+        if ab.eval == EvalKind::Learned && (ab.material != 0 || !ab.piece_weights.is_empty()) {
+            return Err(bad("eval", "learned", "material when `material` or `piece.NAME` weights are given"));
         }
         let kind = match agent {
             "random" => AgentKind::Random,
@@ -434,6 +461,16 @@ impl fmt::Display for AgentSpec {
             AgentKind::AlphaBeta(c) => {
                 let d = AlphaBetaConfig::default();
                 changed(&mut options, "tt", c.tt_bits, d.tt_bits);
+                let eval = |e: &EvalKind| match e {
+                    EvalKind::Material => "material",
+                    EvalKind::Learned => "learned",
+                };
+                changed(&mut options, "eval", eval(&c.eval), eval(&d.eval));
+                changed(&mut options, "learn", c.learn.games, d.learn.games);
+                if c.learn.time != d.learn.time {
+                    options.push(format!("learn-time={}", format_duration(c.learn.time)));
+                }
+                changed(&mut options, "mobility", c.learn.mobility, d.learn.mobility);
                 changed(&mut options, "material", c.material, d.material);
                 for (piece, weight) in &c.piece_weights {
                     options.push(format!("piece.{piece}={weight}"));
@@ -505,6 +542,21 @@ mod tests {
         };
         assert_eq!(a.budget.time, Some(Duration::from_millis(1500)));
         assert_eq!((a.material, a.piece_weights), (1, vec![("wPawn".to_string(), 3)]));
+        let AgentKind::AlphaBeta(a) =
+            parse("alphabeta:eval=learned,learn=30,learn-time=1s,mobility=true").unwrap().kind
+        else {
+            panic!("not alphabeta")
+        };
+        assert_eq!(
+            (a.eval, a.learn.games, a.learn.time, a.learn.mobility),
+            (EvalKind::Learned, 30, Duration::from_secs(1), true)
+        );
+        // The documented defaults of a learned evaluation.
+        let d = AlphaBetaConfig::default();
+        assert_eq!(
+            (d.eval, d.learn.games, d.learn.time, d.learn.mobility),
+            (EvalKind::Material, 200, Duration::from_secs(2), false)
+        );
         assert_eq!(parse("random:seed=9").unwrap().seed, 9);
         let AgentKind::SplitMcts(s) = parse(
             "split-mcts:c=0.4,compress=false,expansion=single,playout=split,steps=listed,iterations=50",
@@ -560,6 +612,14 @@ mod tests {
             "split-mcts:steps=some",
             "smcts:reuse=2",
             "alphabeta:depth=99999999999",
+            "alphabeta:eval=neural",
+            "alphabeta:learn=0",
+            "alphabeta:learn=1000001",
+            "alphabeta:learn=many",
+            "alphabeta:learn-time=5",
+            "alphabeta:mobility=maybe",
+            "alphabeta:eval=learned,material=1",
+            "alphabeta:piece.wPawn=3,eval=learned",
         ] {
             assert!(matches!(parse(bad_value), Err(SpecError::BadValue { .. })), "{bad_value}");
         }
@@ -568,6 +628,11 @@ mod tests {
         // Every error has a message that names what was wrong.
         assert!(parse("mcts:depht=3").unwrap_err().to_string().contains("depht"));
         assert!(matches!(parse("split-mcts:rave=1"), Err(SpecError::UnknownKey { .. })));
+        assert!(matches!(parse("mcts:eval=learned"), Err(SpecError::UnknownKey { .. })));
+        let message = parse("alphabeta:eval=learned,material=2").unwrap_err().to_string();
+        assert!(message.contains("eval") && message.contains("piece.NAME"), "{message}");
+        let message = parse("alphabeta:learn=0").unwrap_err().to_string();
+        assert!(message.contains("learn") && message.contains("1 to 1000000"), "{message}");
         assert!(matches!(parse("split-mcts:nst=5"), Err(SpecError::BadValue { .. })));
         // MAST and NST rank listed whole moves: semi-split playouts cannot follow them.
         for text in ["mcts:mast=true,playout=split", "mcts:playout=split,nst=1"] {
@@ -596,6 +661,8 @@ mod tests {
             "split-mcts:c=0.5,compress=false,expansion=single,playout=split,reuse=false,iterations=9",
             "split-mcts:c=0.4,mast=true,epsilon=0.4,decay=0.2,nst=1",
             "alphabeta:tt=10,material=2,piece.wPawn=3,depth=3",
+            "alphabeta:eval=learned,learn=50,learn-time=500ms,mobility=true,depth=3",
+            "alphabeta:learn=10,time=100ms",
         ] {
             let spec = parse(text).unwrap();
             assert_eq!(spec.to_string(), text);
@@ -606,6 +673,10 @@ mod tests {
         assert_eq!(
             parse("smcts:expansion=nodal,playout=full,compress=true").unwrap().to_string(),
             "split-mcts"
+        );
+        assert_eq!(
+            parse("alphabeta:eval=material,learn=200,learn-time=2s,mobility=false").unwrap().to_string(),
+            "alphabeta"
         );
         let odd = parse("mcts:time=0.0000015s").unwrap();
         assert_eq!(parse(&odd.to_string()).unwrap(), odd);

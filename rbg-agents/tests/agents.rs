@@ -424,3 +424,131 @@ fn threads_speed() {
         }
     }
 }
+
+/// A game parsed from text (for the toy games below).
+fn interpreter_of(name: &str, text: &str) -> Interpreter {
+    let game =
+        rbg_parser::parse(name, text.as_bytes()).game.unwrap_or_else(|| panic!("{name} does not parse"));
+    Interpreter::new(&game, name, InterpOptions::default()).unwrap_or_else(|e| panic!("{name}: {e:?}"))
+}
+
+/// White puts `bad` or `good` on the first cell, black fills the second; then `good` wins for
+/// white and `bad` for black. Only the piece white chose decides the score.
+const ONE_PIECE_DECIDES: &str = "
+#players = white(100), black(100)
+#pieces = e, bad, good, filler
+#variables =
+#board = rectangle(up, down, left, right, [e, e])
+#rules = ->white ([bad] + [good]) right ->black [filler] ->> left
+    ({good} [$ white = 100, black = 0] + {bad} [$ white = 0, black = 100]) ->> {}
+";
+
+#[test]
+fn learned_weights_find_the_piece_that_decides_and_alpha_beta_uses_them() {
+    use rbg_agents::learn::{learn, LearnConfig};
+    let game = interpreter_of("onePiece.rbg", ONE_PIECE_DECIDES);
+    let config = LearnConfig { games: 40, ..LearnConfig::default() };
+    let learned = learn(&game, &config).unwrap();
+    let id = |name: &str| game.info().pieces.iter().position(|p| p == name).unwrap();
+    let (good, bad) = (id("good"), id("bad"));
+    // Two samples a game: the start and the position after white's choice.
+    assert_eq!((learned.games, learned.samples), (40, 80));
+    let (white, black) = (&learned.pieces[0], &learned.pieces[1]);
+    assert!(white[good] > white[bad] && black[good] < black[bad], "{learned:?}");
+    // The fit is exact here: after `good` white's reward is 1, after `bad` 0.
+    let predict = |piece: usize| {
+        let mut counts = vec![0; 4];
+        counts[id("e")] = 1;
+        counts[piece] = 1;
+        learned.predict(&counts, 1, 1)
+    };
+    let (after_good, after_bad) = (predict(good), predict(bad));
+    assert!((after_good[0] - 1.0).abs() < 0.01 && after_bad[0].abs() < 0.01, "{after_good:?} {after_bad:?}");
+    // Depth 1 sees no end of the game: only the learned evaluation tells the moves apart (the
+    // default evaluation is 0 for both).
+    let mut sc = game.new_scratch();
+    let mut start = game.initial_state();
+    assert!(game.complete_keeper(&mut start, &mut sc, 100).unwrap());
+    let mut learned_agent = agent(&game, "alphabeta:eval=learned,learn=40");
+    let decision = learned_agent.select_move(&game, &start, &Budget::depth(1)).unwrap();
+    let mut after = start.clone();
+    game.apply_move(&mut after, &decision.mv);
+    assert_eq!(game.piece(&after, 0) as usize, good);
+    assert!(decision.stats.value.unwrap() > 0.0, "{:?}", decision.stats);
+    let plain = agent(&game, "alphabeta").select_move(&game, &start, &Budget::depth(1)).unwrap();
+    assert_eq!(plain.stats.value, Some(0.0));
+}
+
+#[test]
+fn learning_is_deterministic_for_a_seed_and_total_on_odd_games() {
+    use rbg_agents::learn::{learn, LearnConfig};
+    let game = interpreter("breakthrough.rbg");
+    let config = LearnConfig { games: 20, mobility: true, ..LearnConfig::default() };
+    let first = learn(&game, &config).unwrap();
+    assert_eq!(first.games, 20);
+    assert_eq!(learn(&game, &config).unwrap(), first);
+    assert_ne!(learn(&game, &LearnConfig { seed: 1, ..config.clone() }).unwrap(), first);
+    // The same games on the same moves whatever the engine view: the erased game agrees.
+    let any = rbg_core::dynamic::AnyGame::new(interpreter("breakthrough.rbg"));
+    assert_eq!(learn(&any, &config).unwrap(), first);
+    // One player, no legal move at the start, a game over at once: weights, all zero.
+    for (name, text) in [
+        ("solo.rbg", "#players = solo(10)\n#pieces = e, x\n#variables =\n#board = rectangle(u, d, l, r, [e])\n#rules = ->solo [x] [$ solo = 10] ->> {}\n"),
+        ("stuck.rbg", "#players = a(1), b(1)\n#pieces = e\n#variables =\n#board = rectangle(u, d, l, r, [e])\n#rules = ->a {}\n"),
+        ("over.rbg", "#players = a(1), b(1)\n#pieces = e\n#variables =\n#board = rectangle(u, d, l, r, [e])\n#rules = {}\n"),
+    ] {
+        let game = interpreter_of(name, text);
+        let learned = learn(&game, &config).unwrap();
+        assert!(learned.pieces.iter().flatten().all(|w| *w == 0.0), "{name}: {learned:?}");
+        let built = "alphabeta:eval=learned,learn=5".parse::<AgentSpec>().unwrap().build(&game);
+        assert!(built.is_ok(), "{name}");
+    }
+    // Nim's one vertex never changes (the pile is a counter): nothing for the pieces to explain.
+    let nim = Nim::new(5);
+    let learned = learn(&nim, &config).unwrap();
+    assert_eq!(learned.games, 20);
+    assert!(learned.pieces.iter().flatten().all(|w| *w == 0.0), "{learned:?}");
+}
+
+/// Prints the learned weights of the games in docs/results.md ("Learned evaluation"): `cargo
+/// test --release -p rbg-agents --test agents -- --ignored --nocapture learned_weights_of`
+/// (`RBG_LEARN_GAMES=N` for another number of self-play games than the default).
+#[test]
+#[ignore]
+fn learned_weights_of_the_documented_games() {
+    use rbg_agents::learn::{learn, LearnConfig};
+    for file in ["breakthrough.rbg", "chessGardner.rbg", "connect4.rbg", "reversi.rbg", "englishDraughts.rbg"]
+    {
+        let game = interpreter(file);
+        for mobility in [false, true] {
+            let games = std::env::var("RBG_LEARN_GAMES").ok().and_then(|n| n.parse().ok());
+            let default = LearnConfig::default();
+            let config = LearnConfig {
+                mobility,
+                games: games.unwrap_or(default.games),
+                time: std::time::Duration::from_secs(60),
+                max_samples: u64::MAX,
+                ..default
+            };
+            let clock = std::time::Instant::now();
+            let learned = learn(&game, &config).unwrap();
+            let info = game.info();
+            println!(
+                "{file} mobility={mobility}: {} games, {} samples, {:?}{}",
+                learned.games,
+                learned.samples,
+                clock.elapsed(),
+                if learned.timed_out { " (timed out)" } else { "" }
+            );
+            for (p, player) in info.players.iter().enumerate() {
+                let pieces: Vec<String> = info
+                    .pieces
+                    .iter()
+                    .zip(&learned.pieces[p])
+                    .map(|(name, w)| format!("{name} {:+.4}", w))
+                    .collect();
+                println!("  {player}: {}; mobility {:?}", pieces.join(", "), learned.mobility[p]);
+            }
+        }
+    }
+}
