@@ -232,7 +232,8 @@ impl Client {
         let mut report = ClientReport { player, preparation, games: Vec::new(), unfinished_moves: 0 };
         loop {
             let seed = game_seed(self.config.seed, report.games.len() as u64);
-            let mut turn = Turns { seat: &mut seat, next_engine: &mut next_engine, build_agent: &mut build_agent };
+            let mut turn =
+                Turns { seat: &mut seat, next_engine: &mut next_engine, build_agent: &mut build_agent };
             match self.play_game(&mut turn, player, seed)? {
                 GameEnd::Reset(played) => report.games.push(played),
                 GameEnd::Closed { moves } => {
@@ -256,7 +257,7 @@ impl Client {
         let mut at = Position::after(&turns.seat.game, &history, keeper_limit)?;
         let mut legal = MoveList::new();
         loop {
-            let to_move = at.to_move(&turns.seat.game, &mut legal)?;
+            let to_move = at.mover_and_moves(&turns.seat.game, &mut legal)?;
             let message = match self.recv() {
                 Ok(m) => m,
                 Err(FrameError::Closed) => {
@@ -287,13 +288,14 @@ impl Client {
                     let deadline = parse_deadline(&message)?;
                     if let Some(switched) = self.switch_engine(turns, &history, seed) {
                         at = switched;
-                        at.to_move(&turns.seat.game, &mut legal)?;
+                        at.mover_and_moves(&turns.seat.game, &mut legal)?;
                     }
                     let (game, agent) = (&turns.seat.game, &mut turns.seat.agent);
                     let left = deadline.map(|d| d.saturating_sub(received.elapsed()));
                     let budget = move_budget(agent.budget(), left, self.config.safety_margin);
-                    let decision =
-                        agent.select_move(game, &at.state, &budget).map_err(|e| ClientError::Agent(e.to_string()))?;
+                    let decision = agent
+                        .select_move(game, &at.state, &budget)
+                        .map_err(|e| ClientError::Agent(e.to_string()))?;
                     if !legal.iter().any(|m| m == decision.mv.as_slice()) {
                         return Err(ClientError::Agent(format!(
                             "it chose an illegal move {:?}",
@@ -398,7 +400,7 @@ impl<G: Game> Position<G> {
     }
 
     /// The player to move with their moves in `legal`, or `None` when the game is over.
-    fn to_move(&mut self, game: &G, legal: &mut MoveList) -> Result<Option<Player>, ClientError> {
+    fn mover_and_moves(&mut self, game: &G, legal: &mut MoveList) -> Result<Option<Player>, ClientError> {
         if !self.ongoing {
             return Ok(None);
         }
@@ -499,9 +501,9 @@ mod tests {
         let mut history: Vec<Vec<Action>> = Vec::new();
         let (mut legal, mut again) = (MoveList::new(), MoveList::new());
         for n in 0.. {
-            let mover = played.to_move(&game, &mut legal).unwrap();
+            let mover = played.mover_and_moves(&game, &mut legal).unwrap();
             let mut replayed = Position::after(&game, &history, limit).unwrap();
-            assert_eq!(replayed.to_move(&game, &mut again).unwrap(), mover);
+            assert_eq!(replayed.mover_and_moves(&game, &mut again).unwrap(), mover);
             assert!(legal.iter().eq(again.iter()), "after {n} moves");
             assert_eq!(game.score(&replayed.state, 1), game.score(&played.state, 1));
             if mover.is_none() {

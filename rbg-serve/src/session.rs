@@ -125,7 +125,9 @@ impl EngineView {
     pub fn of(build: Option<&BuildState>) -> EngineView {
         let (engine, state, seconds, message) = match build {
             None => ("interpreter", "none", 0, None),
-            Some(BuildState::Building { since }) => ("interpreter", "building", since.elapsed().as_secs(), None),
+            Some(BuildState::Building { since }) => {
+                ("interpreter", "building", since.elapsed().as_secs(), None)
+            }
             Some(BuildState::Ready) => ("compiled", "ready", 0, None),
             Some(BuildState::Failed(m)) => {
                 ("interpreter", "failed", 0, Some(m.chars().take(MAX_BUILD_MESSAGE_CHARS).collect()))

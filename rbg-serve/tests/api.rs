@@ -920,7 +920,10 @@ fn every_session_switches_to_its_background_build() {
         }
         std::thread::sleep(Duration::from_millis(50));
     };
-    assert_eq!(switched["engine"], json!({"engine": "compiled", "build": "ready", "seconds": 0, "message": null}));
+    assert_eq!(
+        switched["engine"],
+        json!({"engine": "compiled", "build": "ready", "seconds": 0, "message": null})
+    );
     assert_eq!(switched["history"], before["history"], "the moves played on the interpreter are kept");
     assert!(switched["version"].as_u64() > before["version"].as_u64());
     let after = mark(addr, id, 8);
