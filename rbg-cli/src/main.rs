@@ -198,13 +198,13 @@ enum Command {
         #[command(flatten)]
         engine: manager::ProtocolEngineArgs,
     },
-    /// Play a game manager's games with an agent. With --engine compiled the game is compiled
-    /// after it arrives, which can take minutes: more than a usual preparation time.
+    /// Play a game manager's games with an agent. By default (--engine auto) the interpreter
+    /// plays while the compiled engine builds in the background, which then takes over.
     Client {
         #[command(flatten)]
         args: manager::ClientArgs,
         #[command(flatten)]
-        engine: manager::ProtocolEngineArgs,
+        engine: manager::ClientEngineArgs,
     },
     /// Play games between agents (a match, seats rotated) and print the results; an agent
     /// named `human` is you, at this terminal.
@@ -403,7 +403,7 @@ fn main() -> ExitCode {
         Command::Manager { file, args, engine } => {
             manager::serve(&file, &engine.engine_args(), &args).map_err(|f| f.about(&file))
         }
-        Command::Client { args, engine } => manager::client(&args, &engine.engine_args()),
+        Command::Client { args, engine } => manager::client(&args, &engine),
         Command::Play { file, args, engine } => {
             arena::play(&file, &engine, &args).map_err(|f| f.about(&file))
         }

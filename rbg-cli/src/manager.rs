@@ -1,10 +1,14 @@
 //! `rbg manager` and `rbg client`: matches over TCP in the RBG project's game-manager protocol
 //! (the protocol, the forfeit rule and the log formats are documented in the rbg-manager crate).
 
+use std::cell::RefCell;
 use std::fs::File;
 use std::io::Write;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
+
+use rbg::background::{Build, Builder, Progress};
 
 use rbg::open::OpenError;
 use rbg_agents::AgentSpec;
@@ -170,8 +174,46 @@ pub fn serve(path: &Path, engine: &EngineArgs, args: &ManagerArgs) -> Result<(),
     Ok(())
 }
 
+/// The engines of `rbg client`: those of the protocol, and `auto`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ClientEngine {
+    /// The interpreter plays at once while the compiled engine builds in the background (at low
+    /// priority); the compiled engine takes over when it is ready: before `ready` if it builds
+    /// within the preparation time, else at the next move after (the game so far is replayed
+    /// on it). A failed build leaves the interpreter playing.
+    #[default]
+    Auto,
+    /// The interpreter, in this process.
+    #[value(alias = "interpreter")]
+    Interp,
+    /// The game compiled into a Rust crate (cached), built in release and loaded before
+    /// `ready` (a build can take longer than the preparation time).
+    Compiled,
+}
+
+/// `--engine` and the switches of `rbg client`.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct ClientEngineArgs {
+    /// Which engine runs the game.
+    #[arg(long, value_enum, default_value_t)]
+    pub engine: ClientEngine,
+    #[command(flatten)]
+    pub flags: crate::compile::CompileFlags,
+}
+
+impl ClientEngineArgs {
+    /// The engine the client starts with (`auto` starts with the interpreter).
+    pub fn engine_args(&self) -> EngineArgs {
+        let engine = match self.engine {
+            ClientEngine::Auto | ClientEngine::Interp => EngineKind::Interp,
+            ClientEngine::Compiled => EngineKind::Compiled,
+        };
+        EngineArgs { engine, flags: self.flags.clone() }
+    }
+}
+
 /// `rbg client`.
-pub fn client(args: &ClientArgs, engine: &EngineArgs) -> Result<(), Failure> {
+pub fn client(args: &ClientArgs, engine: &ClientEngineArgs) -> Result<(), Failure> {
     let spec: AgentSpec = args.agent.parse().map_err(|e| Failure::new(format!("--agent: {e}")))?;
     let config = ClientConfig {
         seed: args.seed.unwrap_or(spec.seed),
@@ -184,11 +226,10 @@ pub fn client(args: &ClientArgs, engine: &EngineArgs) -> Result<(), Failure> {
     if !args.quiet {
         client = client.with_log(Box::new(std::io::stderr()));
     }
-    let report = client
-        .play(
-            |text| received_game(text, engine),
-            |game: &AnyGame| spec.build(game).map_err(|e| e.to_string()),
-        )
+    let start = engine.engine_args();
+    let later = (engine.engine == ClientEngine::Auto)
+        .then(|| CompiledLater::new(rbg::background::compiling(&start.open_options()), args.quiet));
+    let report = play_seat(client, &spec, &start, later)
         .map_err(|e| Failure::new(format!("{}: {e}", args.address)))?;
     if !args.quiet {
         crate::say!("rbg client: {} games played as player {}", report.games.len(), report.player);
@@ -196,13 +237,81 @@ pub fn client(args: &ClientArgs, engine: &EngineArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Plays the client's seat with `spec`'s agent on the `start` engine, switching to the engine
+/// `later` builds (`--engine auto`) when it is ready.
+fn play_seat(
+    client: Client,
+    spec: &AgentSpec,
+    start: &EngineArgs,
+    later: Option<CompiledLater>,
+) -> Result<rbg_manager::ClientReport, rbg_manager::ClientError> {
+    // Both closures below reach the build: the first starts it, the last asks for it.
+    let later = RefCell::new(later);
+    client.play_switching(
+        |text| {
+            if let Some(later) = later.borrow_mut().as_mut() {
+                later.start(text);
+            }
+            received_game(text, start)
+        },
+        |game: &AnyGame| spec.build(game).map_err(|e| e.to_string()),
+        |wait| later.borrow_mut().as_mut().and_then(|later| later.ready(wait)),
+    )
+}
+
+/// The compiled engine of `--engine auto`, built in the background from the text received.
+struct CompiledLater {
+    builder: Builder,
+    build: Option<Build>,
+    quiet: bool,
+}
+
+impl CompiledLater {
+    fn new(builder: Builder, quiet: bool) -> Self {
+        CompiledLater { builder, build: None, quiet }
+    }
+
+    /// Starts the build of the game received.
+    fn start(&mut self, text: &str) {
+        let builder = Arc::clone(&self.builder);
+        self.build = Some(Build::start(builder, RECEIVED_NAME.into(), text.into()));
+    }
+
+    /// The compiled engine, once, when it is ready within `wait`. A failed build is said once
+    /// on stderr (even with -q: the player is weaker than asked) and the interpreter plays on.
+    fn ready(&mut self, wait: Duration) -> Option<AnyGame> {
+        match self.build.as_mut()?.wait(wait) {
+            Progress::Ready { game, took } => {
+                if !self.quiet {
+                    crate::say!(
+                        "rbg client: the compiled engine is ready ({:.1} s after the game arrived)",
+                        took.as_secs_f64()
+                    );
+                }
+                Some(game)
+            }
+            Progress::Failed(message) => {
+                let first = message.lines().next().unwrap_or_default();
+                crate::say!(
+                    "rbg client: the compiled engine could not be built; the interpreter plays on: {first}"
+                );
+                None
+            }
+            Progress::Pending | Progress::Over => None,
+        }
+    }
+}
+
+/// The name the game received is read under (an RBG text).
+const RECEIVED_NAME: &str = "received.rbg";
+
 /// The game the manager sent, on the chosen engine. Parse errors are printed as `rbg check`
 /// prints them.
 fn received_game(text: &str, engine: &EngineArgs) -> Result<AnyGame, String> {
     if engine.engine == EngineKind::Sbg {
         return Err(NO_SBG_ENGINE.into());
     }
-    let path = Path::new("received.rbg");
+    let path = Path::new(RECEIVED_NAME);
     match rbg::open_bytes(path, text.as_bytes().to_vec(), &engine.open_options()) {
         Ok(opened) => Ok(opened.game),
         Err(OpenError::Invalid { source, diagnostics }) => {
@@ -216,8 +325,14 @@ fn received_game(text: &str, engine: &EngineArgs) -> Result<AnyGame, String> {
 
 #[cfg(test)]
 mod tests {
-    use clap::{CommandFactory, Parser};
+    use std::sync::Mutex;
+    use std::time::Instant;
 
+    use clap::{CommandFactory, Parser};
+    use rbg_manager::ClientReport;
+    use rbg_manager::ServerReport;
+
+    use super::*;
     use crate::{Cli, Command};
 
     #[test]
@@ -275,7 +390,144 @@ mod tests {
             (args.address.as_str(), args.agent.as_str(), args.seed),
             ("localhost:8000", "mcts:time=1s", Some(7))
         );
-        assert_eq!((args.margin, engine.engine_args().engine), (100, crate::play::EngineKind::Interp));
+        assert_eq!((args.margin, engine.engine), (100, ClientEngine::Auto));
         assert!(Cli::try_parse_from(["rbg", "client", "localhost:8000"]).is_err(), "--agent is required");
+    }
+    /// A stand-in for the compiled build (editor.rs's kind): the interpreter after `delay`, or
+    /// a failure.
+    fn stand_in(delay: Duration, fail: bool) -> Builder {
+        Arc::new(move |name: &str, text: &str| {
+            std::thread::sleep(delay);
+            if fail {
+                return Err("error: no cargo here (a stand-in that fails)".into());
+            }
+            let options = rbg::OpenOptions::new(rbg::Engine::Interpreter);
+            rbg::open_bytes(Path::new(name), text.as_bytes().to_vec(), &options)
+                .map(|opened| opened.game)
+                .map_err(|e| e.to_string())
+        })
+    }
+
+    /// A manager (interpreter) on tic-tac-toe and two clients on threads: player 1 `auto` with
+    /// `builder` and the agent `agent`, player 2 random. The server's report, player 1's
+    /// report and its log.
+    fn auto_match(
+        builder: Builder,
+        agent: &str,
+        games: u64,
+        deadline: Duration,
+        preparation: Duration,
+    ) -> (ServerReport, ClientReport, String, Duration) {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../games/ticTacToe.rbg"))
+            .expect("games/ticTacToe.rbg");
+        let interp = EngineArgs { engine: EngineKind::Interp, ..EngineArgs::default() };
+        let game = received_game(&text, &interp).expect("tic-tac-toe opens");
+        let config = ServerConfig {
+            deadline: Some(deadline),
+            preparation,
+            games: Some(games),
+            max_wait: Duration::from_secs(60),
+            ..ServerConfig::default()
+        };
+        let server = Server::bind(game, text, "127.0.0.1:0", config).expect("the manager binds");
+        let address = server.local_addr().expect("an address");
+        let server = std::thread::spawn(move || server.run().expect("the manager runs"));
+        let log = SharedBuf::default();
+        let (auto_log, spec) = (log.clone(), agent.parse::<AgentSpec>().expect("an agent"));
+        let auto = std::thread::spawn(move || {
+            let started = Instant::now();
+            let client = Client::connect(address, ClientConfig::default())
+                .expect("connects")
+                .with_log(Box::new(auto_log));
+            let report = play_seat(client, &spec, &interp_args(), Some(CompiledLater::new(builder, false)));
+            (report.expect("player 1 plays"), started.elapsed())
+        });
+        // Player 1 connects first (seats go by arrival).
+        std::thread::sleep(Duration::from_millis(200));
+        let random = std::thread::spawn(move || {
+            let client = Client::connect(address, ClientConfig::default()).expect("connects");
+            let spec: AgentSpec = "random".parse().expect("random");
+            play_seat(client, &spec, &interp_args(), None).expect("player 2 plays")
+        });
+        let report = server.join().expect("the manager's thread");
+        let (auto, took) = auto.join().expect("player 1's thread");
+        random.join().expect("player 2's thread");
+        (report, auto, log.text(), took)
+    }
+
+    fn interp_args() -> EngineArgs {
+        EngineArgs { engine: EngineKind::Interp, ..EngineArgs::default() }
+    }
+
+    /// Every game ended by the rules, no move late, and player 1 saw the scores the manager
+    /// saw (its position was the manager's all along).
+    fn assert_clean(server: &ServerReport, auto: &ClientReport) {
+        assert_eq!(server.games.len(), auto.games.len());
+        for (theirs, ours) in server.games.iter().zip(&auto.games) {
+            assert_eq!(theirs.forfeit, None, "{theirs:?}");
+            assert!(theirs.timeouts.iter().all(|&t| t == 0), "a late move: {theirs:?}");
+            assert!(ours.finished);
+            assert_eq!(theirs.scores, ours.scores);
+        }
+    }
+
+    /// The moves after `switched to the new engine after N moves` in the log, N > 0: the
+    /// switch came in the middle of a game.
+    #[test]
+    fn a_build_ready_during_a_game_takes_over_with_the_same_position() {
+        // Player 1's moves take 200 ms each (player 2's none): the build, ready 300 ms after
+        // the set-up, arrives before its third move.
+        let builder = stand_in(Duration::from_millis(300), false);
+        let deadline = Duration::from_millis(400);
+        let (server, auto, log, _) = auto_match(builder, "mcts:time=200ms", 2, deadline, Duration::ZERO);
+        assert_clean(&server, &auto);
+        let switched = log.lines().find_map(|l| l.split("switched to the new engine after ").nth(1));
+        let moves: u64 = switched.and_then(|rest| rest.split(' ').next()?.parse().ok()).expect(&log);
+        assert!(moves > 0, "the switch was mid-game: {log}");
+        assert_eq!(log.matches("switched").count(), 1, "{log}");
+    }
+
+    #[test]
+    fn a_failed_build_keeps_the_interpreter() {
+        let builder = stand_in(Duration::ZERO, true);
+        let (server, auto, log, _) =
+            auto_match(builder, "random", 2, Duration::from_millis(200), Duration::from_millis(500));
+        assert_clean(&server, &auto);
+        assert!(!log.contains("switched") && !log.contains("ready within"), "{log}");
+        assert_eq!(auto.games.len(), 2);
+    }
+
+    /// A build within the preparation time plays from the first move, and `ready` is sent
+    /// as soon as it is built, not at the end of the preparation time.
+    #[test]
+    fn a_build_within_the_preparation_time_plays_from_the_start() {
+        let builder = stand_in(Duration::from_millis(100), false);
+        let preparation = Duration::from_secs(20);
+        let (server, auto, log, took) =
+            auto_match(builder, "random", 1, Duration::from_millis(200), preparation);
+        assert_clean(&server, &auto);
+        assert!(log.contains("ready within the preparation time"), "{log}");
+        assert!(!log.contains("switched"), "{log}");
+        assert!(took < preparation / 2, "ready was sent after {took:?}");
+    }
+
+    /// A writer whose bytes the test reads afterwards.
+    #[derive(Clone, Default)]
+    struct SharedBuf(Arc<Mutex<Vec<u8>>>);
+
+    impl SharedBuf {
+        fn text(&self) -> String {
+            String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
+        }
+    }
+
+    impl std::io::Write for SharedBuf {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
     }
 }

@@ -77,7 +77,7 @@ fn manager_and_two_clients_play_five_games() {
         .iter()
         .map(|(agent, seed)| {
             rbg_command()
-                .args(["client", &addr, "--agent", agent, "--seed", seed])
+                .args(["client", &addr, "--agent", agent, "--seed", seed, "--engine", "interp"])
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
                 .spawn()

@@ -278,9 +278,9 @@ fn sbg2rbg_of_an_rbg_file_says_it_is_rbg() {
 
 #[test]
 fn the_manager_does_not_offer_the_sbg_engine() {
-    for command in ["manager", "client"] {
+    for (command, values) in [("manager", "interp, compiled"), ("client", "auto, interp, compiled")] {
         let help = stdout(&rbg(&[command, "-h"]));
-        assert!(help.contains("[possible values: interp, compiled]"), "{help}");
+        assert!(help.contains(&format!("[possible values: {values}]")), "{help}");
         let help = stdout(&rbg(&[command, "--help"]));
         assert!(help.contains("- compiled") && !help.contains("- sbg"), "{help}");
     }

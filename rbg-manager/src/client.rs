@@ -6,9 +6,10 @@ use std::net::{TcpStream, ToSocketAddrs};
 use std::time::{Duration, Instant};
 
 use rbg_agents::{Agent, Budget};
+use rbg_core::moves::{check_move, CheckedMoveError};
 use rbg_core::notation::{format_wire, parse_wire};
 use rbg_core::perft::DEFAULT_KEEPER_LIMIT;
-use rbg_core::{Game, MoveList, Player, SearchError};
+use rbg_core::{Action, Game, MoveList, Player, SearchError};
 
 use crate::framing::{Connection, FrameError, DEFAULT_MAX_MESSAGE};
 use crate::server::RESET;
@@ -174,15 +175,37 @@ impl Client {
     /// for it (`build_agent`), answers `ready`, and plays until the server closes the
     /// connection, which ends the run normally.
     pub fn play<G, A>(
+        self,
+        build_game: impl FnOnce(&str) -> Result<G, String>,
+        build_agent: impl FnMut(&G) -> Result<A, String>,
+    ) -> Result<ClientReport, ClientError>
+    where
+        G: Game,
+        A: Agent<G>,
+    {
+        self.play_switching(build_game, build_agent, |_| None)
+    }
+
+    /// [`Client::play`] with another engine of the game that may become ready while the
+    /// client plays (`rbg client --engine auto`: the compiled engine builds while the
+    /// interpreter plays). `next_engine(wait)` waits at most `wait` for it and returns it once,
+    /// when it is ready. It is waited for during the preparation time (less the safety margin)
+    /// before `ready` is sent, and asked without waiting before each move the agent chooses:
+    /// then the moves of the game so far are replayed on it (each checked; should it refuse
+    /// one, the old engine plays on), the agent is built anew for it, and play goes on with
+    /// both. The time a switch takes is taken from the move's deadline.
+    pub fn play_switching<G, A>(
         mut self,
         build_game: impl FnOnce(&str) -> Result<G, String>,
-        build_agent: impl FnOnce(&G) -> Result<A, String>,
+        mut build_agent: impl FnMut(&G) -> Result<A, String>,
+        mut next_engine: impl FnMut(Duration) -> Option<G>,
     ) -> Result<ClientReport, ClientError>
     where
         G: Game,
         A: Agent<G>,
     {
         let message = self.recv()?;
+        let received = Instant::now();
         let preparation = match message.trim().parse::<f64>() {
             Ok(x) if x.is_finite() && x >= 0.0 => Duration::try_from_secs_f64(x).unwrap_or(Duration::MAX),
             _ => return Err(malformed("a preparation time", &message)),
@@ -194,14 +217,24 @@ impl Client {
         if player == 0 || player as usize > game.info().num_players() {
             return Err(malformed("a player number of the game", &message));
         }
-        let mut agent = build_agent(&game).map_err(ClientError::Agent)?;
+        let agent = build_agent(&game).map_err(ClientError::Agent)?;
+        let mut seat = Seat { game, agent };
+        let ready_by = preparation.saturating_sub(self.config.safety_margin);
+        if let Some(better) = next_engine(ready_by.saturating_sub(received.elapsed())) {
+            // Nothing is played yet: the new engine starts the game.
+            let agent = build_agent(&better).map_err(ClientError::Agent)?;
+            seat = Seat { game: better, agent };
+            self.note(format_args!("the new engine was ready within the preparation time"));
+        }
         self.conn.send("ready")?;
-        let name = game.info().players[player as usize - 1].clone();
-        self.note(format_args!("playing {name} (player {player}) with {}", agent.name()));
+        let name = seat.game.info().players[player as usize - 1].clone();
+        self.note(format_args!("playing {name} (player {player}) with {}", seat.agent.name()));
         let mut report = ClientReport { player, preparation, games: Vec::new(), unfinished_moves: 0 };
         loop {
             let seed = game_seed(self.config.seed, report.games.len() as u64);
-            match self.play_game(&game, &mut agent, player, seed)? {
+            let mut turn =
+                Turns { seat: &mut seat, next_engine: &mut next_engine, build_agent: &mut build_agent };
+            match self.play_game(&mut turn, player, seed)? {
                 GameEnd::Reset(played) => report.games.push(played),
                 GameEnd::Closed { moves } => {
                     report.unfinished_moves = moves;
@@ -214,27 +247,21 @@ impl Client {
     /// Plays one game until `reset` or until the server closes the connection.
     fn play_game<G: Game, A: Agent<G>>(
         &mut self,
-        game: &G,
-        agent: &mut A,
+        turns: &mut Turns<'_, G, A, impl FnMut(Duration) -> Option<G>, impl FnMut(&G) -> Result<A, String>>,
         me: Player,
         seed: u64,
     ) -> Result<GameEnd, ClientError> {
-        agent.reset(seed);
-        let mut sc = game.new_scratch();
-        let mut state = game.initial_state();
+        turns.seat.agent.reset(seed);
+        let keeper_limit = self.config.keeper_limit;
+        let mut history: Vec<Vec<Action>> = Vec::new();
+        let mut at = Position::after(&turns.seat.game, &history, keeper_limit)?;
         let mut legal = MoveList::new();
-        let mut moves = 0;
-        let mut ongoing = game.complete_keeper(&mut state, &mut sc, self.config.keeper_limit)?;
         loop {
-            let to_move = if ongoing {
-                game.legal_moves(&mut state, &mut sc, &mut legal)?;
-                (!legal.is_empty()).then(|| game.current_player(&state))
-            } else {
-                None
-            };
+            let to_move = at.mover_and_moves(&turns.seat.game, &mut legal)?;
             let message = match self.recv() {
                 Ok(m) => m,
                 Err(FrameError::Closed) => {
+                    let moves = history.len() as u64;
                     if moves > 0 {
                         self.note(format_args!("the server closed the connection after {moves} moves"));
                     }
@@ -242,9 +269,12 @@ impl Client {
                 }
                 Err(e) => return Err(e.into()),
             };
+            let received = Instant::now();
+            let game = &turns.seat.game;
             if message == RESET {
                 let scores =
-                    (1..=game.info().num_players() as Player).map(|p| game.score(&state, p)).collect();
+                    (1..=game.info().num_players() as Player).map(|p| game.score(&at.state, p)).collect();
+                let moves = history.len() as u64;
                 let played = ClientGame { moves, finished: to_move.is_none(), scores };
                 self.note(format_args!(
                     "game over after {moves} moves{}; scores {:?}",
@@ -256,9 +286,15 @@ impl Client {
             let mv = match to_move {
                 Some(p) if p == me => {
                     let deadline = parse_deadline(&message)?;
-                    let budget = move_budget(agent.budget(), deadline, self.config.safety_margin);
+                    if let Some(switched) = self.switch_engine(turns, &history, seed) {
+                        at = switched;
+                        at.mover_and_moves(&turns.seat.game, &mut legal)?;
+                    }
+                    let (game, agent) = (&turns.seat.game, &mut turns.seat.agent);
+                    let left = deadline.map(|d| d.saturating_sub(received.elapsed()));
+                    let budget = move_budget(agent.budget(), left, self.config.safety_margin);
                     let decision = agent
-                        .select_move(game, &state, &budget)
+                        .select_move(game, &at.state, &budget)
                         .map_err(|e| ClientError::Agent(e.to_string()))?;
                     if !legal.iter().any(|m| m == decision.mv.as_slice()) {
                         return Err(ClientError::Agent(format!(
@@ -267,6 +303,13 @@ impl Client {
                         )));
                     }
                     self.conn.send(&format_wire(&decision.mv))?;
+                    let stats = &decision.stats;
+                    self.note(format_args!(
+                        "move {}: {} iterations in {} ms",
+                        history.len() + 1,
+                        stats.iterations,
+                        stats.elapsed.as_millis()
+                    ));
                     decision.mv
                 }
                 Some(_) => {
@@ -278,11 +321,98 @@ impl Client {
                 }
                 None => return Err(malformed("'reset' (the game is over)", &message)),
             };
-            agent.observe(game, &state, &mv).map_err(|e| ClientError::Agent(e.to_string()))?;
-            game.apply_move(&mut state, &mv);
-            moves += 1;
-            ongoing = game.complete_keeper(&mut state, &mut sc, self.config.keeper_limit)?;
+            let (game, agent) = (&turns.seat.game, &mut turns.seat.agent);
+            agent.observe(game, &at.state, &mv).map_err(|e| ClientError::Agent(e.to_string()))?;
+            at.play(game, &mv, keeper_limit)?;
+            history.push(mv);
         }
+    }
+
+    /// Moves to the other engine if it is ready: the game so far replayed on it and a new
+    /// agent for it; the position on it, or `None` (no engine yet, or it refused the game:
+    /// then the old engine plays on, and the log says why).
+    fn switch_engine<G: Game, A: Agent<G>>(
+        &mut self,
+        turns: &mut Turns<'_, G, A, impl FnMut(Duration) -> Option<G>, impl FnMut(&G) -> Result<A, String>>,
+        history: &[Vec<Action>],
+        seed: u64,
+    ) -> Option<Position<G>> {
+        let better = (turns.next_engine)(Duration::ZERO)?;
+        let replayed = Position::after(&better, history, self.config.keeper_limit);
+        let built = (turns.build_agent)(&better);
+        match (replayed, built) {
+            (Ok(at), Ok(mut agent)) => {
+                agent.reset(seed);
+                *turns.seat = Seat { game: better, agent };
+                self.note(format_args!("switched to the new engine after {} moves", history.len()));
+                Some(at)
+            }
+            (Err(e), _) => {
+                self.note(format_args!("the new engine cannot replay this game ({e}); the old one plays on"));
+                None
+            }
+            (_, Err(e)) => {
+                self.note(format_args!("no agent for the new engine ({e}); the old one plays on"));
+                None
+            }
+        }
+    }
+}
+
+/// The engine a client plays with and its agent.
+struct Seat<G, A> {
+    game: G,
+    agent: A,
+}
+
+/// What a game needs to switch engines: the seat, the source of the other engine and the
+/// agent maker.
+struct Turns<'a, G, A, N, B> {
+    seat: &'a mut Seat<G, A>,
+    next_engine: &'a mut N,
+    build_agent: &'a mut B,
+}
+
+/// A position of a game on one engine, keeper completed.
+struct Position<G: Game> {
+    state: G::State,
+    scratch: G::Scratch,
+    /// The keeper finished and a player is to move (who may have no move).
+    ongoing: bool,
+}
+
+impl<G: Game> Position<G> {
+    /// The position after `history` played from the initial one on `game`, every move checked
+    /// (moves of the server's game are legal on any engine of the same rules).
+    fn after(game: &G, history: &[Vec<Action>], keeper_limit: u64) -> Result<Self, ClientError> {
+        let mut scratch = game.new_scratch();
+        let mut state = game.initial_state();
+        let ongoing = game.complete_keeper(&mut state, &mut scratch, keeper_limit)?;
+        let mut at = Position { state, scratch, ongoing };
+        for (n, mv) in history.iter().enumerate() {
+            check_move(game, &mut at.state, &mut at.scratch, mv).map_err(|e| match e {
+                CheckedMoveError::Illegal(e) => ClientError::Game(format!("move {}: {e}", n + 1)),
+                CheckedMoveError::Search(e) => ClientError::Search(e),
+            })?;
+            at.play(game, mv, keeper_limit)?;
+        }
+        Ok(at)
+    }
+
+    /// The player to move with their moves in `legal`, or `None` when the game is over.
+    fn mover_and_moves(&mut self, game: &G, legal: &mut MoveList) -> Result<Option<Player>, ClientError> {
+        if !self.ongoing {
+            return Ok(None);
+        }
+        game.legal_moves(&mut self.state, &mut self.scratch, legal)?;
+        Ok((!legal.is_empty()).then(|| game.current_player(&self.state)))
+    }
+
+    /// Plays a move known to be legal and the keeper's moves after it.
+    fn play(&mut self, game: &G, mv: &[Action], keeper_limit: u64) -> Result<(), ClientError> {
+        game.apply_move(&mut self.state, mv);
+        self.ongoing = game.complete_keeper(&mut self.state, &mut self.scratch, keeper_limit)?;
+        Ok(())
     }
 }
 
@@ -358,6 +488,36 @@ mod tests {
         // A deadline shorter than twice the margin: half of it.
         let b = move_budget(Budget::default(), Some(Duration::from_millis(150)), margin);
         assert_eq!(b.time, Some(Duration::from_millis(75)));
+    }
+
+    /// A position replayed from the history (a switch of engines) is the one reached move by
+    /// move: the same player, scores and legal moves at every step; a move the rules refuse
+    /// is named.
+    #[test]
+    fn a_replayed_position_is_the_position_played() {
+        let game = rbg_core::toy::Nim::new(7);
+        let limit = DEFAULT_KEEPER_LIMIT;
+        let mut played = Position::after(&game, &[], limit).unwrap();
+        let mut history: Vec<Vec<Action>> = Vec::new();
+        let (mut legal, mut again) = (MoveList::new(), MoveList::new());
+        for n in 0.. {
+            let mover = played.mover_and_moves(&game, &mut legal).unwrap();
+            let mut replayed = Position::after(&game, &history, limit).unwrap();
+            assert_eq!(replayed.mover_and_moves(&game, &mut again).unwrap(), mover);
+            assert!(legal.iter().eq(again.iter()), "after {n} moves");
+            assert_eq!(game.score(&replayed.state, 1), game.score(&played.state, 1));
+            if mover.is_none() {
+                break;
+            }
+            // The last move listed: the game goes on as long as it can.
+            let mv = legal.get(legal.len() - 1).to_vec();
+            played.play(&game, &mv, limit).unwrap();
+            history.push(mv);
+        }
+        assert!(history.len() > 2);
+        // One move more than the game has.
+        history.push(history[0].clone());
+        assert!(matches!(Position::after(&game, &history, limit), Err(ClientError::Game(_))));
     }
 
     #[test]

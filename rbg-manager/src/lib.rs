@@ -62,6 +62,10 @@
 //! ([`Agent::observe`](rbg_agents::Agent::observe)); `reset` starts a new game with a new seed
 //! ([`Agent::reset`](rbg_agents::Agent::reset)); the server closing the connection ends the run
 //! normally. A message that the protocol does not allow at that point is a [`ClientError`].
+//! [`Client::play_switching`] also takes another engine of the game that the caller offers
+//! once it is ready (the compiled engine built meanwhile): waited for during the preparation
+//! time, else taken before the client's next move, the game so far replayed on it, each move
+//! checked.
 //!
 //! # Example
 //!

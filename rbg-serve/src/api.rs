@@ -20,7 +20,7 @@ use rbg_metrics::AnalysisConfig;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::editor;
+use crate::editor::{self, Builder};
 use crate::games::{self, ResolveError};
 use crate::jobs::{self, Job};
 use crate::session::{refuse, Finish, Refusal, Session};
@@ -117,6 +117,12 @@ pub fn router(config: Config, loader: Loader) -> Router {
 /// server that plays compiled games draws its thumbnails with the interpreter, so that listing
 /// builds nothing).
 pub fn router_with_preview(config: Config, loader: Loader, preview: Loader) -> Router {
+    router_with_builds(config, loader, preview, rbg::background::compiling(&rbg::OpenOptions::default()))
+}
+
+/// [`router_with_preview`] with the compiled engines of sessions built by `builder` (the compile
+/// cache by default; a stand-in in tests).
+pub fn router_with_builds(config: Config, loader: Loader, preview: Loader, builder: Builder) -> Router {
     let app = App {
         config: Arc::new(config),
         loader,
@@ -124,7 +130,7 @@ pub fn router_with_preview(config: Config, loader: Loader, preview: Loader) -> R
         thumbnails: Arc::new(Mutex::new(HashMap::new())),
         sessions: Arc::new(Mutex::new(Sessions::default())),
         jobs: Arc::new(Mutex::new(Jobs::default())),
-        builds: Arc::new(editor::DraftBuilds::compiling()),
+        builds: Arc::new(editor::DraftBuilds::with_builder(builder)),
     };
     Router::new()
         .route("/", get(page))
@@ -296,8 +302,15 @@ async fn new_session(State(app): State<App>, body: Result<Json<NewSession>, Json
     if request.moves.len() + request.ordinals.len() > app.config.max_history {
         return Err(bad(format!("at most {} moves", app.config.max_history)));
     }
-    let compile =
-        request.compile.then(|| request.source.clone().zip(editor::draft_name(request.name.as_deref()).ok()));
+    let compile = match &origin {
+        Origin::Draft(name) => request.compile.then(|| request.source.clone().map(|t| (t, name.clone()))),
+        // The file's text as it is now (the loader reads it again: a file edited meanwhile
+        // builds another cache entry, and the replay tells if its rules changed).
+        Origin::File(name, path) => app
+            .config
+            .compile_in_background
+            .then(|| std::fs::read_to_string(path).ok().map(|t| (t, name.clone()))),
+    };
     let loader = Arc::clone(&app.loader);
     let max_history = app.config.max_history;
     let session = tokio::task::spawn_blocking(move || {
@@ -332,7 +345,7 @@ async fn new_session(State(app): State<App>, body: Result<Json<NewSession>, Json
         id
     };
     if let Some((text, name)) = compile.flatten() {
-        app.builds.start(Arc::clone(&session), name, text, max_history);
+        app.builds.start(Arc::clone(&session), name, text);
     }
     view(&session, id)
 }

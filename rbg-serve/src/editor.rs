@@ -3,10 +3,12 @@
 //! new game ([`template`]), and saving a text into the games directory ([`save_file`], only on
 //! an explicit request, never outside the directory). Sessions from an edited text
 //! ([`open_draft`]) are made by the sessions route, always on the interpreter; asked for the
-//! compiled engine, the sessions route hands the text to [`DraftBuilds`], which builds it in
-//! the background (`rbg::open_bytes` with the compiled engine: the compile cache of
-//! `rbg::compile`) and then switches the session to it ([`switch_engine`]: the moves played so
-//! far are replayed on the new engine); [`build_state`] tells the page how the build goes.
+//! compiled engine (and for every game file when the server compiles in the background,
+//! [`crate::Config::compile_in_background`]), the sessions route hands the text to
+//! [`DraftBuilds`], which builds it in the background (`rbg::background`: the compile cache of
+//! `rbg::compile`, cargo at low priority) and then switches the session to it
+//! ([`switch_engine`]: the moves played so far are replayed on the new engine); the session's
+//! view tells the page how the build goes (its badge), as [`build_state`] does for a draft's text.
 //!
 //! Texts are bounded ([`MAX_SOURCE_BYTES`]) and must not hold NUL characters (a binary file is
 //! not a game). Places are given for JavaScript: `from` and `to` count UTF-16 code units from
@@ -32,7 +34,7 @@ use serde_json::{json, Value};
 
 use crate::api::{bad, lock, resolve_game, Answer, ApiError, App};
 use crate::games::{self, SaveError};
-use crate::session::Session;
+use crate::session::{BuildState, EngineView, Session};
 
 /// The longest text the editor routes take (a corpus game is at most a few tens of KiB).
 pub const MAX_SOURCE_BYTES: usize = 1 << 20;
@@ -202,28 +204,15 @@ pub fn initial_picture(game: &AnyGame, hint: &LayoutHint) -> Result<String, Stri
     Ok(rbg_render::render_svg_with_layout(game, &layout, &state, None, &options))
 }
 
-/// Builds a draft's compiled engine: `(name, text)` to the game, or why not.
-pub type Builder = Arc<dyn Fn(&str, &str) -> Result<AnyGame, String> + Send + Sync>;
+/// Builds a session's compiled engine: `(name, text)` to the game, or why not.
+pub use rbg::background::Builder;
 
 /// Most build states remembered (the oldest is forgotten first).
 const MAX_BUILD_STATES: usize = 64;
 /// Most builds waiting or running at once (they run one at a time: cargo takes the cores).
 const MAX_PENDING_BUILDS: usize = 4;
-/// Most characters of a failed build's message (cargo's output can be long).
-const MAX_MESSAGE_CHARS: usize = 4000;
 /// How long a finished build waits for an agent's search on its session to end.
 const SWITCH_PATIENCE: Duration = Duration::from_secs(120);
-
-/// How the compiled engine of a draft is coming along.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum BuildState {
-    Building {
-        since: Instant,
-    },
-    /// Built; the session was switched to it.
-    Ready,
-    Failed(String),
-}
 
 /// The compiled engines of drafts being built, and how their builds went, by text.
 pub struct DraftBuilds {
@@ -234,17 +223,6 @@ pub struct DraftBuilds {
 }
 
 impl DraftBuilds {
-    /// Builds with `rbg::compile` (the compile cache; cargo's output kept for the error).
-    pub fn compiling() -> DraftBuilds {
-        DraftBuilds::with_builder(Arc::new(|name: &str, text: &str| {
-            let mut options = rbg::OpenOptions::new(rbg::Engine::Compiled);
-            options.build.cargo_output = rbg::compile::CargoOutput::Capture;
-            rbg::open_bytes(Path::new(name), text.as_bytes().to_vec(), &options)
-                .map(|opened| opened.game)
-                .map_err(|e| e.to_string())
-        }))
-    }
-
     pub fn with_builder(builder: Builder) -> DraftBuilds {
         DraftBuilds {
             builder,
@@ -277,35 +255,36 @@ impl DraftBuilds {
             .unwrap_or(0)
     }
 
-    /// Builds the compiled engine of `text` on a thread of its own and switches `session`
-    /// to it when it is ready. The session goes on with the interpreter meanwhile.
-    pub fn start(
-        self: &Arc<Self>,
-        session: Arc<Mutex<Session>>,
-        name: String,
-        text: String,
-        max_history: usize,
-    ) {
+    /// Builds the compiled engine of `text` (read as the file `name`) on a thread of its own
+    /// and switches `session` to it when it is ready. The session goes on with the interpreter
+    /// meanwhile; its view tells how the build goes (the page's badge).
+    pub fn start(self: &Arc<Self>, session: Arc<Mutex<Session>>, name: String, text: String) {
         let key = draft_key(&name, &text);
+        let mark = |state: BuildState| {
+            if let Ok(mut s) = session.lock() {
+                s.build = Some(state);
+            }
+        };
         if self.pending() >= MAX_PENDING_BUILDS {
             let message = format!("{MAX_PENDING_BUILDS} builds are waiting already; the interpreter plays");
-            self.set(key, BuildState::Failed(message));
+            self.set(key, BuildState::Failed(message.clone()));
+            mark(BuildState::Failed(message));
             return;
         }
-        self.set(key, BuildState::Building { since: Instant::now() });
+        let building = BuildState::Building { since: Instant::now() };
+        self.set(key, building.clone());
+        mark(building);
         let builds = Arc::clone(self);
         std::thread::spawn(move || {
             let built = {
                 let _turn = builds.running.lock();
-                // A builder that panics must not leave the state "building" for ever.
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (builds.builder)(&name, &text)))
-                    .unwrap_or_else(|_| Err("the build failed unexpectedly".into()))
+                rbg::background::run(&builds.builder, &name, &text)
             };
             let outcome = built.and_then(|game| {
                 let game = Arc::new(game);
                 let deadline = Instant::now() + SWITCH_PATIENCE;
                 loop {
-                    match switch_engine(&session, &game, &hint_of(&text), max_history) {
+                    match switch_engine(&session, &game, &hint_of(&text)) {
                         Err(Switch::Busy) if Instant::now() < deadline => {
                             std::thread::sleep(Duration::from_millis(100))
                         }
@@ -317,7 +296,14 @@ impl DraftBuilds {
                     }
                 }
             });
-            builds.set(key, outcome.map_or_else(BuildState::Failed, |()| BuildState::Ready));
+            let state = outcome.map_or_else(BuildState::Failed, |()| BuildState::Ready);
+            builds.set(key, state.clone());
+            if let Ok(mut s) = session.lock() {
+                // A failed build does not hide that another one switched the session.
+                if s.build != Some(BuildState::Ready) {
+                    s.build = Some(state);
+                }
+            }
         });
     }
 }
@@ -337,30 +323,14 @@ pub enum Switch {
     Failed(String),
 }
 
-/// Moves `session` to `game` (the same rules, another engine): a new session at the start
-/// with the moves played so far replayed; the version moves on, so an agent's answer for the
-/// old engine is dropped. Moves that could be redone, and a move half made, are not kept.
-pub fn switch_engine(
-    session: &Mutex<Session>,
-    game: &Arc<AnyGame>,
-    hint: &LayoutHint,
-    max_history: usize,
-) -> Result<(), Switch> {
+/// Moves `session` to `game` (the same rules, another engine): [`Session::switched`], the
+/// moves played so far replayed on the new engine.
+pub fn switch_engine(session: &Mutex<Session>, game: &Arc<AnyGame>, hint: &LayoutHint) -> Result<(), Switch> {
     let mut old = session.lock().map_err(|_| Switch::Failed("the session is broken".into()))?;
     if old.thinking.is_some() {
         return Err(Switch::Busy);
     }
-    let failed =
-        |e: crate::session::Refusal| Switch::Failed(format!("replaying on the compiled engine: {}", e.0));
-    let mut new = Session::new(old.file.clone(), Arc::clone(game), hint, max_history).map_err(failed)?;
-    for (n, text) in old.log().moves.iter().enumerate() {
-        let mv = rbg_core::notation::parse_move(game.info(), text)
-            .map_err(|e| Switch::Failed(format!("move {}: {e}", n + 1)))?;
-        new.play(&mv).map_err(failed)?;
-    }
-    new.version = old.version + 1;
-    new.agents = old.agents.clone();
-    *old = new;
+    *old = old.switched(Arc::clone(game), hint).map_err(|e| Switch::Failed(e.0))?;
     Ok(())
 }
 
@@ -378,7 +348,7 @@ pub async fn build_state(State(app): State<App>, body: Result<Json<Draft>, JsonR
         }
         Some(BuildState::Ready) => json!({ "state": "ready" }),
         Some(BuildState::Failed(message)) => {
-            json!({ "state": "failed", "message": message.chars().take(MAX_MESSAGE_CHARS).collect::<String>() })
+            json!({ "state": "failed", "message": EngineView::of(Some(&BuildState::Failed(message))).message })
         }
     }))
 }
@@ -485,7 +455,7 @@ mod tests {
         let Ok(other) = open_draft("t.rbg", TEMPLATE) else { panic!("the template is valid") };
         let other = Arc::new(other);
         let version = session.lock().unwrap().version;
-        switch_engine(&session, &other, &LayoutHint::default(), 100).unwrap();
+        switch_engine(&session, &other, &LayoutHint::default()).unwrap();
         let switched = session.lock().unwrap();
         assert!(Arc::ptr_eq(switched.game(), &other));
         assert_eq!(switched.log().moves, moves);
@@ -504,8 +474,8 @@ mod tests {
         let session = Arc::new(Mutex::new(played_session()));
         let before = Arc::clone(session.lock().unwrap().game());
         let failing = format!("{TEMPLATE}// fail\n");
-        builds.start(Arc::clone(&session), "t.rbg".into(), failing.clone(), 100);
-        builds.start(Arc::clone(&session), "t.rbg".into(), TEMPLATE.into(), 100);
+        builds.start(Arc::clone(&session), "t.rbg".into(), failing.clone());
+        builds.start(Arc::clone(&session), "t.rbg".into(), TEMPLATE.into());
         let wait = |text: &str| {
             let deadline = Instant::now() + Duration::from_secs(20);
             loop {
@@ -522,6 +492,7 @@ mod tests {
         let switched = session.lock().unwrap();
         assert!(!Arc::ptr_eq(switched.game(), &before));
         assert_eq!(switched.log().moves.len(), 2);
+        assert_eq!(switched.build, Some(BuildState::Ready), "the view's badge says so");
     }
 
     #[test]

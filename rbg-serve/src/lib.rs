@@ -37,7 +37,8 @@ use std::time::Duration;
 
 use rbg_core::dynamic::AnyGame;
 
-pub use api::{router, router_with_preview};
+pub use api::{router, router_with_builds, router_with_preview};
+pub use rbg::background::Builder;
 
 /// Turns a game file (a path under the games directory) into a reasoner, or an error message
 /// (with file:line:col where the file has an error).
@@ -64,6 +65,10 @@ pub struct Config {
     pub max_analysis_games: u64,
     /// Longest analysis: it is stopped at this time.
     pub max_analysis_time: Duration,
+    /// Build the compiled engine of every game opened in the background and switch its
+    /// session to it when ready (`rbg serve`'s default when cargo is found). Off by default,
+    /// so servers made in tests never start a build.
+    pub compile_in_background: bool,
 }
 
 impl Config {
@@ -79,6 +84,7 @@ impl Config {
             max_history: 100_000,
             max_analysis_games: 10_000,
             max_analysis_time: Duration::from_secs(600),
+            compile_in_background: false,
         }
     }
 }

@@ -6,6 +6,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Instant;
 
 use rbg::session::{goes_on, GameLog, Session as Play, SessionError, SessionOptions};
 use rbg_core::dynamic::{AnyGame, DynScratch, DynState};
@@ -91,6 +92,49 @@ pub struct Session {
     /// The stop flag of the running search's game ([`rbg_core::stoppable::Stoppable`]):
     /// raised by [`Session::stop_thinking`], so the search ends at its next look at the game.
     think_flag: Option<Arc<AtomicBool>>,
+    /// The compiled engine built for this session in the background, if one was asked for.
+    pub build: Option<BuildState>,
+}
+
+/// How the compiled engine of a session comes along (`rbg serve` builds one for every session
+/// unless told `--engine interpreter`; the editor's drafts when asked).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BuildState {
+    Building {
+        since: Instant,
+    },
+    /// Built; the session plays with it.
+    Ready,
+    Failed(String),
+}
+
+/// Most characters of a failed build's message in a view (cargo's output can be long).
+const MAX_BUILD_MESSAGE_CHARS: usize = 4000;
+
+/// The engine of a session as the page's badge shows it: `interpreter` or `compiled`, and the
+/// background build's state (`none`, `building` with its seconds, `ready`, `failed` with why).
+#[derive(Serialize)]
+pub struct EngineView {
+    pub engine: &'static str,
+    pub build: &'static str,
+    pub seconds: u64,
+    pub message: Option<String>,
+}
+
+impl EngineView {
+    pub fn of(build: Option<&BuildState>) -> EngineView {
+        let (engine, state, seconds, message) = match build {
+            None => ("interpreter", "none", 0, None),
+            Some(BuildState::Building { since }) => {
+                ("interpreter", "building", since.elapsed().as_secs(), None)
+            }
+            Some(BuildState::Ready) => ("compiled", "ready", 0, None),
+            Some(BuildState::Failed(m)) => {
+                ("interpreter", "failed", 0, Some(m.chars().take(MAX_BUILD_MESSAGE_CHARS).collect()))
+            }
+        };
+        EngineView { engine, build: state, seconds, message }
+    }
 }
 
 /// How the page draws a piece in a list (a promotion's choices): rbg-render's look.
@@ -169,6 +213,8 @@ pub struct View {
     /// An agent is searching for this session (the board is locked).
     pub thinking: bool,
     pub version: u64,
+    /// The engine playing and how its compiled build comes along (the page's badge).
+    pub engine: EngineView,
 }
 
 #[derive(Serialize, Clone, Copy)]
@@ -250,10 +296,29 @@ impl Session {
         hint: &LayoutHint,
         max_history: usize,
     ) -> Result<Session, Refusal> {
+        let options = SessionOptions { max_history, ..SessionOptions::default() };
+        let play = Play::new(game, options)?;
+        Ok(Session::of_play(file, play, hint))
+    }
+
+    /// This session's game on another engine of the same rules (the compiled one built in the
+    /// background): its history replayed ([`Play::replay_on`]: moves that can be redone too,
+    /// a move half made dropped) and the notation written anew; the version moves on, so an
+    /// agent's answer for the old engine is dropped.
+    pub fn switched(&self, game: Arc<AnyGame>, hint: &LayoutHint) -> Result<Session, Refusal> {
+        let play = self.play.replay_on(game)?;
+        let mut new = Session::of_play(self.file.clone(), play, hint);
+        new.sync_records();
+        new.version = self.version.wrapping_add(1);
+        new.agents = self.agents.clone();
+        new.build = self.build.clone();
+        Ok(new)
+    }
+
+    fn of_play(file: String, play: Play<AnyGame>, hint: &LayoutHint) -> Session {
+        let game = Arc::clone(play.handle());
         let layout = Layout::with_hint(game.info(), hint);
         let pitch = Pitch::of_game(game.as_ref(), &layout);
-        let options = SessionOptions { max_history, ..SessionOptions::default() };
-        let play = Play::new(Arc::clone(&game), options)?;
         let info = game.info();
         let looks = game_piece_looks(game.as_ref());
         let mut counts = vec![0usize; info.pieces.len()];
@@ -267,7 +332,7 @@ impl Session {
             vertices: (0..info.vertices.len() as u32).map(|v| text_board.vertex_label(info, v)).collect(),
             letters: letters(&looks, &counts),
         };
-        Ok(Session {
+        Session {
             file,
             layout,
             pitch,
@@ -283,7 +348,8 @@ impl Session {
             thinking: None,
             next_think: 0,
             think_flag: None,
-        })
+            build: None,
+        }
     }
 
     /// The game.
@@ -650,6 +716,7 @@ impl Session {
             last_move,
             thinking: self.thinking.is_some(),
             version: self.version,
+            engine: EngineView::of(self.build.as_ref()),
         })
     }
 }

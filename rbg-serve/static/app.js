@@ -108,6 +108,45 @@ async function loadGames() {
   }
 }
 
+// --- the engine badge -----------------------------------------------------------------------
+
+let engineWatch = 0; // the newest watch of a build (older ones stop)
+
+// The engine playing the session and how its compiled build comes along (the view's `engine`)
+// beside the title: while the build runs (asked again every second), when the compiled engine
+// plays, and when its build failed (why, on hover). Hidden when no build was started.
+function showEngine(v) {
+  const e = v.engine || { engine: "interpreter", build: "none" };
+  const badge = $("engine-state");
+  badge.hidden = e.build === "none";
+  badge.className = e.build;
+  badge.dataset.state = e.build;
+  if (e.build === "building") {
+    badge.textContent = `interpreter (compiled engine building: ${e.seconds} s)`;
+    badge.title = "The compiled engine is built in the background; it takes over when ready, with the moves so far";
+    watchEngine(v.id);
+  } else if (e.build === "ready") {
+    badge.textContent = "compiled engine";
+    badge.title = "The compiled engine plays this game";
+  } else if (e.build === "failed") {
+    badge.textContent = "interpreter (the compiled build failed)";
+    badge.title = e.message || "no build";
+  }
+}
+
+function watchEngine(id) {
+  const mine = ++engineWatch;
+  setTimeout(async () => {
+    if (mine !== engineWatch || id !== current) return;
+    try {
+      const v = await api("GET", `/api/sessions/${id}`);
+      if (mine === engineWatch && id === current) showEngine(v);
+    } catch {
+      // The next view shown asks again.
+    }
+  }, 1000);
+}
+
 // --- sessions -----------------------------------------------------------------------------
 
 // Opens a new session (a new game, one replayed from moves, or an edited text) and shows it.
@@ -221,6 +260,7 @@ function show(v) {
   view = v;
   $("title").textContent = draft ? `${v.name} (edited, not saved)` : v.name;
   $("title").dataset.game = v.game;
+  showEngine(v);
   const board = $("board");
   board.innerHTML = v.svg;
   const svg = board.querySelector("svg");

@@ -13,7 +13,7 @@
 // The engine of a draft: the interpreter answers at once; with "compiled" chosen, the server
 // builds the compiled engine in the background and switches the session to it when it is
 // ready (POST /api/sessions with `compile`); the state of the build is shown beside the title
-// (POST /api/drafts/engine, asked every second while it builds).
+// by app.js, from the session's view (as for every game the server builds).
 //
 // The page's state lives in app.js; it hands this module what it needs (`hooks`).
 
@@ -277,64 +277,6 @@ async function copyLink() {
   }
 }
 
-// --- the engine of a played draft -----------------------------------------------------------
-
-let engineWatch = 0; // the play being watched (a new play stops watching the old one)
-
-// Shows how the compiled engine of `source` comes along beside the title, until it is ready
-// or failed, or another game is played.
-async function watchBuild(source, fileName) {
-  const mine = ++engineWatch;
-  const badge = engineBadge();
-  badge.hidden = false;
-  badge.className = "building";
-  badge.textContent = "interpreter (compiled engine: starting the build)";
-  for (;;) {
-    await new Promise((done) => setTimeout(done, 1000));
-    if (mine !== engineWatch) return;
-    let state;
-    try {
-      state = await hooks.api("POST", "/api/drafts/engine", { text: source, name: fileName });
-    } catch (e) {
-      state = { state: "failed", message: e.message };
-    }
-    if (mine !== engineWatch) return;
-    badge.dataset.state = state.state;
-    if (state.state === "building") {
-      badge.textContent = `interpreter (compiled engine building: ${state.seconds} s)`;
-      continue;
-    }
-    if (state.state === "ready") {
-      badge.className = "ready";
-      badge.textContent = "compiled engine";
-      badge.title = "the compiled engine plays this draft now";
-    } else {
-      badge.className = "failed";
-      badge.textContent = "interpreter (the compiled build failed)";
-      badge.title = state.message || "no build";
-    }
-    return;
-  }
-}
-
-function engineBadge() {
-  let badge = $("engine-state");
-  if (!badge) {
-    badge = document.createElement("span");
-    badge.id = "engine-state";
-    badge.setAttribute("role", "status");
-    badge.style.cssText = "margin-left: 0.8em; font-size: 0.85em; padding: 0.1em 0.5em; border-radius: 4px; background: rgba(127,127,127,0.15);";
-    $("title").after(badge);
-  }
-  return badge;
-}
-
-function stopWatching() {
-  engineWatch++;
-  const badge = $("engine-state");
-  if (badge) badge.hidden = true;
-}
-
 // The controls this module adds to the editor's bar: the link and the engine of Play.
 function addControls() {
   const link = document.createElement("button");
@@ -350,10 +292,6 @@ function addControls() {
   const label = document.createElement("label");
   label.append("Engine ", engine);
   $("editor-play").before(label);
-  // Another game shown (its title does not say "edited"): the badge is not about it.
-  new MutationObserver(() => {
-    if (!/edited/.test($("title").textContent)) stopWatching();
-  }).observe($("title"), { childList: true, characterData: true, subtree: true });
 }
 
 export function initEditor(given) {
@@ -368,8 +306,6 @@ export function initEditor(given) {
     show(false);
     const compile = $("editor-engine").value === "compiled";
     hooks.play(text(), name(), compile);
-    if (compile) watchBuild(text(), name());
-    else stopWatching();
   });
   $("editor-save").addEventListener("click", save);
   $("editor-new").addEventListener("click", newFromTemplate);

@@ -43,6 +43,11 @@ fn games_dir(tag: &str) -> PathBuf {
 
 /// Starts a server on 127.0.0.1 and a free port; it runs until the test process ends.
 fn start(tag: &str) -> SocketAddr {
+    start_with(tag, None)
+}
+
+/// [`start`], building every session's "compiled" engine in the background with `builder`.
+fn start_with(tag: &str, builder: Option<rbg_serve::Builder>) -> SocketAddr {
     let dir = games_dir(tag);
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -53,7 +58,13 @@ fn start(tag: &str) -> SocketAddr {
             tx.send(listener.local_addr().unwrap()).unwrap();
             let mut config = rbg_serve::Config::new(dir);
             config.max_agent_time = Duration::from_secs(10);
-            let router = rbg_serve::router(config, Arc::new(load));
+            let router = match builder {
+                None => rbg_serve::router(config, Arc::new(load)),
+                Some(builder) => {
+                    config.compile_in_background = true;
+                    rbg_serve::router_with_builds(config, Arc::new(load), Arc::new(load), builder)
+                }
+            };
             rbg_serve::serve(listener, router).await.unwrap();
         });
     });
@@ -880,4 +891,44 @@ fn paper_soccer_moves_are_clicked_at_the_points_the_ball_goes_to() {
         post(addr, &format!("/api/sessions/{id}/move"), json!({ "move": mv.unwrap()["actions"] }));
     assert_eq!(status, 200, "{last}");
     assert_eq!((last["cursor"].as_u64(), last["to_move"].as_str()), (Some(3), Some("black")));
+}
+
+/// With background builds on, a session of a file starts on the interpreter, says it is
+/// building, and switches when the (stand-in) build is ready: the moves played meanwhile are
+/// kept, the badge's facts say "compiled", and play goes on. A server made by `router` builds
+/// nothing.
+#[test]
+fn every_session_switches_to_its_background_build() {
+    let stand_in: rbg_serve::Builder = Arc::new(|name: &str, text: &str| {
+        std::thread::sleep(Duration::from_millis(300));
+        let game = rbg_parser::parse(name, text.as_bytes()).game.ok_or("no game")?;
+        Interpreter::new(&game, "game", InterpOptions::default()).map(AnyGame::new).map_err(|e| e.to_string())
+    });
+    let addr = start_with("builds", Some(stand_in));
+    let view = new_game(addr);
+    let id = view["id"].as_u64().unwrap();
+    assert_eq!(view["engine"]["build"], "building", "{}", view["engine"]);
+    assert_eq!(view["engine"]["engine"], "interpreter");
+    mark(addr, id, 0);
+    let before = mark(addr, id, 4);
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    let switched = loop {
+        let (status, view) = call(addr, "GET", &format!("/api/sessions/{id}"), None);
+        assert_eq!(status, 200, "{view}");
+        if view["engine"]["build"] != "building" || std::time::Instant::now() > deadline {
+            break view;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(
+        switched["engine"],
+        json!({"engine": "compiled", "build": "ready", "seconds": 0, "message": null})
+    );
+    assert_eq!(switched["history"], before["history"], "the moves played on the interpreter are kept");
+    assert!(switched["version"].as_u64() > before["version"].as_u64());
+    let after = mark(addr, id, 8);
+    assert_eq!(after["history"].as_array().map(Vec::len), Some(3));
+    // Nothing is built by a server without background builds.
+    let plain = new_game(start("no-builds"));
+    assert_eq!(plain["engine"]["build"], "none");
 }

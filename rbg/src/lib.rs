@@ -7,11 +7,14 @@
 //! - [`compile`]: the compile pipeline (generate the reasoner crate, build it with cargo, keep
 //!   it in the cache, load it into this process), usable in-process by any front end.
 //! - [`session`]: checked play of one game with undo, redo, the result and the log.
+//! - [`background`]: the compiled engine built on a thread of its own while the interpreter
+//!   plays, for front ends that switch engines when it is ready.
 //!
 //! This crate knows no clap, JSON, HTTP or terminal: the outer crates do.
 
 #![forbid(unsafe_code)]
 
+pub mod background;
 pub mod compile;
 pub mod open;
 pub mod session;

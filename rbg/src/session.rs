@@ -87,6 +87,21 @@ impl fmt::Display for SessionError {
 
 impl std::error::Error for SessionError {}
 
+/// Why [`Session::replay_on`] failed: the move after the first `replayed` ones was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayError {
+    pub replayed: usize,
+    pub error: SessionError,
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "replaying move {} on the other engine: {}", self.replayed + 1, self.error)
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
 /// Where the game stands at the position shown.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameStatus {
@@ -320,6 +335,24 @@ impl<G: Game, H: Deref<Target = G>> Session<G, H> {
         self.cursor += 1;
         self.partial.clear();
         Ok(())
+    }
+
+    /// This session on another engine of the same rules (`game`): a new session from the
+    /// initial position with every move of the history replayed, each checked (moves that can
+    /// be redone too; the partial move is dropped), at the same cursor. The moves are the same
+    /// actions on every engine of a game (the rules' action indices), so the states are the
+    /// same; a move the other engine refuses is an error naming it.
+    pub fn replay_on<G2: Game, H2: Deref<Target = G2>>(
+        &self,
+        game: H2,
+    ) -> Result<Session<G2, H2>, ReplayError> {
+        let mut other = Session::new(game, self.options.clone())
+            .map_err(|e| ReplayError { replayed: 0, error: e.into() })?;
+        for (n, mv) in self.moves.iter().enumerate() {
+            other.play(mv).map_err(|error| ReplayError { replayed: n, error })?;
+        }
+        other.cursor = self.cursor;
+        Ok(other)
     }
 
     /// Where the game stands at the position shown.

@@ -263,3 +263,33 @@ proptest! {
         }
     }
 }
+
+/// A session moved to another engine keeps its history, its redoable moves and its cursor,
+/// and every position reads the same (pieces, player, legal moves); a move the other game
+/// refuses is named.
+#[test]
+fn a_session_replays_on_another_engine() {
+    let first = AnyGame::new(tic_tac_toe());
+    let mut s = Session::new(&first, SessionOptions::default()).unwrap();
+    for cell in ["x1y1", "x0y0", "x2y2"] {
+        let name = s.game().info().vertices.iter().find(|n| n.ends_with(cell)).cloned().unwrap();
+        let m = mark(&s, &name);
+        s.play(&m).unwrap();
+    }
+    s.undo().unwrap();
+    let other = tic_tac_toe();
+    let moved = s.replay_on(&other).unwrap();
+    assert_eq!(moved.history(), s.history());
+    assert_eq!(moved.redoable(), s.redoable());
+    for (a, b) in s.positions().iter().zip(moved.positions()) {
+        let pieces = |g: &dyn Fn(u32) -> u32| (0..9).map(g).collect::<Vec<u32>>();
+        assert_eq!(pieces(&|v| first.piece(a, v)), pieces(&|v| other.piece(b, v)));
+        assert_eq!(first.current_player(a), other.current_player(b));
+    }
+    assert_eq!(legal(&moved), legal(&s));
+    // Nim's rules do not have tic-tac-toe's first move.
+    let nim = rbg_core::toy::Nim::new(3);
+    let refused = s.replay_on(&nim).err().expect("nim refuses tic-tac-toe's moves");
+    assert_eq!(refused.replayed, 0);
+    assert!(matches!(refused.error, SessionError::Illegal(_)), "{refused}");
+}

@@ -68,10 +68,15 @@ pub fn start_server(dir: &Path) -> (Server, String) {
     start_server_with(dir, &[], &[])
 }
 
+/// The engine of a test server unless the test names one: the interpreter alone (the default,
+/// `auto`, would build every game opened with cargo).
+const TEST_ENGINE: [&str; 2] = ["--engine", "interpreter"];
+
 /// [`start_server`] with more arguments and environment variables.
 pub fn start_server_with(dir: &Path, args: &[&str], envs: &[(&str, &Path)]) -> (Server, String) {
     let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("rbg"))
         .args(["serve", dir.to_str().expect("a UTF-8 path"), "--port", "0"])
+        .args(if args.contains(&"--engine") { &[][..] } else { &TEST_ENGINE[..] })
         .args(args)
         .envs(envs.iter().copied())
         .stderr(Stdio::piped())

@@ -44,6 +44,11 @@ pub struct BuildSettings {
     /// the newest instructions). Portable entries have a key and a cargo target directory of
     /// their own, so the two kinds never rebuild each other's dependencies.
     pub portable: bool,
+    /// Run cargo (and the compilers it starts) at the lowest scheduling priority (`nice -n
+    /// 19`, where `nice` is on the path), so a build in the background does not take the CPU
+    /// from a program that must answer in time (an agent playing while its compiled engine
+    /// builds).
+    pub low_priority: bool,
 }
 
 /// A compiled engine in the cache.
@@ -235,7 +240,19 @@ fn run_cargo(written: &WrittenCrate, target: &Path, settings: &BuildSettings) ->
     if let Some(on_build) = settings.on_build {
         on_build(&written.dir);
     }
-    let mut command = Command::new(&cargo);
+    let nice = nice_program(settings.low_priority);
+    if nice.is_some() && find_program(&cargo).is_none() {
+        let error = io::Error::new(io::ErrorKind::NotFound, "not found");
+        return Err(BuildError::CargoNotRun { cargo, error });
+    }
+    let mut command = match nice {
+        Some(nice) => {
+            let mut command = Command::new(nice);
+            command.args(["-n", "19"]).arg(&cargo);
+            command
+        }
+        None => Command::new(&cargo),
+    };
     command.args(["build", "--release"]);
     if !settings.runner {
         command.arg("--lib");
@@ -259,6 +276,25 @@ fn run_cargo(written: &WrittenCrate, target: &Path, settings: &BuildSettings) ->
         return Ok(());
     }
     Err(BuildError::CargoFailed { crate_dir: written.dir.clone(), status, stderr })
+}
+
+/// `nice` from the path when a low-priority build is asked for and it exists (elsewhere the
+/// build runs at normal priority). Under `nice` a missing cargo is cargo's failure (status
+/// 127) rather than [`BuildError::CargoNotRun`], so cargo is looked for first.
+fn nice_program(low_priority: bool) -> Option<PathBuf> {
+    if !low_priority || !cfg!(unix) {
+        return None;
+    }
+    find_program(Path::new("nice"))
+}
+
+/// The file `program` names: itself when it is a path, else the first match on `$PATH`.
+fn find_program(program: &Path) -> Option<PathBuf> {
+    if program.components().count() > 1 {
+        return program.is_file().then(|| program.to_path_buf());
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).map(|dir| dir.join(program)).find(|file| file.is_file())
 }
 
 /// Lines of cargo's captured output kept in an error: the compiler's message is at the end.
