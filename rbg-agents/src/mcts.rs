@@ -25,7 +25,7 @@
 //! scored by its AMAF mean (and tried first, at random, only while it has none). GRAVE (`grave_ref`): the AMAF
 //! statistics come from the nearest ancestor with the same player to move and at least
 //! `grave_ref` visits (the node itself when it has them), which are more reliable at nodes
-//! visited only a few times.
+//! visited only a few times. Both live in [`crate::uct::Rave`], shared with split-move MCTS.
 //!
 //! Root parallelism (`threads`): each extra thread runs a search of its own, with its own tree,
 //! statistics and seed, within the same budget (iterations are counted per thread); the root
