@@ -609,7 +609,7 @@ impl<G: Game> SplitMcts<G> {
     /// A partial node with children, all visited, and at least `rollup` visits per child.
     fn ripe_for_rollup(&self, node: u32) -> bool {
         let n = &self.nodes[node as usize];
-        // A node without children may keep a stale `first_child` (see `uct::reroot`).
+        // Never index by `first_child` of a node without children: it means nothing there.
         let Some((first, count)) = n.children() else { return false };
         let children = &self.nodes[first as usize..(first + count) as usize];
         !n.extra.complete
@@ -973,8 +973,9 @@ mod tests {
         assert!(children(&kept, 0).all(|c| !kept.nodes[c as usize].extra.complete && kept.step(c).len() == 1));
     }
 
-    /// A node without children (here a terminal one) may point anywhere after a reroot: the
-    /// roll-up check must not look there (a connect4 match once panicked on it).
+    /// The `first_child` of a node without children (here a terminal one) means nothing: the
+    /// roll-up check must not index by it (a connect4 match once panicked on a stale one that
+    /// a reroot had left).
     #[test]
     fn roll_up_ignores_the_first_child_of_a_node_without_children() {
         let game = tic_tac_toe();

@@ -57,8 +57,7 @@ impl<E> Node<E> {
         }
     }
 
-    /// The children `first..first + count`, if the node was expanded and has any (a node
-    /// without children may hold any `first_child`: [`reroot`] leaves it as it was).
+    /// The children `first..first + count`, if the node was expanded and has any.
     pub fn children(&self) -> Option<(u32, u32)> {
         (self.expanded && self.num_children > 0).then_some((self.first_child, self.num_children))
     }
@@ -313,6 +312,9 @@ pub(crate) fn reroot<E: Clone>(nodes: &mut Vec<Node<E>>, actions: &mut Vec<Actio
                 old_ids.push(c);
             }
             kept[i].first_child = new_first;
+        } else {
+            // Nothing of the old numbering may survive: an empty range points at the start.
+            kept[i].first_child = 0;
         }
         i += 1;
     }
