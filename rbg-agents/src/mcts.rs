@@ -25,7 +25,7 @@
 //! scored by its AMAF mean (and tried first, at random, only while it has none). GRAVE (`grave_ref`): the AMAF
 //! statistics come from the nearest ancestor with the same player to move and at least
 //! `grave_ref` visits (the node itself when it has them), which are more reliable at nodes
-//! visited only a few times.
+//! visited only a few times. Both live in [`crate::uct::Rave`], shared with split-move MCTS.
 //!
 //! Semi-split playouts (`playout = split`): each playout move is found one next action at a
 //! time, the next action drawn uniformly among those that can still complete a move
@@ -39,8 +39,6 @@
 //! statistics and seed, within the same budget (iterations are counted per thread); the root
 //! moves' visits and rewards are summed and the most visited move is played. With an iteration
 //! budget the result depends only on the seed, whatever the machine's load.
-
-use std::collections::HashMap;
 
 use rand_core::SeedableRng;
 use rbg_core::moves::DEFAULT_MAX_ACTIONS;
@@ -56,7 +54,7 @@ use crate::agent::{
 use crate::budget::{Budget, Meter};
 use crate::flat_mc::random_playout;
 use crate::split_mcts::SplitPlayout;
-use crate::uct;
+use crate::uct::{self, Amaf, Rave};
 
 /// Settings of [`Mcts`].
 #[derive(Clone, Debug, PartialEq)]
@@ -128,21 +126,9 @@ impl MctsConfig {
     }
 }
 
-/// What an MCTS node adds: its move's hash and its AMAF statistics (RAVE).
-#[derive(Clone, Debug, Default)]
-struct Amaf {
-    hash: u64,
-    sum: f64,
-    count: u32,
-}
-
-/// A node of the tree; its actions are the move leading to it.
+/// A node of the tree; its actions are the move leading to it, its extra part the move's hash
+/// and AMAF statistics (RAVE).
 type Node = uct::Node<Amaf>;
-
-/// The key of a (player, move hash) pair in the AMAF bookkeeping.
-fn amaf_key(player: Player, hash: u64) -> u64 {
-    hash ^ splitmix(player as u64)
-}
 
 /// UCT MCTS (see the module documentation).
 pub struct Mcts<G: Game> {
@@ -162,12 +148,8 @@ pub struct Mcts<G: Game> {
     stats: ActionStats,
     /// The moves made in the current iteration (when recorded, see `records_trail`).
     trail: Vec<TrailEntry>,
-    /// RAVE: the last index of each (player, move) in the trail.
-    last_seen: HashMap<u64, u32>,
-    /// GRAVE: the reference node's AMAF statistics by move hash, and per child of the node
-    /// being selected from.
-    by_hash: HashMap<u64, (f64, u32)>,
-    reference_amaf: Vec<(f64, u32)>,
+    /// RAVE and GRAVE.
+    rave: Rave,
     /// Semi-split playouts: the random walk's buffers and the move being walked.
     walker: StepGenerator,
     walked: Vec<Action>,
@@ -180,6 +162,7 @@ impl<G: Game> Mcts<G> {
         let settings = PolicySettings { epsilon: config.mast_epsilon, context: config.nst };
         let stats = ActionStats::new(config.policy(), settings);
         let helper_config = MctsConfig { threads: 1, ..config.clone() };
+        let rave = Rave::new(config.rave, config.grave_ref);
         let helpers = (1..config.threads)
             .map(|i| Mcts::new(game, helper_config.clone(), helper_seed(seed, i)))
             .collect();
@@ -197,9 +180,7 @@ impl<G: Game> Mcts<G> {
             rewards: vec![0.0; game.info().num_players()],
             stats,
             trail: Vec::new(),
-            last_seen: HashMap::new(),
-            by_hash: HashMap::new(),
-            reference_amaf: Vec::new(),
+            rave,
             walker: StepGenerator::new(),
             walked: Vec::new(),
             helpers,
@@ -230,7 +211,7 @@ impl<G: Game> Mcts<G> {
         for mv in self.moves.iter() {
             let start = self.actions.len() as u32;
             self.actions.extend_from_slice(mv);
-            let amaf = Amaf { hash: if hashed { move_hash(mv) } else { 0 }, ..Amaf::default() };
+            let amaf = Amaf { key: if hashed { move_hash(mv) } else { 0 }, ..Amaf::default() };
             self.nodes.push(Node::new(player, start, mv.len() as u32, amaf));
         }
         let n = &mut self.nodes[node as usize];
@@ -291,81 +272,13 @@ impl<G: Game> Mcts<G> {
         Ok(plies)
     }
 
-    /// The child of `node` to descend to: UCB1, or with RAVE the blended value.
+    /// The child of `node` (the path's last node) to descend to: UCB1, or with RAVE the
+    /// blended value.
     fn select(&mut self, node: u32) -> u32 {
-        if self.config.rave <= 0.0 {
+        if !self.rave.enabled() {
             return uct::select_child(&self.nodes, node, self.config.c, &mut self.rng);
         }
-        self.fill_reference_amaf(node);
-        let (k, amaf) = (self.config.rave, &self.reference_amaf);
-        // A child is tried first at random only while neither it nor its move has statistics.
-        let untried = |i: usize, child: &Node| child.visits == 0 && amaf[i].1 == 0;
-        uct::select_child_by(&self.nodes, node, self.config.c, &mut self.rng, untried, |i, child| {
-            uct::rave_value(child.mean(), child.visits, amaf[i], k)
-        })
-    }
-
-    /// GRAVE's reference for `node` (the last node of the path): the nearest node of the path,
-    /// `node` included, with the same player to move and at least `grave_ref` visits; `node`
-    /// if there is none.
-    fn grave_reference(&self, node: u32) -> u32 {
-        let to_move = |n: u32| {
-            let n = &self.nodes[n as usize];
-            (n.expanded && n.num_children > 0).then(|| self.nodes[n.first_child as usize].mover)
-        };
-        let player = to_move(node);
-        let qualifies =
-            |&a: &u32| self.nodes[a as usize].visits >= self.config.grave_ref && to_move(a) == player;
-        self.path.iter().rev().copied().find(qualifies).unwrap_or(node)
-    }
-
-    /// Sets `reference_amaf` to the AMAF statistics of each child's move at the GRAVE
-    /// reference of `node`.
-    fn fill_reference_amaf(&mut self, node: u32) {
-        let reference = self.grave_reference(node);
-        let children = |n: u32| {
-            let n = &self.nodes[n as usize];
-            n.first_child as usize..(n.first_child + n.num_children) as usize
-        };
-        self.reference_amaf.clear();
-        if reference == node {
-            let own = self.nodes[children(node)].iter().map(|c| (c.extra.sum, c.extra.count));
-            self.reference_amaf.extend(own);
-            return;
-        }
-        self.by_hash.clear();
-        for c in &self.nodes[children(reference)] {
-            self.by_hash.insert(c.extra.hash, (c.extra.sum, c.extra.count));
-        }
-        let by_hash = &self.by_hash;
-        let lent = self.nodes[children(node)]
-            .iter()
-            .map(|c| by_hash.get(&c.extra.hash).copied().unwrap_or((0.0, 0)));
-        self.reference_amaf.extend(lent);
-    }
-
-    /// RAVE's update: every child of a node of the path whose move its mover played at that
-    /// node or later in the iteration adds that mover's reward to its AMAF statistics. The
-    /// `d`-th node of the path made the `d`-th move of the trail.
-    fn update_amaf(&mut self) {
-        self.last_seen.clear();
-        for (i, &(player, hash)) in self.trail.iter().enumerate() {
-            self.last_seen.insert(amaf_key(player, hash), i as u32);
-        }
-        for (depth, &id) in self.path.iter().enumerate() {
-            let n = &self.nodes[id as usize];
-            if !n.expanded {
-                continue;
-            }
-            for c in n.first_child..n.first_child + n.num_children {
-                let child = &mut self.nodes[c as usize];
-                let key = amaf_key(child.mover, child.extra.hash);
-                if self.last_seen.get(&key).is_some_and(|&i| i as usize >= depth) {
-                    child.extra.sum += self.rewards[child.mover as usize - 1];
-                    child.extra.count += 1;
-                }
-            }
-        }
+        self.rave.select(&self.nodes, &self.path, |_| true, self.config.c, &mut self.rng)
     }
 
     /// One selection-expansion-playout-backpropagation pass; returns (states visited, depth).
@@ -405,7 +318,7 @@ impl<G: Game> Mcts<G> {
             let state = self.state.as_mut().expect("search state");
             let mv = &self.actions[start..start + len];
             if self.config.records_trail() {
-                self.trail.push((player, c.extra.hash));
+                self.trail.push((player, c.extra.key));
             }
             game.apply_move(state, mv);
             visited += 1;
@@ -448,8 +361,9 @@ impl<G: Game> Mcts<G> {
             }
         }
         self.stats.update(&self.trail, &self.rewards);
-        if self.config.rave > 0.0 {
-            self.update_amaf();
+        if self.rave.enabled() {
+            // The `d`-th node of the path made the `d`-th move of the trail.
+            self.rave.update(&mut self.nodes, &self.path, |d| d, &self.trail, &self.rewards);
         }
         Ok((visited, self.path.len() as u32 - 1))
     }
@@ -637,48 +551,4 @@ fn merge_root_decisions(decisions: Vec<Decision>) -> Decision {
     let mv = stats.root.first().map(|m| m.mv.clone()).unwrap_or_default();
     stats.value = stats.root.first().and_then(|m| m.value);
     Decision { mv, stats }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use rbg_core::toy::Nim;
-
-    /// RAVE's update on a tree built by hand: the root has children A and B (player 1's
-    /// moves), A has children C and D (player 2's). The iteration went root → A, then D and B
-    /// were played, D and B by player 2; player 1 scored 1, player 2 0. AMAF: A (played by its
-    /// mover at depth 0) gets 1 over 1; B gets nothing (only player 2 played it); below A, D
-    /// gets player 2's reward 0 over 1, C nothing.
-    #[test]
-    fn amaf_statistics_update_as_derived_by_hand() {
-        let game = Nim::new(3);
-        let config = MctsConfig { rave: 100.0, ..MctsConfig::default() };
-        let mut mcts = Mcts::new(&game, config, 0);
-        let (a, b, c, d) = (10, 20, 30, 40);
-        let node = |mover, hash| Node::new(mover, 0, 0, Amaf { hash, ..Amaf::default() });
-        mcts.nodes = vec![node(0, 0), node(1, a), node(1, b), node(2, c), node(2, d)];
-        (mcts.nodes[0].expanded, mcts.nodes[0].first_child, mcts.nodes[0].num_children) = (true, 1, 2);
-        (mcts.nodes[1].expanded, mcts.nodes[1].first_child, mcts.nodes[1].num_children) = (true, 3, 2);
-        mcts.path = vec![0, 1];
-        mcts.trail = vec![(1, a), (2, d), (2, b)];
-        mcts.rewards = vec![1.0, 0.0];
-        mcts.update_amaf();
-        let amaf: Vec<_> = mcts.nodes[1..].iter().map(|n| (n.extra.sum, n.extra.count)).collect();
-        assert_eq!(amaf, vec![(1.0, 1), (0.0, 0), (0.0, 0), (0.0, 1)]);
-        // GRAVE, threshold 5: C gets children E (the same move as A) and F, player 1's. At C
-        // (1 visit) the nearest ancestor with player 1 to move and 5 visits is the root, so E
-        // borrows A's AMAF statistics and F, unknown at the root, has none.
-        let e = node(1, a);
-        mcts.nodes.extend([e, node(1, 99)]);
-        (mcts.nodes[3].expanded, mcts.nodes[3].first_child, mcts.nodes[3].num_children) = (true, 5, 2);
-        mcts.config.grave_ref = 5;
-        (mcts.nodes[0].visits, mcts.nodes[1].visits, mcts.nodes[3].visits) = (10, 6, 1);
-        mcts.path = vec![0, 1, 3];
-        assert_eq!(mcts.grave_reference(3), 0);
-        mcts.fill_reference_amaf(3);
-        assert_eq!(mcts.reference_amaf, vec![(1.0, 1), (0.0, 0)]);
-        // With threshold 0 (plain RAVE) every node is its own reference.
-        mcts.config.grave_ref = 0;
-        assert_eq!(mcts.grave_reference(3), 3);
-    }
 }

@@ -5,7 +5,7 @@
 //! | `random`    | none                                                                  |
 //! | `flatmc`    | `playouts` (per legal move, when no budget key is given)              |
 //! | `mcts`      | `c` (exploration, ≥ 0), `mast` (bool), `epsilon` (MAST/NST, 0..=1), `decay` (MAST/NST, 0..=1), `nst` (0, 1 or 2), `rave` (equivalence k ≥ 0), `grave` (reference visits), `threads` (1..=256), `reuse` (bool), `playout` (`full`, the default, or `split`: semi-split random walks; not with `mast` or `nst`) |
-//! | `split-mcts` (alias `smcts`) | `c`, `compress` (bool: steps are runs without a choice), `expansion` (`nodal` or `single`), `playout` (`full` or `split`), `steps` (`generated`, the default: by the reasoner's move-by-move interface; or `listed`: from sorted move lists), `reuse` (bool), `mast` (bool: split MAST, per action), `epsilon`, `decay`, `nst` (as for `mcts`, over actions) |
+//! | `split-mcts` (alias `smcts`) | `c`, `compress` (bool: steps are runs without a choice), `expansion` (`nodal` or `single`), `playout` (`full` or `split`), `steps` (`generated`, the default: by the reasoner's move-by-move interface; or `listed`: from sorted move lists), `reuse` (bool), `mast` (bool: split MAST, per action), `epsilon`, `decay`, `nst`, `rave`, `grave` (as for `mcts`, over actions), `rollup` (visits per child, ≥ 0; 0 off) |
 //! | `alphabeta` | `tt` (log2 table size, ≤ 30), `material` (weight of owned pieces), `piece.NAME` (weight of piece NAME), `eval` (`material`, the default, or `learned`: weights from self-play), `learn` (self-play games, 1 to 1,000,000), `learn-time` (a duration), `mobility` (bool: learn and use mobility) |
 //!
 //! Budget keys, accepted by every agent (the random agent ignores them): `iterations` (a
@@ -110,6 +110,10 @@ fn parse_u64(key: &str, value: &str) -> Result<u64, SpecError> {
 
 fn parse_i64(key: &str, value: &str) -> Result<i64, SpecError> {
     value.parse().map_err(|_| bad(key, value, "an integer"))
+}
+
+fn parse_u32(key: &str, value: &str) -> Result<u32, SpecError> {
+    value.parse().map_err(|_| bad(key, value, "a non-negative integer below 2^32"))
 }
 
 fn parse_bool(key: &str, value: &str) -> Result<bool, SpecError> {
@@ -217,8 +221,8 @@ impl FromStr for AgentSpec {
             "split-mcts" | "smcts" => {
                 (
                 "split-mcts",
-                "c, compress, expansion, playout, steps, reuse, mast, epsilon, decay, nst, iterations, time, depth, \
-                 seed",
+                "c, compress, expansion, playout, steps, reuse, mast, epsilon, decay, nst, rave, grave, rollup, \
+                 iterations, time, depth, seed",
             )
             }
             "alphabeta" => (
@@ -266,10 +270,7 @@ impl FromStr for AgentSpec {
                 ("mcts", "decay") => mcts.mast_decay = parse_unit_interval(key, value)?,
                 ("mcts", "nst") => mcts.nst = parse_at_most(key, value, MAX_NST, "0, 1 or 2")? as usize,
                 ("mcts", "rave") => mcts.rave = parse_exploration(key, value)?,
-                ("mcts", "grave") => {
-                    mcts.grave_ref =
-                        value.parse().map_err(|_| bad(key, value, "a non-negative integer below 2^32"))?
-                }
+                ("mcts", "grave") => mcts.grave_ref = parse_u32(key, value)?,
                 ("mcts", "threads") => mcts.threads = parse_threads(key, value)?,
                 ("mcts", "reuse") => mcts.reuse_tree = parse_bool(key, value)?,
                 ("mcts", "playout") => mcts.playout = parse_playout(key, value)?,
@@ -282,6 +283,9 @@ impl FromStr for AgentSpec {
                 ("split-mcts", "nst") => {
                     split.nst = parse_at_most(key, value, MAX_NST, "0, 1 or 2")? as usize
                 }
+                ("split-mcts", "rave") => split.rave = parse_exploration(key, value)?,
+                ("split-mcts", "grave") => split.grave_ref = parse_u32(key, value)?,
+                ("split-mcts", "rollup") => split.rollup = parse_exploration(key, value)?,
                 ("split-mcts", "expansion") => {
                     split.expansion = match value {
                         "nodal" => Expansion::Nodal,
@@ -456,6 +460,9 @@ impl fmt::Display for AgentSpec {
                 changed(o, "epsilon", c.mast_epsilon, d.mast_epsilon);
                 changed(o, "decay", c.mast_decay, d.mast_decay);
                 changed(o, "nst", c.nst, d.nst);
+                changed(o, "rave", c.rave, d.rave);
+                changed(o, "grave", c.grave_ref, d.grave_ref);
+                changed(o, "rollup", c.rollup, d.rollup);
                 "split-mcts"
             }
             AgentKind::AlphaBeta(c) => {
@@ -577,6 +584,11 @@ mod tests {
             (s.compress, s.expansion, s.playout, s.steps, s.reuse_tree),
             (true, Expansion::Nodal, SplitPlayout::Full, StepSource::Generated, true)
         );
+        assert_eq!((s.rave, s.grave_ref, s.rollup), (0.0, 0, 0.0));
+        let AgentKind::SplitMcts(s) = parse("smcts:rave=250,grave=30,rollup=1").unwrap().kind else {
+            panic!("not split-mcts")
+        };
+        assert_eq!((s.rave, s.grave_ref, s.rollup), (250.0, 30, 1.0));
     }
 
     #[test]
@@ -627,12 +639,24 @@ mod tests {
         assert!(matches!(parse("alphabeta:piece.=3"), Err(SpecError::UnknownKey { .. })));
         // Every error has a message that names what was wrong.
         assert!(parse("mcts:depht=3").unwrap_err().to_string().contains("depht"));
-        assert!(matches!(parse("split-mcts:rave=1"), Err(SpecError::UnknownKey { .. })));
         assert!(matches!(parse("mcts:eval=learned"), Err(SpecError::UnknownKey { .. })));
         let message = parse("alphabeta:eval=learned,material=2").unwrap_err().to_string();
         assert!(message.contains("eval") && message.contains("piece.NAME"), "{message}");
         let message = parse("alphabeta:learn=0").unwrap_err().to_string();
         assert!(message.contains("learn") && message.contains("1 to 1000000"), "{message}");
+        assert!(matches!(parse("split-mcts:threads=2"), Err(SpecError::UnknownKey { .. })));
+        for bad_value in [
+            "split-mcts:rave=-1",
+            "split-mcts:rave=nan",
+            "split-mcts:grave=-3",
+            "split-mcts:grave=1.5",
+            "split-mcts:rollup=-0.5",
+            "split-mcts:rollup=inf",
+        ] {
+            assert!(matches!(parse(bad_value), Err(SpecError::BadValue { .. })), "{bad_value}");
+        }
+        let message = parse("split-mcts:rollup=x").unwrap_err().to_string();
+        assert!(message.contains("`x`") && message.contains("rollup"), "{message}");
         assert!(matches!(parse("split-mcts:nst=5"), Err(SpecError::BadValue { .. })));
         // MAST and NST rank listed whole moves: semi-split playouts cannot follow them.
         for text in ["mcts:mast=true,playout=split", "mcts:playout=split,nst=1"] {
@@ -660,6 +684,8 @@ mod tests {
             "split-mcts",
             "split-mcts:c=0.5,compress=false,expansion=single,playout=split,reuse=false,iterations=9",
             "split-mcts:c=0.4,mast=true,epsilon=0.4,decay=0.2,nst=1",
+            "split-mcts:rave=250,grave=30,rollup=1.5,iterations=20,seed=4",
+            "split-mcts:playout=split,rave=0.5,rollup=1",
             "alphabeta:tt=10,material=2,piece.wPawn=3,depth=3",
             "alphabeta:eval=learned,learn=50,learn-time=500ms,mobility=true,depth=3",
             "alphabeta:learn=10,time=100ms",

@@ -41,6 +41,25 @@
 //! `playout` says), choosing the best scored action except with probability `mast_epsilon`.
 //! With `nst` the n-grams span the preceding 1 or 2 actions.
 //!
+//! RAVE (`rave`, the equivalence parameter) and GRAVE (`grave`) over actions, as for whole-move
+//! MCTS ([`crate::uct::Rave`], one implementation for both): a child's all-moves-as-first
+//! statistics gather its mover's rewards of the iterations through its parent in which that
+//! player made the first action of the child's step at the parent or later (in the tree, in
+//! the playout); selection blends them in. The iteration's actions are recorded in order, and
+//! the playout records its own: whole moves uniformly at random (`playout=full`, listed) or a
+//! uniformly random next action at every choice (`playout=split`, or split MAST's walk when
+//! the action statistics are on). A GRAVE reference must stand as many steps into its move as
+//! the node selecting (its children's steps are then the same kind of decision).
+//!
+//! Roll-up (`rollup`, the split-moves paper's tree strategy of that name): a partial child
+//! whose children have all been visited, and which has at least `rollup` times as many visits
+//! as it has children, is merged into its parent: the parent gets the child's children in its
+//! place, each with the child's step prefixed to its own and with its own statistics (an only
+//! child takes the merged child's AMAF key and statistics: it was no choice). The tree
+//! thus starts split (cheap to explore: one choice at a time) and becomes a whole-move tree
+//! where the search has looked at every continuation. `compress` is a different thing: it
+//! merges only runs of actions without any choice, when the steps are made.
+//!
 //! The move played is found by the robust-child rule at every level: from the root, the child
 //! with the most visits (ties: the better mean, then the first in step order) until a complete
 //! node. [`Agent::observe`] follows the played move's actions down the tree and keeps the
@@ -56,11 +75,12 @@ use rbg_core::PlayoutRng;
 
 use crate::flat_mc::random_playout;
 use crate::uct;
-use rbg_core::{Action, Game, Player, SearchError};
+use rbg_core::{Action, Game, MoveList, Player, SearchError};
 
 use crate::action_stats::{ActionStats, PolicySettings, TrailEntry};
 use crate::agent::{move_hash, mover, rewards_into, Agent, AgentError, Decision, SearchStats};
 use crate::budget::{Budget, Meter};
+use crate::uct::{Amaf, Rave, WithAmaf};
 
 /// How an iteration grows the tree.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -119,6 +139,13 @@ pub struct SplitMctsConfig {
     pub mast_decay: f64,
     /// NST: actions of context in the n-gram statistics (0: off, 1 or 2); implies the policy.
     pub nst: usize,
+    /// RAVE's equivalence parameter k over actions (0: no RAVE).
+    pub rave: f64,
+    /// GRAVE's reference threshold (0: plain RAVE).
+    pub grave_ref: u32,
+    /// Roll-up: a partial child with every child visited and at least this many visits per
+    /// child is merged into its parent (0: off).
+    pub rollup: f64,
     /// Playouts longer than this many player moves stop and are scored where they stand.
     pub max_playout_plies: u64,
     /// When the tree grows beyond this many nodes, the search stops expanding it.
@@ -145,6 +172,9 @@ impl Default for SplitMctsConfig {
             mast_epsilon: 0.1,
             mast_decay: 1.0,
             nst: 0,
+            rave: 0.0,
+            grave_ref: 0,
+            rollup: 0.0,
             max_playout_plies: 10_000,
             max_nodes: 4_000_000,
             max_move_actions: DEFAULT_MAX_ACTIONS,
@@ -165,13 +195,25 @@ struct Split {
     unlisted: bool,
     /// The moves of the nodal ancestor's sorted list that this node's partial move prefixes.
     range: PartialMove,
+    /// RAVE: the hash of the step's first action and its AMAF statistics.
+    amaf: Amaf,
+}
+
+impl WithAmaf for Split {
+    fn amaf(&self) -> &Amaf {
+        &self.amaf
+    }
+    fn amaf_mut(&mut self) -> &mut Amaf {
+        &mut self.amaf
+    }
 }
 
 type Node = uct::Node<Split>;
 
-/// A node for a step of `len` actions at `start` of the arena.
-fn step_node(mover: Player, start: u32, len: u32, range: PartialMove, complete: bool) -> Node {
-    Node::new(mover, start, len, Split { complete, unlisted: false, range })
+/// A node for a step of `len` actions at `start` of the arena; `key` is its AMAF key.
+fn step_node(mover: Player, start: u32, len: u32, range: PartialMove, complete: bool, key: u64) -> Node {
+    let amaf = Amaf { key, ..Amaf::default() };
+    Node::new(mover, start, len, Split { complete, unlisted: false, range, amaf })
 }
 
 /// Split-move UCT (see the module documentation).
@@ -202,6 +244,14 @@ pub struct SplitMcts<G: Game> {
     trail: Vec<TrailEntry>,
     /// The next actions of a partial move, in MAST playouts.
     next: Vec<Action>,
+    /// RAVE and GRAVE.
+    rave: Rave,
+    /// Per node of `path`: where the actions chosen at it begin in `trail`, and how many
+    /// steps into its move it stands (0 for a nodal node).
+    marks: Vec<u32>,
+    levels: Vec<u32>,
+    /// One state's moves, in playouts that record whole moves.
+    moves: MoveList,
 }
 
 /// The statistics key of one action.
@@ -217,6 +267,10 @@ impl<G: Game> SplitMcts<G> {
             stats,
             trail: Vec::new(),
             next: Vec::new(),
+            rave: Rave::new(config.rave, config.grave_ref),
+            marks: Vec::new(),
+            levels: Vec::new(),
+            moves: MoveList::with_limit(config.max_move_actions),
             splits: SplitMoves::with_limit(config.max_move_actions),
             playout_buffers: PlayoutBuffers::new(game, config.max_move_actions),
             config,
@@ -249,6 +303,19 @@ impl<G: Game> SplitMcts<G> {
         self.nodes.clear();
         self.actions.clear();
         self.root_state = None;
+    }
+
+    /// Whether iterations record their actions (for the action statistics or RAVE).
+    fn records_trail(&self) -> bool {
+        self.stats.enabled() || self.rave.enabled()
+    }
+
+    /// The AMAF key of a step (0 without RAVE, which needs none).
+    fn step_key(&self, step: &[Action]) -> u64 {
+        match step.first() {
+            Some(&a) if self.rave.enabled() => action_hash(a),
+            _ => 0,
+        }
     }
 
     fn is_nodal(&self, node: u32) -> bool {
@@ -298,7 +365,8 @@ impl<G: Game> SplitMcts<G> {
             let start = self.actions.len() as u32;
             self.actions.extend_from_slice(step.actions);
             let complete = self.splits.is_complete(step.next);
-            self.nodes.push(step_node(player, start, step.actions.len() as u32, step.next, complete));
+            let (len, key) = (step.actions.len() as u32, self.step_key(step.actions));
+            self.nodes.push(step_node(player, start, len, step.next, complete, key));
         }
         Ok(())
     }
@@ -314,8 +382,8 @@ impl<G: Game> SplitMcts<G> {
         for step in self.generator.iter() {
             let start = self.actions.len() as u32;
             self.actions.extend_from_slice(step.actions);
-            let len = step.actions.len() as u32;
-            self.nodes.push(step_node(player, start, len, PartialMove::default(), step.complete));
+            let (len, key) = (step.actions.len() as u32, self.step_key(step.actions));
+            self.nodes.push(step_node(player, start, len, PartialMove::default(), step.complete, key));
         }
         Ok(())
     }
@@ -332,17 +400,23 @@ impl<G: Game> SplitMcts<G> {
     /// With generated steps, `partial` (the partial move of `range`) is completed instead, one
     /// random step at a time.
     fn apply_random_completion(&mut self, game: &G, range: PartialMove) -> Result<bool, SearchError> {
-        if self.config.steps == StepSource::Generated {
+        let player = game.current_player(&self.state);
+        let recorded = self.partial.len();
+        if self.config.steps == StepSource::Listed {
+            let i = self.rng.gen_range(0..range.completions().max(1) as u32) as usize;
+            let Some(mv) = self.splits.completion(range, i) else { return Ok(false) };
+            self.partial.clear();
+            self.partial.extend_from_slice(mv);
+        } else {
             let (state, scratch) = (&mut self.state, &mut self.scratch);
             if !self.generator.complete_randomly(game, state, scratch, &mut self.partial, &mut self.rng)? {
                 return Ok(false);
             }
-            return self.apply_partial(game);
         }
-        let i = self.rng.gen_range(0..range.completions().max(1) as u32) as usize;
-        let Some(mv) = self.splits.completion(range, i) else { return Ok(false) };
-        game.apply_move(&mut self.state, mv);
-        self.enter_nodal_state(game)
+        if self.records_trail() {
+            self.trail.extend(self.partial[recorded..].iter().map(|&a| (player, action_hash(a))));
+        }
+        self.apply_partial(game)
     }
 
     fn enter_nodal_state(&mut self, game: &G) -> Result<bool, SearchError> {
@@ -353,8 +427,8 @@ impl<G: Game> SplitMcts<G> {
 
     /// Plays the rest of the game at random from `state`; returns the moves made.
     fn playout(&mut self, game: &G) -> Result<u64, SearchError> {
-        if self.stats.enabled() {
-            return self.mast_playout(game);
+        if self.records_trail() {
+            return self.recorded_playout(game);
         }
         match self.config.playout {
             SplitPlayout::Full => self.full_playout(game, self.config.max_playout_plies),
@@ -424,23 +498,20 @@ impl<G: Game> SplitMcts<G> {
         Ok(plies)
     }
 
-    /// Split MAST's playout: every move walked one next action at a time, each chosen by the
-    /// action statistics and recorded in the trail.
-    fn mast_playout(&mut self, game: &G) -> Result<u64, SearchError> {
+    /// A playout that records every action in the trail: each move walked one next action at
+    /// a time (by split MAST's statistics when they are on, else uniformly: `playout=split`),
+    /// or, for RAVE alone with `playout=full`, a uniformly random whole move.
+    fn recorded_playout(&mut self, game: &G) -> Result<u64, SearchError> {
+        let listed = !self.stats.enabled() && self.config.playout == SplitPlayout::Full;
         let mut plies = 0;
         while plies < self.config.max_playout_plies {
             self.partial.clear();
             let player = game.current_player(&self.state);
-            while self.partial.last().is_none_or(|a| !game.info().is_switch(a.index)) {
-                game.next_actions(&mut self.state, &mut self.scratch, &self.partial, &mut self.next)?;
-                if self.next.is_empty() {
-                    // No legal move (or a dead end the reasoner should not have offered).
-                    return Ok(plies);
-                }
-                let hashes = self.next.iter().map(|&a| action_hash(a));
-                let a = self.next[self.stats.pick(&mut self.rng, &self.trail, player, hashes)];
-                self.partial.push(a);
-                self.trail.push((player, action_hash(a)));
+            let found = if listed { self.random_listed_move(game, player)? } else { None };
+            // A state whose moves are too many to list is walked action by action.
+            if !found.map_or_else(|| self.walk_move(game, player), Ok)? {
+                // No legal move (or a dead end the reasoner should not have offered).
+                return Ok(plies);
             }
             plies += 1;
             if !self.apply_partial(game)? {
@@ -448,6 +519,103 @@ impl<G: Game> SplitMcts<G> {
             }
         }
         Ok(plies)
+    }
+
+    /// Sets `partial` to a uniformly random legal move of `state`, recorded for `player`:
+    /// `Some(false)` if there is none, `None` if they are too many to list.
+    fn random_listed_move(&mut self, game: &G, player: Player) -> Result<Option<bool>, SearchError> {
+        match game.legal_moves(&mut self.state, &mut self.scratch, &mut self.moves) {
+            Err(SearchError::TooManyMoves { .. }) => return Ok(None),
+            other => other?,
+        }
+        if self.moves.is_empty() {
+            return Ok(Some(false));
+        }
+        let k = self.rng.gen_range(0..self.moves.len() as u32) as usize;
+        self.partial.extend_from_slice(self.moves.get(k));
+        self.trail.extend(self.partial.iter().map(|&a| (player, action_hash(a))));
+        Ok(Some(true))
+    }
+
+    /// Sets `partial` to a move of `player` walked one next action at a time, each chosen by
+    /// the action statistics (uniformly when they are off) and recorded; `false` if there is
+    /// no move.
+    fn walk_move(&mut self, game: &G, player: Player) -> Result<bool, SearchError> {
+        while self.partial.last().is_none_or(|a| !game.info().is_switch(a.index)) {
+            game.next_actions(&mut self.state, &mut self.scratch, &self.partial, &mut self.next)?;
+            if self.next.is_empty() {
+                return Ok(false);
+            }
+            let hashes = self.next.iter().map(|&a| action_hash(a));
+            let a = self.next[self.stats.pick(&mut self.rng, &self.trail, player, hashes)];
+            self.partial.push(a);
+            self.trail.push((player, action_hash(a)));
+        }
+        Ok(true)
+    }
+
+    /// The child of `node` (the path's last node) to descend to: UCB1, or with RAVE the
+    /// blended value, GRAVE's reference standing as many steps into its move.
+    fn select(&mut self, node: u32) -> u32 {
+        if !self.rave.enabled() {
+            return uct::select_child(&self.nodes, node, self.config.c, &mut self.rng);
+        }
+        let levels = &self.levels;
+        let level = levels.last().copied().unwrap_or(0);
+        let comparable = |d: usize| levels[d] == level;
+        self.rave.select(&self.nodes, &self.path, comparable, self.config.c, &mut self.rng)
+    }
+
+    /// Roll-up of `child` into `parent` (see the module documentation), if it is ripe: the
+    /// parent's children are copied to the end of the node vector with the child replaced by
+    /// its own children, their steps prefixed by its step. The old copies stay unreachable
+    /// until the next reroot compacts the tree.
+    fn roll_up(&mut self, parent: u32, child: u32) {
+        if !self.ripe_for_rollup(child) {
+            return;
+        }
+        let (first, count) =
+            (self.nodes[parent as usize].first_child, self.nodes[parent as usize].num_children);
+        let new_first = self.nodes.len() as u32;
+        for c in first..first + count {
+            if c != child {
+                self.nodes.push(self.nodes[c as usize].clone());
+                continue;
+            }
+            let n = &self.nodes[child as usize];
+            let prefix = n.actions_start as usize..(n.actions_start + n.actions_len) as usize;
+            // A single child was no choice: the merged node stands for the child's decision
+            // (its AMAF key and statistics); among several, for the grandchild's.
+            let only_amaf = (n.num_children == 1).then(|| n.extra.amaf.clone());
+            for g in n.first_child..n.first_child + n.num_children {
+                let mut merged = self.nodes[g as usize].clone();
+                if let Some(amaf) = &only_amaf {
+                    merged.extra.amaf = amaf.clone();
+                }
+                let start = self.actions.len();
+                self.actions.extend_from_within(prefix.clone());
+                let own = merged.actions_start as usize..(merged.actions_start + merged.actions_len) as usize;
+                self.actions.extend_from_within(own);
+                merged.actions_start = start as u32;
+                merged.actions_len = (self.actions.len() - start) as u32;
+                self.nodes.push(merged);
+            }
+        }
+        let count = self.nodes.len() as u32 - new_first;
+        let p = &mut self.nodes[parent as usize];
+        (p.first_child, p.num_children) = (new_first, count);
+    }
+
+    /// A partial node with children, all visited, and at least `rollup` visits per child.
+    fn ripe_for_rollup(&self, node: u32) -> bool {
+        let n = &self.nodes[node as usize];
+        // Never index by `first_child` of a node without children: it means nothing there.
+        let Some((first, count)) = n.children() else { return false };
+        let children = &self.nodes[first as usize..(first + count) as usize];
+        !n.extra.complete
+            && !n.terminal
+            && n.visits as f64 >= self.config.rollup * count as f64
+            && children.iter().all(|c| c.visits > 0)
     }
 
     /// One selection-expansion-playout-backpropagation pass; returns (states visited, whole
@@ -460,6 +628,10 @@ impl<G: Game> SplitMcts<G> {
         self.path.clear();
         self.path.push(0);
         self.trail.clear();
+        self.marks.clear();
+        self.marks.push(0);
+        self.levels.clear();
+        self.levels.push(0);
         let mut node = 0u32;
         let mut visited = 0u64;
         let mut plies = 0u32;
@@ -500,16 +672,19 @@ impl<G: Game> SplitMcts<G> {
                     break;
                 }
             }
-            let child = uct::select_child(&self.nodes, node, self.config.c, &mut self.rng);
+            let child = self.select(node);
             let c = &self.nodes[child as usize];
             let (fresh, complete, range) = (c.visits == 0, c.extra.complete, c.extra.range);
             let (start, len, player) = (c.actions_start as usize, c.actions_len as usize, c.mover);
             let step = &self.actions[start..start + len];
             self.partial.extend_from_slice(step);
-            if self.stats.enabled() {
+            if self.records_trail() {
                 self.trail.extend(step.iter().map(|&a| (player, action_hash(a))));
             }
+            let level = if complete { 0 } else { self.levels.last().map_or(0, |l| l + 1) };
+            self.levels.push(level);
             self.path.push(child);
+            self.marks.push(self.trail.len() as u32);
             node = child;
             if complete {
                 visited += 1;
@@ -547,6 +722,16 @@ impl<G: Game> SplitMcts<G> {
             }
         }
         self.stats.update(&self.trail, &self.rewards);
+        if self.rave.enabled() {
+            let marks = &self.marks;
+            self.rave.update(&mut self.nodes, &self.path, |d| marks[d] as usize, &self.trail, &self.rewards);
+        }
+        if self.config.rollup > 0.0 {
+            // Bottom up: a node's roll-up moves its children, never the node itself.
+            for d in (1..self.path.len()).rev() {
+                self.roll_up(self.path[d - 1], self.path[d]);
+            }
+        }
         Ok((visited, plies))
     }
 
@@ -575,8 +760,16 @@ impl<G: Game> Agent<G> for SplitMcts<G> {
         if self.config.mast {
             name.push_str(",mast=true");
         }
-        if self.config.nst > 0 {
-            name.push_str(&format!(",nst={}", self.config.nst));
+        let c = &self.config;
+        let options = [
+            (c.nst > 0, format!("nst={}", c.nst)),
+            (c.rave > 0.0, format!("rave={}", c.rave)),
+            (c.grave_ref > 0, format!("grave={}", c.grave_ref)),
+            (c.rollup > 0.0, format!("rollup={}", c.rollup)),
+        ];
+        for (_, option) in options.iter().filter(|(on, _)| *on) {
+            name.push(',');
+            name.push_str(option);
         }
         name
     }
@@ -597,7 +790,7 @@ impl<G: Game> Agent<G> for SplitMcts<G> {
         self.stats.decay(self.config.mast_decay);
         if self.root_state.as_ref() != Some(state) || !self.config.reuse_tree {
             self.clear_tree();
-            self.nodes.push(step_node(0, 0, 0, PartialMove::default(), false));
+            self.nodes.push(step_node(0, 0, 0, PartialMove::default(), false, 0));
             self.root_state = Some(state.clone());
         }
         let mut stats = SearchStats::default();
@@ -687,5 +880,110 @@ impl<G: Game> Agent<G> for SplitMcts<G> {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rbg_interp::{InterpOptions, Interpreter};
+
+    fn tic_tac_toe() -> Interpreter {
+        let text = include_bytes!("../../games/ticTacToe.rbg");
+        let game = rbg_parser::parse("ticTacToe", text).game.expect("tic-tac-toe parses");
+        Interpreter::new(&game, "ticTacToe", InterpOptions::default()).expect("tic-tac-toe builds")
+    }
+
+    /// An agent whose tree is the root of the empty grid, after `iterations` iterations.
+    fn searched(game: &Interpreter, config: SplitMctsConfig, iterations: u32) -> SplitMcts<Interpreter> {
+        let mut root = game.initial_state();
+        assert!(game.complete_keeper(&mut root, &mut game.new_scratch(), 1000).unwrap());
+        let mut agent = SplitMcts::new(game, config, 9);
+        agent.nodes.push(step_node(0, 0, 0, PartialMove::default(), false, 0));
+        agent.root_state = Some(root);
+        for _ in 0..iterations {
+            agent.iterate(game).unwrap();
+        }
+        agent
+    }
+
+    fn children(agent: &SplitMcts<Interpreter>, node: u32) -> core::ops::Range<u32> {
+        let n = &agent.nodes[node as usize];
+        n.first_child..n.first_child + n.num_children
+    }
+
+    /// One iteration from the empty grid: cross's moves that were made in it, in the tree or
+    /// the playout, are exactly the cells holding an X at its end (nothing is ever erased), so
+    /// the root children credited with AMAF statistics must be those cells' moves, each with
+    /// cross's final reward (score / 100), and no other. With single-action steps the visited
+    /// child's only child (the switch that followed its mark) is credited as well.
+    #[test]
+    fn amaf_credits_the_moves_made_later_in_the_iteration() {
+        let game = tic_tac_toe();
+        let x = game.info().pieces.iter().position(|p| p == "X").unwrap() as u32;
+        for (compress, playout) in [(true, SplitPlayout::Full), (false, SplitPlayout::Split)] {
+            let config = SplitMctsConfig { rave: 10.0, compress, playout, ..SplitMctsConfig::default() };
+            let agent = searched(&game, config, 1);
+            let cross = game.score(&agent.state, 1) as f64 / 100.0;
+            let root_children = children(&agent, 0);
+            assert_eq!(root_children.len(), 9);
+            for c in root_children {
+                let vertex = agent.step(c)[0].vertex;
+                let amaf = &agent.nodes[c as usize].extra.amaf;
+                let expected = if game.piece(&agent.state, vertex) == x { (cross, 1) } else { (0.0, 0) };
+                assert_eq!((amaf.sum, amaf.count), expected, "compress {compress}, cell {vertex}");
+            }
+            if !compress {
+                let mark = agent.path[1];
+                let [switch] = children(&agent, mark).collect::<Vec<_>>()[..] else { panic!("one switch") };
+                assert_eq!(agent.nodes[switch as usize].extra.amaf.count, 1);
+            }
+        }
+    }
+
+    /// Roll-up without compression: each root child is a mark (partial) whose only child is
+    /// the switch; once that child is visited (at once, by nodal expansion) the mark is rolled
+    /// up, so after a search the root's children are the 9 whole moves, each a mark and a
+    /// switch, whose visits add up to the iterations (every iteration went through one), and
+    /// whose AMAF key is its mark's. With a threshold never reached the marks stay.
+    #[test]
+    fn roll_up_merges_explored_partial_children_into_their_parent() {
+        let game = tic_tac_toe();
+        let config =
+            SplitMctsConfig { compress: false, rollup: 1.0, rave: 10.0, ..SplitMctsConfig::default() };
+        let agent = searched(&game, config.clone(), 200);
+        let root_children: Vec<_> = children(&agent, 0).collect();
+        assert_eq!(root_children.len(), 9);
+        let mut cells = Vec::new();
+        for &c in &root_children {
+            let (step, node) = (agent.step(c), &agent.nodes[c as usize]);
+            assert!(
+                node.extra.complete && step.len() == 2 && game.info().is_switch(step[1].index),
+                "{step:?}"
+            );
+            // The merged move stands for its mark (the switch after it was no choice).
+            assert_eq!(node.extra.amaf.key, action_hash(step[0]));
+            cells.push(step[0].vertex);
+        }
+        cells.sort_unstable();
+        assert_eq!(cells, (0..9).collect::<Vec<_>>());
+        let visits: u32 = root_children.iter().map(|&c| agent.nodes[c as usize].visits).sum();
+        assert_eq!((visits, agent.nodes[0].visits), (200, 200));
+        let kept = searched(&game, SplitMctsConfig { rollup: 1000.0, ..config }, 200);
+        assert!(children(&kept, 0).all(|c| !kept.nodes[c as usize].extra.complete && kept.step(c).len() == 1));
+    }
+
+    /// The `first_child` of a node without children (here a terminal one) means nothing: the
+    /// roll-up check must not index by it (a connect4 match once panicked on a stale one that
+    /// a reroot had left).
+    #[test]
+    fn roll_up_ignores_the_first_child_of_a_node_without_children() {
+        let game = tic_tac_toe();
+        let config = SplitMctsConfig { compress: false, rollup: 1.0, ..SplitMctsConfig::default() };
+        let mut agent = searched(&game, config, 1);
+        let leaf = agent.nodes.len() - 1;
+        let n = &mut agent.nodes[leaf];
+        (n.expanded, n.terminal, n.first_child, n.num_children, n.visits) = (true, true, 1 << 30, 0, 5);
+        assert!(!agent.ripe_for_rollup(leaf as u32));
     }
 }

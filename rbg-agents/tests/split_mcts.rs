@@ -204,6 +204,9 @@ fn split_mcts_plays_only_legal_moves_on_every_corpus_game() {
             steps: if i % 16 < 8 { StepSource::Listed } else { StepSource::Generated },
             mast: i % 5 == 0,
             nst: usize::from(i % 10 == 0),
+            rave: if i % 3 == 0 { 250.0 } else { 0.0 },
+            grave_ref: if i % 6 == 0 { 10 } else { 0 },
+            rollup: if i % 7 < 3 { 1.0 } else { 0.0 },
             max_playout_plies: playout_plies,
             ..SplitMctsConfig::default()
         };
@@ -268,6 +271,18 @@ fn the_same_seed_plays_the_same_game() {
         play_game(&game, &mut agents, seed, &PlayLimits::default()).unwrap()
     };
     assert_eq!(mast(3).move_list(), mast(3).move_list());
+    // RAVE, GRAVE and roll-up too.
+    let rave = |seed: u64| {
+        let specs = [
+            "split-mcts:iterations=40,rave=250,grave=5,rollup=1",
+            "smcts:iterations=30,rave=50,compress=false",
+        ];
+        let mut agents: Vec<_> =
+            specs.iter().map(|s| s.parse::<AgentSpec>().unwrap().build(&game).unwrap()).collect();
+        play_game(&game, &mut agents, seed, &PlayLimits::default()).unwrap()
+    };
+    let (r, r_again) = (rave(8), rave(8));
+    assert_eq!((r.move_list(), r.scores), (r_again.move_list(), r_again.scores));
     assert_eq!(a.move_list(), b.move_list());
     assert_eq!(a.scores, b.scores);
     let stats: Vec<_> = a.moves.iter().map(|m| (m.stats.iterations, m.stats.nodes, m.stats.depth)).collect();
@@ -340,6 +355,14 @@ fn the_robust_child_is_the_only_good_move() {
         },
         SplitMctsConfig { mast: true, mast_epsilon: 0.4, ..SplitMctsConfig::default() },
         SplitMctsConfig { nst: 2, steps: StepSource::Listed, ..SplitMctsConfig::default() },
+        SplitMctsConfig { rave: 250.0, compress: false, ..SplitMctsConfig::default() },
+        SplitMctsConfig {
+            rave: 250.0,
+            grave_ref: 20,
+            playout: SplitPlayout::Split,
+            ..SplitMctsConfig::default()
+        },
+        SplitMctsConfig { rollup: 1.0, compress: false, ..SplitMctsConfig::default() },
     ];
     for (state, what) in [(&win, "win"), (&block, "block")] {
         for (i, config) in variants.iter().enumerate() {
