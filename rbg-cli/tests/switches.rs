@@ -51,10 +51,11 @@ fn perft(game: &str, depth: usize, extra: &[&str]) -> Vec<(u64, u64)> {
 #[test]
 fn help_lists_every_switch_with_its_documentation() {
     let flags = switch_flags();
-    // 10 of the shared program, 13 of the compiler (`--no-fat-lto` the newest), 9 of the
+    // 10 of the shared program, 14 of the compiler (`--no-board-words` the newest), 9 of the
     // interpreter.
-    assert_eq!(flags.len(), 32, "{flags:?}");
+    assert_eq!(flags.len(), 33, "{flags:?}");
     for flag in [
+        "--no-board-words",
         "--no-fat-lto",
         "--no-fuse-ops",
         "--no-pure-patterns",
@@ -139,6 +140,7 @@ fn switch_combinations_keep_the_compiled_engines_perft() {
         "--no-board-patterns",
         "--no-word-tests",
         "--no-fused-class-moves",
+        "--no-board-words",
     ];
     let (game, expected) = GAMES[2];
     for combination in [program.to_vec(), compiler.to_vec(), [program, compiler].concat()] {

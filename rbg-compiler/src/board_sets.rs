@@ -153,6 +153,11 @@ impl BoardPlan {
         self.evaluable.get(a.get() as usize).copied().unwrap_or(false)
     }
 
+    /// The memo slot of pattern automaton `a`, if some hot use reads it.
+    pub(crate) fn memo_slot(&self, a: AutomatonId) -> Option<usize> {
+        self.memo.get(a.get() as usize).copied().flatten()
+    }
+
     /// Number of memo slots `Scratch` holds.
     pub(crate) fn memos(&self) -> usize {
         self.memo.iter().flatten().count()
@@ -364,8 +369,9 @@ pub(crate) fn functions(c: &Ctx) -> TokenStream {
     let memoised = c.p.automaton_ids().filter(|a| c.board.memo[a.get() as usize].is_some());
     let mut needed = c.board.with_nested(c.p, memoised);
     needed.sort();
+    let from_state = c.words.board_patterns_read_words();
     for a in needed {
-        out.extend(set_fn(c, a, false));
+        out.extend(set_fn(c, a, from_state, board_fn_ident));
     }
     for (i, slot) in c.board.memo.iter().enumerate() {
         let Some(slot) = slot else { continue };
@@ -449,17 +455,23 @@ pub(crate) fn fan_prefilter(c: &Ctx, n: u32) -> Option<TokenStream> {
 /// `word_pattern_A(st)`: like `board_pattern_A`, reading its pieces from the state's words
 /// (which word tests keep, see [`crate::word_tests`]).
 pub(crate) fn word_set_fn(c: &Ctx, a: AutomatonId) -> TokenStream {
-    set_fn(c, a, true)
+    set_fn(c, a, true, word_fn_ident)
 }
 
 pub(crate) fn word_fn_ident(a: AutomatonId) -> proc_macro2::Ident {
     format_ident!("word_pattern_{}", a.get())
 }
 
-/// `board_pattern_A(st)`: the cells where pattern automaton `A` has a complete word, the pieces
-/// collected from the board, or read from the state's words (`word_pattern_A`) when
-/// `from_state`.
-fn set_fn(c: &Ctx, a: AutomatonId, from_state: bool) -> TokenStream {
+/// The function named `name_of(A)` (nested patterns called by their names too): the cells where
+/// pattern automaton `A` has a complete word, the pieces collected from the board, or read from
+/// the state's words when `from_state` (those of piece masks: the words kept for word tests or
+/// for switch `board-words`).
+fn set_fn(
+    c: &Ctx,
+    a: AutomatonId,
+    from_state: bool,
+    name_of: fn(AutomatonId) -> proc_macro2::Ident,
+) -> TokenStream {
     let nodes = &c.board.nodes[a.get() as usize];
     let all = set_lit(all_cells(c.l.vertices as u32));
     let mut gen = SetGen { c, all: quote!(#all), occ: Vec::new(), subs: Vec::new() };
@@ -487,13 +499,12 @@ fn set_fn(c: &Ctx, a: AutomatonId, from_state: bool) -> TokenStream {
             _ => quote!(let #name = board_bits(st, |p| matches!(p, #pieces));),
         }
     });
-    let fn_ident = if from_state { word_fn_ident } else { board_fn_ident };
     let subs = gen.subs.iter().map(|&b| {
-        let (name, f) = (format_ident!("sub{}", b.get()), fn_ident(b));
+        let (name, f) = (format_ident!("sub{}", b.get()), name_of(b));
         quote!(let #name = #f(st);)
     });
     let start = set_var(c.p.automaton(a).start().get());
-    let name = fn_ident(a);
+    let name = name_of(a);
     let doc = format!("Pattern automaton {a} on the whole board: bit `v` is set when its body has a complete word from vertex `v`.");
     quote! {
         #[doc = #doc]

@@ -67,7 +67,7 @@ pub use crate_files::{write_crate, CrateDeps, WrittenCrate, GENERATED_MARKER};
 
 /// The version of the generator, part of every cache key: bump it when the generated code
 /// changes in a way that cargo's own change detection would not notice.
-pub const GENERATOR_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "-g13");
+pub const GENERATOR_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "-g14");
 
 rbg_automaton::option_switches! {
     /// What to generate. Every switch defaults to on; turning one off keeps the moves identical
@@ -131,6 +131,10 @@ rbg_automaton::option_switches! {
             /// the move is applied through `apply_move`, then the keeper's steps through the
             /// dispatch on the rules position.
             pub fused_class_moves: bool = true, "fused-class-moves", Optimisation;
+            /// The whole-board sets of `board-patterns` read their pieces from words that the
+            /// state keeps (`set_piece` moves one bit per word) instead of collecting them from
+            /// the board at every evaluation. Off: a pass over the board per piece set read.
+            pub board_words: bool = true, "board-words", Optimisation;
             /// Build the written crate with fat link-time optimisation across crates (its
             /// profile; no generated code changes). Off: each crate is optimised on its own
             /// and linked as built (the game's code is still one codegen unit): the runner
@@ -233,7 +237,8 @@ mod tests {
              +visited-elimination +constant-folding +fan-filters -always-count-pieces \
              +monotonic-classes +pattern-sharing +unchecked-modifiers +compact-state \
              +deferred-checks +pattern-order +piece-sets +monotonic-fill +lean-apply +count-replay \
-             +visit-children +board-patterns +word-tests +fused-class-moves +fat-lto"
+             +visit-children +board-patterns +word-tests +fused-class-moves +board-words \
+             +fat-lto"
         );
     }
 

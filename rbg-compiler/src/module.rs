@@ -59,7 +59,7 @@ pub(crate) fn module(
         words: word_tests::WordPlan::default(),
     };
     c.board = board_sets::BoardPlan::new(p, &c.a, o.board_patterns);
-    c.words = word_tests::WordPlan::new(p, &c.a, &c.board, o.word_tests);
+    c.words = word_tests::WordPlan::new(p, &c.a, &c.board, o.word_tests, o.board_words);
     c.words.track(p, &mut c.a);
     c.stack = stack_plan::plan(&c);
     let header = header(&c, name);

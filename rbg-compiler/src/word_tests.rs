@@ -71,6 +71,10 @@ pub(crate) struct WordPlan {
     fans: Vec<Option<Vec<Vec<WordTest>>>>,
     /// The piece masks read as state words.
     masks: Vec<u64>,
+    /// The nodes whose pattern ops read a memoised whole-board set computed from the state
+    /// words (switch `board-words`, see [`WordPlan::read_board_patterns`]); empty when those
+    /// sets collect their pieces from the board.
+    board_readers: Vec<NodeId>,
 }
 
 /// A cell pattern's terms.
@@ -83,12 +87,37 @@ struct Terms {
 }
 
 impl WordPlan {
-    /// The plan for `p`: empty when `enabled` is false, the board has more than
-    /// [`MAX_VERTICES`] vertices or the game more than 64 pieces.
-    pub(crate) fn new(p: &Program, a: &Analysis, board: &BoardPlan, enabled: bool) -> WordPlan {
-        if !enabled || p.board().vertices() > MAX_VERTICES || p.num_pieces() > 64 {
+    /// The plan for `p`: word tests where `word_tests` is set, and the words of the memoised
+    /// whole-board sets where `board_words` is ([`WordPlan::read_board_patterns`]); empty when
+    /// the board has more than [`MAX_VERTICES`] vertices or the game more than 64 pieces.
+    pub(crate) fn new(
+        p: &Program,
+        a: &Analysis,
+        board: &BoardPlan,
+        word_tests: bool,
+        board_words: bool,
+    ) -> WordPlan {
+        if p.board().vertices() > MAX_VERTICES || p.num_pieces() > 64 {
             return WordPlan::default();
         }
+        let mut plan = if word_tests {
+            Self::word_tests(p, a, board)
+        } else {
+            WordPlan {
+                cell: vec![None; p.automata().len()],
+                cheap: vec![false; p.automata().len()],
+                fans: vec![None; p.nodes().len()],
+                ..WordPlan::default()
+            }
+        };
+        if board_words {
+            plan.read_board_patterns(p, board);
+        }
+        plan
+    }
+
+    /// Cell patterns and fan prefilters (switch `word-tests`).
+    fn word_tests(p: &Program, a: &Analysis, board: &BoardPlan) -> WordPlan {
         let cell: Vec<Option<Terms>> = p
             .automaton_ids()
             .map(|id| {
@@ -102,7 +131,7 @@ impl WordPlan {
             .collect();
         let cell = if asked_often(p, &cell) { cell } else { vec![None; cell.len()] };
         let cheap = cheap_automata(p, board);
-        let mut plan = WordPlan { cell, cheap, fans: vec![None; p.nodes().len()], masks: Vec::new() };
+        let mut plan = WordPlan { cell, cheap, fans: vec![None; p.nodes().len()], ..WordPlan::default() };
         for n in 0..p.nodes().len() as u32 {
             // Fans that iterate a piece-location set, or a memoised whole-board set, keep that.
             let other_way = a.tracked_set(p, NodeId::new(n)).is_some() || board.prefilters(p, n);
@@ -133,6 +162,44 @@ impl WordPlan {
         let cell_masks: Vec<u64> = plan.cell.iter().flatten().flat_map(|t| t.masks.iter().copied()).collect();
         cell_masks.into_iter().for_each(|m| plan.add_mask(m));
         plan
+    }
+
+    /// Lets the memoised whole-board sets of `board` (and the patterns they nest) read the piece
+    /// masks of their on-tests and fan filters from state words. Collecting a piece set from
+    /// the board costs a pass over every cell at each evaluation (reversi's move test reads two,
+    /// about a thousand instructions per evaluation on 64 cells), where a word costs two bit
+    /// updates per piece put. Piece sets without a mask (`OnSet`) are still collected.
+    fn read_board_patterns(&mut self, p: &Program, board: &BoardPlan) {
+        let memoised = p.automaton_ids().filter(|&a| board.memo_slot(a).is_some());
+        for a in board.with_nested(p, memoised) {
+            for &n in board.nodes_of(a) {
+                if let NodeKind::Fan { filter: Some(mask), .. } = p.node(NodeId::new(n)).kind() {
+                    self.add_mask(mask);
+                }
+            }
+            let masks: Vec<u64> = board
+                .ops_of(p, a)
+                .filter_map(|op| match *op {
+                    Op::On(mask) => Some(mask),
+                    _ => None,
+                })
+                .collect();
+            masks.into_iter().for_each(|mask| self.add_mask(mask));
+        }
+        self.board_readers = (0..p.nodes().len() as u32)
+            .filter(|&n| {
+                p.node_edges(NodeId::new(n)).iter().flat_map(|e| p.edge_ops(e)).any(|op| match *op {
+                    Op::Pattern { automaton, .. } => board.reads_memo(n, automaton),
+                    _ => false,
+                })
+            })
+            .map(NodeId::new)
+            .collect();
+    }
+
+    /// Whether the memoised whole-board sets read their pieces from the state words.
+    pub(crate) fn board_patterns_read_words(&self) -> bool {
+        !self.board_readers.is_empty()
     }
 
     fn add_mask(&mut self, mask: u64) {
@@ -170,6 +237,7 @@ impl WordPlan {
         readers.extend(
             (0..self.fans.len() as u32).filter(|&n| self.fans[n as usize].is_some()).map(NodeId::new),
         );
+        readers.extend_from_slice(&self.board_readers);
         a.add_derived_readers(p, &readers);
     }
 

@@ -86,3 +86,29 @@ fn nested_patterns_and_comparisons_have_word_forms() {
     // The comparison keeps or empties the whole set.
     assert!(code.contains("break 'cmp false"), "{code}");
 }
+
+/// The body of the generated function `name` (up to the next top-level item).
+fn function<'a>(code: &'a str, name: &str) -> &'a str {
+    let start = code.find(&format!("fn {name}(")).unwrap_or_else(|| panic!("no {name} in {code}"));
+    let body = &code[start..];
+    &body[..body.find("\n}\n").map_or(body.len(), |end| end + 2)]
+}
+
+#[test]
+fn memoised_sets_read_the_state_words_unless_switched_off() {
+    let code = source(8, 8, RAY_RULES, &CompileOptions::default());
+    let memo = code.find("fn board_memo_").expect("a memo");
+    let automaton = code[memo + "fn board_memo_".len()..].split('(').next().expect("a name");
+    let set = function(&code, &format!("board_pattern_{automaton}"));
+    // The ray reads `o` and `x`, each one word of the state, and never scans the board.
+    assert!(set.contains("st.words["), "{set}");
+    assert!(!set.contains("board_bits"), "{set}");
+    assert!(code.contains("words: [BoardSet; WORD_SLOTS]"), "{code}");
+
+    let options = CompileOptions { board_words: false, ..CompileOptions::default() };
+    let code = source(8, 8, RAY_RULES, &options);
+    let set = function(&code, &format!("board_pattern_{automaton}"));
+    assert!(set.contains("board_bits(st, |p| matches!(p, PIECE_O))"), "{set}");
+    assert!(set.contains("board_bits(st, |p| matches!(p, PIECE_X))"), "{set}");
+    assert!(!code.contains("words: [BoardSet"), "{code}");
+}
