@@ -528,16 +528,35 @@ pub fn match_game<G: Game>(
     let (moves, scores, termination) = match built {
         Err(e) => (Vec::new(), Vec::new(), Termination::Error(e.to_string())),
         Ok(mut agents) => {
-            let played = play_recorded(game, &mut agents, seed, limits);
-            let termination = match played.outcome {
-                Ok(true) => Termination::Finished,
-                Ok(false) => Termination::MoveLimit,
-                Err(e) => Termination::Error(e.to_string()),
-            };
-            (played.moves, played.scores, termination)
+            // A panic in an agent or the engine is a bug, but it must not take the whole
+            // match (and the threads waiting on it) down: the game ends in an error instead.
+            let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                play_recorded(game, &mut agents, seed, limits)
+            }));
+            match played {
+                Ok(played) => {
+                    let termination = match played.outcome {
+                        Ok(true) => Termination::Finished,
+                        Ok(false) => Termination::MoveLimit,
+                        Err(e) => Termination::Error(e.to_string()),
+                    };
+                    (played.moves, played.scores, termination)
+                }
+                Err(payload) => (Vec::new(), Vec::new(), Termination::Error(panic_message(payload.as_ref()))),
+            }
         }
     };
     GameResult { index, seed, seating, moves, scores, termination }
+}
+
+/// The error of a game whose agent or engine panicked.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    let what = payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("no message");
+    format!("internal error (a bug, please report it): the game panicked: {what}")
 }
 
 /// A game that failed, as the result table lists it.
@@ -779,6 +798,73 @@ mod tests {
         let piece: AgentSpec = "alphabeta:piece.queen=9".parse().unwrap();
         let e = play_match(&game, &[random.clone(), piece], &config, |_| {}).unwrap_err();
         assert!(matches!(e, MatchError::Build { agent: 1, .. }), "{e:?}");
+    }
+
+    /// Nim whose third move applied, over all games, panics.
+    struct PanickingNim {
+        nim: Nim,
+        applied: std::sync::atomic::AtomicU64,
+    }
+
+    impl Game for PanickingNim {
+        type State = <Nim as Game>::State;
+        type Scratch = ();
+        fn info(&self) -> &rbg_core::GameInfo {
+            self.nim.info()
+        }
+        fn new_scratch(&self) {}
+        fn initial_state(&self) -> Self::State {
+            self.nim.initial_state()
+        }
+        fn current_player(&self, s: &Self::State) -> rbg_core::Player {
+            self.nim.current_player(s)
+        }
+        fn current_vertex(&self, s: &Self::State) -> u32 {
+            self.nim.current_vertex(s)
+        }
+        fn piece(&self, s: &Self::State, vertex: u32) -> u32 {
+            self.nim.piece(s, vertex)
+        }
+        fn variable(&self, s: &Self::State, var: usize) -> i64 {
+            self.nim.variable(s, var)
+        }
+        fn rules_state(&self, s: &Self::State) -> u32 {
+            self.nim.rules_state(s)
+        }
+        fn visit_moves<F>(
+            &self,
+            s: &mut Self::State,
+            sc: &mut (),
+            visit: F,
+        ) -> Result<core::ops::ControlFlow<()>, SearchError>
+        where
+            F: FnMut(&[Action]) -> core::ops::ControlFlow<()>,
+        {
+            self.nim.visit_moves(s, sc, visit)
+        }
+        fn apply_move(&self, s: &mut Self::State, m: &[Action]) {
+            if self.applied.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 2 {
+                panic!("a test panic");
+            }
+            self.nim.apply_move(s, m)
+        }
+    }
+
+    #[test]
+    fn a_panicking_game_ends_in_an_error_and_the_match_goes_on() {
+        let game = PanickingNim { nim: Nim::new(7), applied: std::sync::atomic::AtomicU64::new(0) };
+        let specs: Vec<AgentSpec> = ["random", "random"].iter().map(|s| s.parse().unwrap()).collect();
+        for threads in [1, 2] {
+            game.applied.store(0, std::sync::atomic::Ordering::SeqCst);
+            let config = MatchConfig { games: 4, threads, seed: 1, ..MatchConfig::default() };
+            let outcome = play_match(&game, &specs, &config, |_| {}).unwrap();
+            let failed: Vec<FailedGame> = outcome.games.iter().filter_map(FailedGame::of).collect();
+            // Exactly one move panicked; the other three games were played to their end.
+            assert_eq!(failed.len(), 1, "{threads} threads: {failed:?}");
+            assert!(failed[0].error.contains("panicked: a test panic"), "{}", failed[0].error);
+            let finished = outcome.games.iter().filter(|g| g.termination == Termination::Finished).count();
+            assert_eq!(finished, 3);
+        }
     }
 
     #[test]

@@ -330,6 +330,8 @@ pub fn play(file: &Path, engine: &EngineArgs, args: &PlayArgs) -> Result<(), Fai
     let _watch = rbg_runner::interrupt::InterruptWatch::start();
     let outcome = std::thread::scope(|scope| {
         scope.spawn(|| report_on_interrupt(&so_far, &done, &bar, info, &limits));
+        // Set even if the match unwinds, so that the watcher ends and the scope can return.
+        let _done_on_exit = SetOnDrop(&done);
         let outcome = stream_match(&game, &specs, &config, |result| {
             let record = log_record(info, &context, &result, None);
             if let Ok(mut so_far) = so_far.lock() {
@@ -337,7 +339,6 @@ pub fn play(file: &Path, engine: &EngineArgs, args: &PlayArgs) -> Result<(), Fai
             }
             bar.inc(1);
         });
-        done.store(true, Ordering::SeqCst);
         outcome
     });
     bar.finish_and_clear();
@@ -346,6 +347,15 @@ pub fn play(file: &Path, engine: &EngineArgs, args: &PlayArgs) -> Result<(), Fai
     so_far.log.finish()?;
     let mut out = io::stdout().lock();
     print_summary(&mut out, info, &so_far.summary, &so_far.failed, &limits).map_err(Failure::output)
+}
+
+/// Sets its flag when dropped (on return or unwinding alike).
+struct SetOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
 }
 
 /// `--threads` of `rbg play`: from 1 to the most a match may use on this machine.
