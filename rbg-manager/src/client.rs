@@ -256,6 +256,10 @@ impl Client {
         let mut history: Vec<Vec<Action>> = Vec::new();
         let mut at = Position::after(&turns.seat.game, &history, keeper_limit)?;
         let mut legal = MoveList::new();
+        // When the last move was sent or received: the manager starts the clock of the next
+        // move soon after it, before the deadline message arrives, and the client's own work
+        // in between (the agent observing the move) already spends that move's time.
+        let mut last_move_at: Option<Instant> = None;
         loop {
             let to_move = at.mover_and_moves(&turns.seat.game, &mut legal)?;
             let message = match self.recv() {
@@ -291,7 +295,8 @@ impl Client {
                         at.mover_and_moves(&turns.seat.game, &mut legal)?;
                     }
                     let (game, agent) = (&turns.seat.game, &mut turns.seat.agent);
-                    let left = deadline.map(|d| d.saturating_sub(received.elapsed()));
+                    let started = last_move_at.unwrap_or(received);
+                    let left = deadline.map(|d| d.saturating_sub(started.elapsed()));
                     let budget = move_budget(agent.budget(), left, self.config.safety_margin);
                     let decision = agent
                         .select_move(game, &at.state, &budget)
@@ -303,6 +308,7 @@ impl Client {
                         )));
                     }
                     self.conn.send(&format_wire(&decision.mv))?;
+                    last_move_at = Some(Instant::now());
                     let stats = &decision.stats;
                     self.note(format_args!(
                         "move {}: {} iterations in {} ms",
@@ -317,6 +323,7 @@ impl Client {
                     if !legal.iter().any(|m| m == mv.as_slice()) {
                         return Err(ClientError::IllegalMove { text: message });
                     }
+                    last_move_at = Some(received);
                     mv
                 }
                 None => return Err(malformed("'reset' (the game is over)", &message)),

@@ -88,6 +88,80 @@ fn plays_both_turn_kinds_and_resets() {
     assert!(report.games.iter().all(|g| g.finished));
 }
 
+/// Plays the first legal move, records the time budget of each move, and takes `observe` long
+/// to take in a move.
+struct SlowObserver {
+    budgets: std::sync::Arc<std::sync::Mutex<Vec<std::time::Duration>>>,
+    observe: std::time::Duration,
+}
+
+impl<G: Game> rbg_agents::Agent<G> for SlowObserver {
+    fn name(&self) -> String {
+        "slow observer".into()
+    }
+    fn reset(&mut self, _seed: u64) {}
+    fn budget(&self) -> rbg_agents::Budget {
+        rbg_agents::Budget::default()
+    }
+    fn select_move(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        budget: &rbg_agents::Budget,
+    ) -> Result<rbg_agents::Decision, rbg_agents::AgentError> {
+        self.budgets.lock().unwrap().extend(budget.time);
+        let mut moves = MoveList::new();
+        game.legal_moves(&mut state.clone(), &mut game.new_scratch(), &mut moves).unwrap();
+        Ok(rbg_agents::Decision { mv: moves.get(0).to_vec(), stats: Default::default() })
+    }
+    fn observe(
+        &mut self,
+        _game: &G,
+        _before: &G::State,
+        _mv: &[rbg_core::Action],
+    ) -> Result<(), rbg_agents::AgentError> {
+        std::thread::sleep(self.observe);
+        Ok(())
+    }
+}
+
+#[test]
+fn the_time_spent_taking_in_the_opponents_move_counts_against_the_deadline() {
+    // The manager starts our clock right after sending the opponent's move; the client then
+    // spends 300 ms in `observe` before it reads the deadline (0.6 s): the agent may think at
+    // most 0.6 - 0.3 - 0.1 (the safety margin) = 0.2 s, not 0.5 s.
+    let text = tic_tac_toe();
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr: SocketAddr = listener.local_addr().unwrap();
+    let budgets = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let observe = std::time::Duration::from_millis(300);
+    let agent_budgets = budgets.clone();
+    let handle = std::thread::spawn(move || {
+        let config = ClientConfig { seed: 1, max_wait: Some(PATIENCE), ..ClientConfig::default() };
+        Client::connect(addr, config)?.play(interpreter, |_: &Interpreter| {
+            Ok::<_, String>(SlowObserver { budgets: agent_budgets.clone(), observe })
+        })
+    });
+    let mut raw = accept(&listener);
+    set_up(&mut raw, "1.000000", &text, "2");
+    let game = interpreter(&text).unwrap();
+    let mut state = game.initial_state();
+    let mut sc = game.new_scratch();
+    assert!(game.complete_keeper(&mut state, &mut sc, DEFAULT_KEEPER_LIMIT).unwrap());
+    let mut legal = MoveList::new();
+    game.legal_moves(&mut state, &mut sc, &mut legal).unwrap();
+    // The opponent's move and, at once, our deadline.
+    raw.send(&format_wire(legal.get(0)));
+    raw.send("0.600000");
+    let answer = raw.read_text();
+    assert!(parse_wire(game.info(), &answer).is_ok(), "{answer}");
+    drop(raw);
+    let _ = handle.join().unwrap();
+    let budgets = budgets.lock().unwrap().clone();
+    assert_eq!(budgets.len(), 1, "{budgets:?}");
+    assert!(budgets[0] <= std::time::Duration::from_millis(250), "{budgets:?}");
+}
+
 #[test]
 fn a_close_in_the_middle_of_a_game_is_a_clean_end() {
     let text = tic_tac_toe();
