@@ -4,8 +4,8 @@
 //! |-------------|-----------------------------------------------------------------------|
 //! | `random`    | none                                                                  |
 //! | `flatmc`    | `playouts` (per legal move, when no budget key is given)              |
-//! | `mcts`      | `c` (exploration, ≥ 0), `mast` (bool), `epsilon` (MAST/NST, 0..=1), `decay` (MAST/NST, 0..=1), `nst` (0, 1 or 2), `rave` (equivalence k ≥ 0), `grave` (reference visits), `threads` (1..=256), `reuse` (bool), `playout` (`full`, the default, or `split`: semi-split random walks; not with `mast` or `nst`) |
-//! | `split-mcts` (alias `smcts`) | `c`, `compress` (bool: steps are runs without a choice), `expansion` (`nodal` or `single`), `playout` (`full` or `split`), `steps` (`generated`, the default: by the reasoner's move-by-move interface; or `listed`: from sorted move lists), `reuse` (bool), `mast` (bool: split MAST, per action), `epsilon`, `decay`, `nst`, `rave`, `grave` (as for `mcts`, over actions), `rollup` (visits per child, ≥ 0; 0 off) |
+//! | `mcts`      | `c` (exploration, ≥ 0), `mast` (bool), `epsilon` (MAST/NST, 0..=1), `decay` (MAST/NST, 0..=1), `nst` (0, 1 or 2), `rave` (equivalence k ≥ 0), `grave` (reference visits), `threads` (1..=256), `reuse` (bool), `playout` (`full`, the default, or `split`: semi-split random walks; not with `mast` or `nst`, and without the default NST unless `nst` is given). Defaults: `c` 0.7, `nst` 1, `epsilon` 0.4, `decay` 0.2, no MAST, no RAVE (chosen by the ladder of docs/results.md); the earlier default, UCB1 with sqrt 2 and random playouts, is `mcts:c=1.414,nst=0` |
+//! | `split-mcts` (alias `smcts`) | `c`, `compress` (bool: steps are runs without a choice), `expansion` (`nodal` or `single`), `playout` (`full` or `split`), `steps` (`generated`, the default: by the reasoner's move-by-move interface; or `listed`: from sorted move lists), `reuse` (bool), `mast` (bool: split MAST, per action), `epsilon`, `decay`, `nst`, `rave`, `grave` (as for `mcts`, over actions), `rollup` (visits per child, ≥ 0; 0 off). Defaults: `c` 1.414, no MAST, NST or RAVE, epsilon 0.1, decay 1 |
 //! | `alphabeta` | `tt` (log2 table size, ≤ 30), `material` (weight of owned pieces), `piece.NAME` (weight of piece NAME), `eval` (`material`, the default, or `learned`: weights from self-play), `learn` (self-play games, 1 to 1,000,000), `learn-time` (a duration), `mobility` (bool: learn and use mobility) |
 //!
 //! Budget keys, accepted by every agent (the random agent ignores them): `iterations` (a
@@ -199,6 +199,94 @@ pub fn parse_time(text: &str) -> Result<Duration, SpecError> {
     parse_duration("time", text.trim())
 }
 
+/// The settings `mcts` and `split-mcts` share: the same keys with the same meaning, read and
+/// written here once for both agents (each agent's own keys are handled where it is named).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct SharedMcts {
+    c: f64,
+    mast: bool,
+    epsilon: f64,
+    decay: f64,
+    nst: usize,
+    rave: f64,
+    grave: u32,
+    reuse: bool,
+    playout: SplitPlayout,
+}
+
+impl SharedMcts {
+    fn of_mcts(m: &MctsConfig) -> Self {
+        SharedMcts {
+            c: m.c,
+            mast: m.mast,
+            epsilon: m.mast_epsilon,
+            decay: m.mast_decay,
+            nst: m.nst,
+            rave: m.rave,
+            grave: m.grave_ref,
+            reuse: m.reuse_tree,
+            playout: m.playout,
+        }
+    }
+
+    fn of_split(s: &SplitMctsConfig) -> Self {
+        SharedMcts {
+            c: s.c,
+            mast: s.mast,
+            epsilon: s.mast_epsilon,
+            decay: s.mast_decay,
+            nst: s.nst,
+            rave: s.rave,
+            grave: s.grave_ref,
+            reuse: s.reuse_tree,
+            playout: s.playout,
+        }
+    }
+
+    fn apply_to_mcts(self, m: &mut MctsConfig) {
+        (m.c, m.mast, m.mast_epsilon, m.mast_decay, m.nst) =
+            (self.c, self.mast, self.epsilon, self.decay, self.nst);
+        (m.rave, m.grave_ref, m.reuse_tree, m.playout) = (self.rave, self.grave, self.reuse, self.playout);
+    }
+
+    fn apply_to_split(self, s: &mut SplitMctsConfig) {
+        (s.c, s.mast, s.mast_epsilon, s.mast_decay, s.nst) =
+            (self.c, self.mast, self.epsilon, self.decay, self.nst);
+        (s.rave, s.grave_ref, s.reuse_tree, s.playout) = (self.rave, self.grave, self.reuse, self.playout);
+    }
+
+    /// Reads `key=value` if `key` is a shared key (`Ok(false)`: not one of them).
+    fn set(&mut self, key: &str, value: &str) -> Result<bool, SpecError> {
+        match key {
+            "c" => self.c = parse_exploration(key, value)?,
+            "mast" => self.mast = parse_bool(key, value)?,
+            "epsilon" => self.epsilon = parse_unit_interval(key, value)?,
+            "decay" => self.decay = parse_unit_interval(key, value)?,
+            "nst" => self.nst = parse_at_most(key, value, MAX_NST, "0, 1 or 2")? as usize,
+            "rave" => self.rave = parse_exploration(key, value)?,
+            "grave" => self.grave = parse_u32(key, value)?,
+            "reuse" => self.reuse = parse_bool(key, value)?,
+            "playout" => self.playout = parse_playout(key, value)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Adds `key=value` for every setting that differs from `default`'s.
+    fn write_changed(&self, default: &SharedMcts, options: &mut Vec<String>) {
+        let (o, d) = (options, default);
+        changed(o, "c", self.c, d.c);
+        changed(o, "mast", self.mast, d.mast);
+        changed(o, "epsilon", self.epsilon, d.epsilon);
+        changed(o, "decay", self.decay, d.decay);
+        changed(o, "nst", self.nst, d.nst);
+        changed(o, "rave", self.rave, d.rave);
+        changed(o, "grave", self.grave, d.grave);
+        changed(o, "reuse", self.reuse, d.reuse);
+        changed(o, "playout", playout_name(self.playout), playout_name(d.playout));
+    }
+}
+
 impl FromStr for AgentSpec {
     type Err = SpecError;
 
@@ -237,6 +325,8 @@ impl FromStr for AgentSpec {
         let mut mcts = MctsConfig::default();
         let mut split = SplitMctsConfig::default();
         let mut ab = AlphaBetaConfig::default();
+        let mut mcts_shared = SharedMcts::of_mcts(&mcts);
+        let mut split_shared = SharedMcts::of_split(&split);
         let mut seen: Vec<&str> = Vec::new();
         for item in options.into_iter().flat_map(|o| o.split(',')) {
             let item = item.trim();
@@ -264,27 +354,10 @@ impl FromStr for AgentSpec {
                 }
                 (_, "seed") => seed = parse_u64(key, value)?,
                 ("flatmc", "playouts") => flat.playouts_per_move = parse_u64(key, value)?,
-                ("mcts", "c") => mcts.c = parse_exploration(key, value)?,
-                ("mcts", "mast") => mcts.mast = parse_bool(key, value)?,
-                ("mcts", "epsilon") => mcts.mast_epsilon = parse_unit_interval(key, value)?,
-                ("mcts", "decay") => mcts.mast_decay = parse_unit_interval(key, value)?,
-                ("mcts", "nst") => mcts.nst = parse_at_most(key, value, MAX_NST, "0, 1 or 2")? as usize,
-                ("mcts", "rave") => mcts.rave = parse_exploration(key, value)?,
-                ("mcts", "grave") => mcts.grave_ref = parse_u32(key, value)?,
+                ("mcts", _) if mcts_shared.set(key, value)? => {}
                 ("mcts", "threads") => mcts.threads = parse_threads(key, value)?,
-                ("mcts", "reuse") => mcts.reuse_tree = parse_bool(key, value)?,
-                ("mcts", "playout") => mcts.playout = parse_playout(key, value)?,
-                ("split-mcts", "c") => split.c = parse_exploration(key, value)?,
+                ("split-mcts", _) if split_shared.set(key, value)? => {}
                 ("split-mcts", "compress") => split.compress = parse_bool(key, value)?,
-                ("split-mcts", "reuse") => split.reuse_tree = parse_bool(key, value)?,
-                ("split-mcts", "mast") => split.mast = parse_bool(key, value)?,
-                ("split-mcts", "epsilon") => split.mast_epsilon = parse_unit_interval(key, value)?,
-                ("split-mcts", "decay") => split.mast_decay = parse_unit_interval(key, value)?,
-                ("split-mcts", "nst") => {
-                    split.nst = parse_at_most(key, value, MAX_NST, "0, 1 or 2")? as usize
-                }
-                ("split-mcts", "rave") => split.rave = parse_exploration(key, value)?,
-                ("split-mcts", "grave") => split.grave_ref = parse_u32(key, value)?,
                 ("split-mcts", "rollup") => split.rollup = parse_exploration(key, value)?,
                 ("split-mcts", "expansion") => {
                     split.expansion = match value {
@@ -293,7 +366,6 @@ impl FromStr for AgentSpec {
                         _ => return Err(bad(key, value, "nodal or single")),
                     }
                 }
-                ("split-mcts", "playout") => split.playout = parse_playout(key, value)?,
                 ("split-mcts", "steps") => {
                     split.steps = match value {
                         "listed" => StepSource::Listed,
@@ -328,6 +400,12 @@ impl FromStr for AgentSpec {
                 }
                 _ => return Err(SpecError::UnknownKey { agent, key: key.to_string(), allowed }),
             }
+        }
+        mcts_shared.apply_to_mcts(&mut mcts);
+        split_shared.apply_to_split(&mut split);
+        if mcts.playout == SplitPlayout::Split && !seen.iter().any(|k| matches!(*k, "mast" | "nst")) {
+            // The default NST policy ranks listed moves; semi-split playouts do without it.
+            (mcts.mast, mcts.nst) = (false, 0);
         }
         if mcts.playout == SplitPlayout::Split && (mcts.mast || mcts.nst > 0) {
             return Err(bad(
@@ -426,17 +504,8 @@ impl fmt::Display for AgentSpec {
             }
             AgentKind::Mcts(c) => {
                 let d = MctsConfig::default();
-                let o = &mut options;
-                changed(o, "c", c.c, d.c);
-                changed(o, "mast", c.mast, d.mast);
-                changed(o, "epsilon", c.mast_epsilon, d.mast_epsilon);
-                changed(o, "decay", c.mast_decay, d.mast_decay);
-                changed(o, "nst", c.nst, d.nst);
-                changed(o, "rave", c.rave, d.rave);
-                changed(o, "grave", c.grave_ref, d.grave_ref);
-                changed(o, "threads", c.threads, d.threads);
-                changed(o, "reuse", c.reuse_tree, d.reuse_tree);
-                changed(o, "playout", playout_name(c.playout), playout_name(d.playout));
+                SharedMcts::of_mcts(c).write_changed(&SharedMcts::of_mcts(&d), &mut options);
+                changed(&mut options, "threads", c.threads, d.threads);
                 "mcts"
             }
             AgentKind::SplitMcts(c) => {
@@ -449,19 +518,11 @@ impl fmt::Display for AgentSpec {
                     StepSource::Listed => "listed",
                     StepSource::Generated => "generated",
                 };
+                SharedMcts::of_split(c).write_changed(&SharedMcts::of_split(&d), &mut options);
                 let o = &mut options;
-                changed(o, "c", c.c, d.c);
                 changed(o, "compress", c.compress, d.compress);
                 changed(o, "expansion", expansion(&c.expansion), expansion(&d.expansion));
-                changed(o, "playout", playout_name(c.playout), playout_name(d.playout));
                 changed(o, "steps", steps(&c.steps), steps(&d.steps));
-                changed(o, "reuse", c.reuse_tree, d.reuse_tree);
-                changed(o, "mast", c.mast, d.mast);
-                changed(o, "epsilon", c.mast_epsilon, d.mast_epsilon);
-                changed(o, "decay", c.mast_decay, d.mast_decay);
-                changed(o, "nst", c.nst, d.nst);
-                changed(o, "rave", c.rave, d.rave);
-                changed(o, "grave", c.grave_ref, d.grave_ref);
                 changed(o, "rollup", c.rollup, d.rollup);
                 "split-mcts"
             }
@@ -538,11 +599,25 @@ mod tests {
         assert_eq!((m.nst, m.mast_decay, m.rave, m.grave_ref, m.threads), (1, 0.2, 250.0, 30, 2));
         let AgentKind::Mcts(m) = parse("mcts:playout=split").unwrap().kind else { panic!("not mcts") };
         assert_eq!(m.playout, SplitPlayout::Split);
+        // Semi-split playouts drop the default NST policy, which ranks listed moves.
+        assert_eq!((m.mast, m.nst), (false, 0));
         assert_eq!(MctsConfig::default().playout, SplitPlayout::Full);
-        // The documented defaults: no action statistics, no RAVE, one thread.
+        // The documented defaults: c 0.7, NST over one move with epsilon 0.4 and decay 0.2, no
+        // RAVE, one thread.
         let d = MctsConfig::default();
-        assert_eq!((d.mast, d.mast_epsilon, d.mast_decay, d.nst), (false, 0.1, 1.0, 0));
+        assert_eq!((d.c, d.mast, d.mast_epsilon, d.mast_decay, d.nst), (0.7, false, 0.4, 0.2, 1));
         assert_eq!((d.rave, d.grave_ref, d.threads), (0.0, 0, 1));
+        // The earlier default, by the specification the documentation gives for it.
+        let AgentKind::Mcts(classic) =
+            parse("mcts:c=1.4142135623730951,nst=0,epsilon=0.1,decay=1").unwrap().kind
+        else {
+            panic!("not mcts")
+        };
+        assert_eq!(classic, MctsConfig::classic());
+        assert_eq!(
+            (classic.c, classic.mast, classic.nst, classic.rave),
+            (std::f64::consts::SQRT_2, false, 0, 0.0)
+        );
         let AgentKind::AlphaBeta(a) = parse("alphabeta:time=1.5s,piece.wPawn=3,material=1").unwrap().kind
         else {
             panic!("not alphabeta")
@@ -677,15 +752,16 @@ mod tests {
             "flatmc:playouts=7",
             "mcts:c=0.4,iterations=2000",
             "mcts:mast=true,epsilon=0.25,reuse=false,time=100ms,depth=5",
-            "mcts:c=0.4,mast=true,epsilon=0.4,decay=0.2,nst=2,rave=250,grave=30,threads=2,iterations=100",
+            "mcts:c=0.4,mast=true,epsilon=0.3,decay=0.5,nst=2,rave=100,grave=20,threads=2,iterations=100",
             "mcts:time=1500us",
-            "mcts:rave=250,grave=30,playout=split",
+            "mcts:nst=0,rave=100,playout=split",
+            "mcts:c=1.4142135623730951,epsilon=0.1,decay=1,nst=0",
             "mcts:time=2s",
             "split-mcts",
-            "split-mcts:c=0.5,compress=false,expansion=single,playout=split,reuse=false,iterations=9",
+            "split-mcts:c=0.5,reuse=false,playout=split,compress=false,expansion=single,iterations=9",
             "split-mcts:c=0.4,mast=true,epsilon=0.4,decay=0.2,nst=1",
             "split-mcts:rave=250,grave=30,rollup=1.5,iterations=20,seed=4",
-            "split-mcts:playout=split,rave=0.5,rollup=1",
+            "split-mcts:rave=0.5,playout=split,rollup=1",
             "alphabeta:tt=10,material=2,piece.wPawn=3,depth=3",
             "alphabeta:eval=learned,learn=50,learn-time=500ms,mobility=true,depth=3",
             "alphabeta:learn=10,time=100ms",
@@ -695,7 +771,11 @@ mod tests {
             assert_eq!(parse(&spec.to_string()).unwrap(), spec);
         }
         // Defaults are left out; odd durations keep their value.
-        assert_eq!(parse("mcts:c=1.4142135623730951,reuse=true").unwrap().to_string(), "mcts");
+        assert_eq!(
+            parse("mcts:c=0.7,nst=1,epsilon=0.4,decay=0.2,rave=0,reuse=true").unwrap().to_string(),
+            "mcts"
+        );
+        assert_eq!(parse("mcts:playout=split").unwrap().to_string(), "mcts:nst=0,playout=split");
         assert_eq!(
             parse("smcts:expansion=nodal,playout=full,compress=true").unwrap().to_string(),
             "split-mcts"
