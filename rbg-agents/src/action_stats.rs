@@ -31,7 +31,12 @@ pub(crate) struct PolicySettings {
 /// Hashed (sum of rewards, count) per n-gram of (mover, hashes).
 #[derive(Clone, Debug)]
 pub(crate) struct ActionStats {
+    /// Empty until the first update after creation or a clear: an agent that is built and
+    /// stopped at once (a cancelled analysis builds one per remaining game) then costs no more
+    /// than one without statistics, and decay has nothing to sweep.
     table: Vec<(f64, f64)>,
+    /// log2 of the table's entries once it is allocated; 0: the statistics are off.
+    bits: u32,
     settings: PolicySettings,
 }
 
@@ -39,18 +44,23 @@ const TABLE_BITS: u32 = 16;
 const NGRAM_TABLE_BITS: u32 = 18;
 
 impl ActionStats {
-    /// An empty table; no memory is taken when `enabled` is false.
+    /// Empty statistics; no memory is taken until the first update, none at all when
+    /// `enabled` is false.
     pub fn new(enabled: bool, settings: PolicySettings) -> Self {
-        let bits = if settings.context > 0 { NGRAM_TABLE_BITS } else { TABLE_BITS };
-        ActionStats { table: if enabled { vec![(0.0, 0.0); 1 << bits] } else { Vec::new() }, settings }
+        let bits = match (enabled, settings.context) {
+            (false, _) => 0,
+            (true, 0) => TABLE_BITS,
+            (true, _) => NGRAM_TABLE_BITS,
+        };
+        ActionStats { table: Vec::new(), bits, settings }
     }
 
     pub fn enabled(&self) -> bool {
-        !self.table.is_empty()
+        self.bits > 0
     }
 
     pub fn clear(&mut self) {
-        self.table.iter_mut().for_each(|e| *e = (0.0, 0.0));
+        self.table = Vec::new();
     }
 
     /// Multiplies every sum and count by `factor` (old statistics weigh less).
@@ -72,8 +82,11 @@ impl ActionStats {
 
     /// Adds each trail entry's mover's reward (`rewards[p - 1]`) to its n-grams.
     pub fn update(&mut self, trail: &[TrailEntry], rewards: &[f64]) {
-        if !self.enabled() {
+        if !self.enabled() || trail.is_empty() {
             return;
+        }
+        if self.table.is_empty() {
+            self.table = vec![(0.0, 0.0); 1 << self.bits];
         }
         for (i, &(player, hash)) in trail.iter().enumerate() {
             let reward = rewards[player as usize - 1];
@@ -88,6 +101,9 @@ impl ActionStats {
 
     /// The statistics (sum, count) of `(player, hash)` after the last `context` entries of `trail`.
     pub fn entry(&self, trail: &[TrailEntry], context: usize, player: Player, hash: u64) -> (f64, f64) {
+        if self.table.is_empty() {
+            return (0.0, 0.0);
+        }
         self.table[self.slot(player, &trail[trail.len() - context..], hash)]
     }
 
@@ -166,6 +182,27 @@ mod tests {
         assert_eq!(s.score(&[], 1, 99), 0.5, "unseen moves score 0.5");
         s.decay(0.5);
         assert_eq!(s.entry(&[], 0, 1, a), (1.0, 1.5));
+    }
+
+    /// The table is taken at the first update and given back by a clear; decay and reads work
+    /// before, between and after.
+    #[test]
+    fn the_table_is_taken_at_the_first_update_and_given_back_by_a_clear() {
+        let mut s = stats(1);
+        s.decay(0.2);
+        s.clear();
+        assert!(s.enabled() && s.table.is_empty() && s.entry(&[], 0, 1, 4) == (0.0, 0.0));
+        assert_eq!(s.score(&[(2, 9)], 1, 4), 0.5);
+        s.update(&[(1, 4)], &[1.0]);
+        assert_eq!(s.table.len(), 1 << NGRAM_TABLE_BITS);
+        s.decay(0.5);
+        assert_eq!(s.entry(&[], 0, 1, 4), (0.5, 0.5));
+        s.clear();
+        assert!(s.table.is_empty() && s.entry(&[], 0, 1, 4) == (0.0, 0.0));
+        assert!(!ActionStats::new(false, PolicySettings { epsilon: 0.1, context: 1 }).enabled());
+        s.update(&[(1, 4)], &[0.0]);
+        s.decay(0.5);
+        assert_eq!(s.entry(&[], 0, 1, 4), (0.0, 0.5));
     }
 
     /// NST with one move of context: after (1,a),(2,b),(1,c) rewarded [0.25, 0.75], the bigram
