@@ -40,6 +40,7 @@
 //! moves' visits and rewards are summed and the most visited move is played. With an iteration
 //! budget the result depends only on the seed, whatever the machine's load.
 
+use rand::Rng;
 use rand_core::SeedableRng;
 use rbg_core::moves::DEFAULT_MAX_ACTIONS;
 use rbg_core::perft::DEFAULT_KEEPER_LIMIT;
@@ -72,6 +73,11 @@ pub struct MctsConfig {
     pub mast_decay: f64,
     /// NST: moves of context in the n-gram statistics (0: off, 1 or 2); implies the policy.
     pub nst: usize,
+    /// The MAST/NST playout policy is used only while the search's root has at most this many
+    /// moves; from a wider root the playouts are uniformly random. The policy lists and scores
+    /// every move of each playout state, which in a game of thousands of moves a state costs
+    /// more iterations than the policy gains (docs/results.md, "Ladder": amazons).
+    pub policy_width: u32,
     /// RAVE's equivalence parameter k (0: no RAVE).
     pub rave: f64,
     /// GRAVE's reference threshold: visits an ancestor needs to lend its AMAF statistics
@@ -104,6 +110,7 @@ impl Default for MctsConfig {
             mast_epsilon: 0.4,
             mast_decay: 0.2,
             nst: 1,
+            policy_width: DEFAULT_POLICY_WIDTH,
             rave: 0.0,
             grave_ref: 0,
             threads: 1,
@@ -117,6 +124,11 @@ impl Default for MctsConfig {
 
 /// Iterations per move when the budget sets no limit.
 pub const DEFAULT_MCTS_ITERATIONS: u64 = 1000;
+
+/// The default [`MctsConfig::policy_width`]: above the opening width of the games where the
+/// policy was measured to gain (breakthrough 22 moves, reversi 4, draughts 7, hex 81), below
+/// those of amazons (about 2,000) and 19x19 go (361), where it was not.
+pub const DEFAULT_POLICY_WIDTH: u32 = 256;
 
 impl MctsConfig {
     /// The default of `mcts` until the ladder (docs/results.md): UCB1 with `c` = sqrt 2 and
@@ -137,11 +149,6 @@ impl MctsConfig {
     /// Whether playouts follow the action statistics' policy.
     fn policy(&self) -> bool {
         self.mast || self.nst > 0
-    }
-
-    /// Whether iterations record their moves (for the action statistics or RAVE).
-    fn records_trail(&self) -> bool {
-        self.policy() || self.rave > 0.0
     }
 }
 
@@ -226,7 +233,7 @@ impl<G: Game> Mcts<G> {
         let state = self.state.as_mut().expect("search state");
         game.legal_moves(state, &mut self.scratch, &mut self.moves)?;
         let first = self.nodes.len() as u32;
-        let hashed = self.config.records_trail();
+        let hashed = self.records_trail();
         for mv in self.moves.iter() {
             let start = self.actions.len() as u32;
             self.actions.extend_from_slice(mv);
@@ -242,9 +249,10 @@ impl<G: Game> Mcts<G> {
     }
 
     /// Plays a playout from the search state by the action statistics' policy (uniformly at
-    /// random when there are none, for RAVE), recording its moves in the trail; returns the
+    /// random when it is not active, for RAVE), recording its moves in the trail; returns the
     /// number of moves made.
     fn policy_playout(&mut self, game: &G) -> Result<u64, SearchError> {
+        let by_policy = self.policy_active();
         let state = self.state.as_mut().expect("search state");
         let mut plies = 0;
         while plies < self.config.max_playout_plies {
@@ -253,8 +261,12 @@ impl<G: Game> Mcts<G> {
                 break;
             }
             let player = game.current_player(state);
-            let hashes = self.moves.iter().map(move_hash);
-            let pick = self.stats.pick(&mut self.rng, &self.trail, player, hashes);
+            let pick = if by_policy {
+                let hashes = self.moves.iter().map(move_hash);
+                self.stats.pick(&mut self.rng, &self.trail, player, hashes)
+            } else {
+                self.rng.gen_range(0..self.moves.len() as u32) as usize
+            };
             let mv = self.moves.get(pick);
             self.trail.push((player, move_hash(mv)));
             game.apply_move(state, mv);
@@ -270,8 +282,8 @@ impl<G: Game> Mcts<G> {
     /// recording its moves in the trail when iterations record them; returns the number of
     /// moves made.
     fn walk_playout(&mut self, game: &G) -> Result<u64, SearchError> {
+        let record = self.records_trail();
         let state = self.state.as_mut().expect("search state");
-        let record = self.config.records_trail();
         let mut plies = 0;
         while plies < self.config.max_playout_plies {
             self.walked.clear();
@@ -310,6 +322,7 @@ impl<G: Game> Mcts<G> {
         self.path.clear();
         self.path.push(0);
         self.trail.clear();
+        let record = self.records_trail();
         let mut node = 0u32;
         let mut visited = 0u64;
         let mut terminal = false;
@@ -336,7 +349,7 @@ impl<G: Game> Mcts<G> {
             let (start, len, player) = (c.actions_start as usize, c.actions_len as usize, c.mover);
             let state = self.state.as_mut().expect("search state");
             let mv = &self.actions[start..start + len];
-            if self.config.records_trail() {
+            if record {
                 self.trail.push((player, c.extra.key));
             }
             game.apply_move(state, mv);
@@ -357,7 +370,7 @@ impl<G: Game> Mcts<G> {
         if !terminal {
             visited += if self.config.playout == SplitPlayout::Split {
                 self.walk_playout(game)?
-            } else if self.config.records_trail() {
+            } else if record {
                 self.policy_playout(game)?
             } else {
                 let state = self.state.as_mut().expect("search state");
@@ -385,6 +398,19 @@ impl<G: Game> Mcts<G> {
             self.rave.update(&mut self.nodes, &self.path, |d| d, &self.trail, &self.rewards);
         }
         Ok((visited, self.path.len() as u32 - 1))
+    }
+
+    /// Whether this search plays out by the MAST/NST policy: the policy is on and the root has
+    /// few enough moves (see [`MctsConfig::policy_width`]; the root is node 0, expanded by the
+    /// first iteration). From a wider root the search runs as without the policy: no move
+    /// hashes, no trail, uniform playouts.
+    fn policy_active(&self) -> bool {
+        self.config.policy() && self.nodes[0].num_children <= self.config.policy_width
+    }
+
+    /// Whether iterations record their moves (for an active policy or RAVE).
+    fn records_trail(&self) -> bool {
+        self.policy_active() || self.config.rave > 0.0
     }
 
     /// Makes `new_root` (a child of the root) the root, keeping only its subtree.

@@ -4,7 +4,7 @@
 //! |-------------|-----------------------------------------------------------------------|
 //! | `random`    | none                                                                  |
 //! | `flatmc`    | `playouts` (per legal move, when no budget key is given)              |
-//! | `mcts`      | `c` (exploration, ≥ 0), `mast` (bool), `epsilon` (MAST/NST, 0..=1), `decay` (MAST/NST, 0..=1), `nst` (0, 1 or 2), `rave` (equivalence k ≥ 0), `grave` (reference visits), `threads` (1..=256), `reuse` (bool), `playout` (`full`, the default, or `split`: semi-split random walks; not with `mast` or `nst`, and without the default NST unless `nst` is given). Defaults: `c` 0.7, `nst` 1, `epsilon` 0.4, `decay` 0.2, no MAST, no RAVE (chosen by the ladder of docs/results.md); the earlier default, UCB1 with sqrt 2 and random playouts, is `mcts:c=1.414,nst=0` |
+//! | `mcts`      | `c` (exploration, ≥ 0), `mast` (bool), `epsilon` (MAST/NST, 0..=1), `decay` (MAST/NST, 0..=1), `nst` (0, 1 or 2), `width` (the MAST/NST policy plays out only from roots with at most this many moves, else uniform playouts; default 256), `rave` (equivalence k ≥ 0), `grave` (reference visits), `threads` (1..=256), `reuse` (bool), `playout` (`full`, the default, or `split`: semi-split random walks; not with `mast` or `nst`, and without the default NST unless `nst` is given). Defaults: `c` 0.7, `nst` 1, `epsilon` 0.4, `decay` 0.2, no MAST, no RAVE (chosen by the ladder of docs/results.md); the earlier default, UCB1 with sqrt 2 and random playouts, is `mcts:c=1.414,nst=0` |
 //! | `split-mcts` (alias `smcts`) | `c`, `compress` (bool: steps are runs without a choice), `expansion` (`nodal` or `single`), `playout` (`full` or `split`), `steps` (`generated`, the default: by the reasoner's move-by-move interface; or `listed`: from sorted move lists), `reuse` (bool), `mast` (bool: split MAST, per action), `epsilon`, `decay`, `nst`, `rave`, `grave` (as for `mcts`, over actions), `rollup` (visits per child, ≥ 0; 0 off). Defaults: `c` 1.414, no MAST, NST or RAVE, epsilon 0.1, decay 1 |
 //! | `alphabeta` | `tt` (log2 table size, ≤ 30), `material` (weight of owned pieces), `piece.NAME` (weight of piece NAME), `eval` (`material`, the default, or `learned`: weights from self-play), `learn` (self-play games, 1 to 1,000,000), `learn-time` (a duration), `mobility` (bool: learn and use mobility) |
 //!
@@ -304,7 +304,7 @@ impl FromStr for AgentSpec {
             "flatmc" => ("flatmc", "playouts, iterations, time, depth, seed"),
             "mcts" => (
                 "mcts",
-                "c, mast, epsilon, decay, nst, rave, grave, threads, reuse, playout, iterations, time, depth, seed",
+                "c, mast, epsilon, decay, nst, width, rave, grave, threads, reuse, playout, iterations, time, depth, seed",
             ),
             "split-mcts" | "smcts" => {
                 (
@@ -356,6 +356,7 @@ impl FromStr for AgentSpec {
                 ("flatmc", "playouts") => flat.playouts_per_move = parse_u64(key, value)?,
                 ("mcts", _) if mcts_shared.set(key, value)? => {}
                 ("mcts", "threads") => mcts.threads = parse_threads(key, value)?,
+                ("mcts", "width") => mcts.policy_width = parse_u32(key, value)?,
                 ("split-mcts", _) if split_shared.set(key, value)? => {}
                 ("split-mcts", "compress") => split.compress = parse_bool(key, value)?,
                 ("split-mcts", "rollup") => split.rollup = parse_exploration(key, value)?,
@@ -506,6 +507,7 @@ impl fmt::Display for AgentSpec {
                 let d = MctsConfig::default();
                 SharedMcts::of_mcts(c).write_changed(&SharedMcts::of_mcts(&d), &mut options);
                 changed(&mut options, "threads", c.threads, d.threads);
+                changed(&mut options, "width", c.policy_width, d.policy_width);
                 "mcts"
             }
             AgentKind::SplitMcts(c) => {
@@ -757,6 +759,7 @@ mod tests {
             "mcts:nst=0,rave=100,playout=split",
             "mcts:c=1.4142135623730951,epsilon=0.1,decay=1,nst=0",
             "mcts:time=2s",
+            "mcts:nst=2,threads=2,width=5000",
             "split-mcts",
             "split-mcts:c=0.5,reuse=false,playout=split,compress=false,expansion=single,iterations=9",
             "split-mcts:c=0.4,mast=true,epsilon=0.4,decay=0.2,nst=1",

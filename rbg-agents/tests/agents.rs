@@ -142,6 +142,22 @@ fn the_same_seed_plays_the_same_game() {
 }
 
 #[test]
+fn the_playout_policy_is_left_out_from_roots_wider_than_its_width() {
+    // Connect4's roots have at most 7 moves. Below that width NST plays out by its policy, so
+    // its games differ from uniform playouts'; at width 6 or less every root is too wide, and
+    // the agent must play exactly as without NST (the policy's only draws are its picks).
+    let game = interpreter("connect4.rbg");
+    let play = |spec: &str| {
+        let mut agents = vec![agent(&game, spec), agent(&game, "flatmc:playouts=3")];
+        play_game(&game, &mut agents, 3, &PlayLimits::default()).unwrap().move_list()
+    };
+    let uniform = play("mcts:iterations=60,nst=0");
+    assert_eq!(play("mcts:iterations=60,nst=1,width=6"), uniform);
+    assert_eq!(play("mcts:iterations=60,nst=1,width=0"), uniform);
+    assert_ne!(play("mcts:iterations=60,nst=1,width=7"), uniform, "NST should change the playouts");
+}
+
+#[test]
 fn mcts_reuses_its_tree_after_observing_a_move() {
     let game = interpreter("connect4.rbg");
     let mut sc = game.new_scratch();
