@@ -142,7 +142,45 @@ impl<S: EngineSet> Default for EngineArgs<S> {
 
 #[cfg(test)]
 mod tests {
+    use clap::error::ErrorKind;
+    use clap::Parser;
+
     use super::*;
+    use crate::{Cli, Command};
+
+    /// Each command takes the values of its set, both spellings of the interpreter included,
+    /// and refuses the others as an invalid value (a usage error).
+    #[test]
+    fn each_command_takes_its_values_and_refuses_the_others() {
+        let parse = |args: &[&str]| Cli::try_parse_from([&["rbg"], args].concat());
+        let perft_engine = |engine: &str| match parse(&["perft", "g.rbg", "--depth", "1", "--engine", engine])
+        {
+            Ok(Cli { command: Command::Perft { engine, .. } }) => Ok(engine.engine),
+            Ok(_) => panic!("not perft"),
+            Err(e) => Err(e.kind()),
+        };
+        assert_eq!(perft_engine("interpreter"), Ok(EngineChoice::Interp));
+        assert_eq!(perft_engine("sbg"), Ok(EngineChoice::Sbg));
+        assert_eq!(perft_engine("auto"), Err(ErrorKind::InvalidValue));
+        let refused = [
+            vec!["manager", "g.rbg", "--port", "0", "--engine", "auto"],
+            vec!["client", "h:1", "--agent", "random", "--engine", "sbg"],
+            vec!["serve", "--engine", "sbg"],
+            vec!["bench", "--suite", "d", "--engines", "interp,auto"],
+        ];
+        for args in refused {
+            assert_eq!(parse(&args).err().map(|e| e.kind()), Some(ErrorKind::InvalidValue), "{args:?}");
+        }
+        for args in [vec!["serve", "--engine", "interpreter"], vec!["serve", "--engine", "interp"]] {
+            assert!(parse(&args).is_ok(), "{args:?}");
+        }
+        let Ok(Cli { command: Command::Bench { suite, .. } }) =
+            parse(&["bench", "--suite", "d", "--engines", "compiled,interpreter"])
+        else {
+            panic!("not bench")
+        };
+        assert_eq!(suite.engines, [EngineChoice::Compiled, EngineChoice::Interp]);
+    }
 
     /// Every set's default is one of its values, and each value names the library engine it
     /// says (`auto` the interpreter it starts on).
