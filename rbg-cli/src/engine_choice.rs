@@ -72,35 +72,35 @@ pub trait EngineSet: Clone + Default + std::fmt::Debug + Send + Sync + 'static {
     const DEFAULT: &'static str;
 }
 
-/// perft, mc, moves, play, render, analyze, replay: one engine in this process, the direct
-/// SBG reasoner included.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Local;
+/// Declares a marker type of [`EngineSet`]: its values in help order, then its default.
+macro_rules! engine_set {
+    ($(#[$doc:meta])* $name:ident: [$($value:ident),+], default $default:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default)]
+        pub struct $name;
 
-impl EngineSet for Local {
-    const OFFERED: &'static [EngineChoice] =
-        &[EngineChoice::Interp, EngineChoice::Compiled, EngineChoice::Sbg];
-    const DEFAULT: &'static str = "interp";
+        impl EngineSet for $name {
+            const OFFERED: &'static [EngineChoice] = &[$(EngineChoice::$value),+];
+            const DEFAULT: &'static str = $default;
+        }
+    };
 }
 
-/// The engines of RBG text: `rbg manager` (its game travels as RBG text, whose moves the
-/// direct SBG reasoner does not number) and the engines `rbg bench --suite` measures.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct RbgText;
-
-impl EngineSet for RbgText {
-    const OFFERED: &'static [EngineChoice] = &[EngineChoice::Interp, EngineChoice::Compiled];
-    const DEFAULT: &'static str = "interp";
+engine_set! {
+    /// perft, mc, moves, play, render, analyze, replay: one engine in this process, the direct
+    /// SBG reasoner included.
+    Local: [Interp, Compiled, Sbg], default "interp"
 }
 
-/// `rbg client` and `rbg serve`: RBG text, and `auto` (their default).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Switching;
+engine_set! {
+    /// The engines of RBG text: `rbg manager` (its game travels as RBG text, whose moves the
+    /// direct SBG reasoner does not number) and the engines `rbg bench --suite` measures.
+    RbgText: [Interp, Compiled], default "interp"
+}
 
-impl EngineSet for Switching {
-    const OFFERED: &'static [EngineChoice] =
-        &[EngineChoice::Auto, EngineChoice::Interp, EngineChoice::Compiled];
-    const DEFAULT: &'static str = "auto";
+engine_set! {
+    /// `rbg client` and `rbg serve`: RBG text, and `auto` (their default).
+    Switching: [Auto, Interp, Compiled], default "auto"
 }
 
 /// `--engine` (the values of `S`) and the switches of both engines.
