@@ -11,7 +11,8 @@ use rbg_metrics::analyze::{self, AnalysisConfig, Progress, Stage, StrengthTest};
 use rbg_metrics::{Analysis, AnalysisError, Row};
 
 use crate::arena::{check_threads, parse_agents, Entrant};
-use crate::play::{any_game, EngineArgs};
+use crate::engine_choice::EngineArgs;
+use crate::play::any_game;
 use crate::Failure;
 
 /// Options of `rbg analyze`.

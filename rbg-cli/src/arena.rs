@@ -45,8 +45,9 @@ use rbg_core::moves::check_listed;
 use rbg_core::notation::{self, VertexStyle};
 use rbg_core::{Game, MoveList, Player};
 
+use crate::engine_choice::{EngineArgs, EngineChoice};
 use crate::human::{play_interactive, Human, HumanGameEnd, Seat};
-use crate::play::{any_game, EngineArgs, EngineKind};
+use crate::play::any_game;
 use crate::Failure;
 
 /// Options of `rbg play`.
@@ -144,18 +145,12 @@ pub use rbg::session::{GameLog as LogRecord, RBG_NOTATION, SBG_NOTATION};
 struct LogContext<'a> {
     file: &'a Path,
     labels: &'a [String],
-    engine: EngineKind,
-}
-
-/// The engine's name as `--engine` takes it.
-fn engine_name(engine: EngineKind) -> String {
-    use clap::ValueEnum as _;
-    engine.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default()
+    engine: EngineChoice,
 }
 
 /// The notation of the moves an engine plays.
-fn notation_of(engine: EngineKind) -> &'static str {
-    if engine == EngineKind::Sbg {
+fn notation_of(engine: EngineChoice) -> &'static str {
+    if engine == EngineChoice::Sbg {
         SBG_NOTATION
     } else {
         RBG_NOTATION
@@ -190,7 +185,7 @@ fn log_record(
             None
         },
         error,
-        engine: Some(engine_name(engine)),
+        engine: Some(engine.name()),
         notation: Some(notation_of(engine).to_string()),
     }
 }
@@ -533,7 +528,7 @@ pub fn replay(args: &ReplayArgs, engine: &EngineArgs) -> Result<(), Failure> {
     let reader = io::BufReader::new(
         File::open(&args.log).map_err(|e| Failure::new(format!("cannot open the log {log_name}: {e}")))?,
     );
-    let mut games: Vec<(PathBuf, EngineKind, AnyGame)> = Vec::new();
+    let mut games: Vec<(PathBuf, EngineChoice, AnyGame)> = Vec::new();
     let (mut count, mut moves) = (0u64, 0u64);
     for (n, line) in reader.lines().enumerate() {
         let line_no = n + 1;
@@ -578,12 +573,12 @@ pub fn replay(args: &ReplayArgs, engine: &EngineArgs) -> Result<(), Failure> {
 /// chosen on the command line (also for a record without a notation, from an older log).
 fn replay_engine(chosen: &EngineArgs, record: &LogRecord) -> Result<EngineArgs, String> {
     match record.notation.as_deref() {
-        Some(RBG_NOTATION) if chosen.engine == EngineKind::Sbg => Err(format!(
+        Some(RBG_NOTATION) if chosen.engine == EngineChoice::Sbg => Err(format!(
             "the moves are in {RBG_NOTATION} notation, which --engine sbg does not read; \
              replay with --engine interp"
         )),
         None | Some(RBG_NOTATION) => Ok(chosen.clone()),
-        Some(SBG_NOTATION) => Ok(EngineArgs { engine: EngineKind::Sbg, ..chosen.clone() }),
+        Some(SBG_NOTATION) => Ok(chosen.with_engine(EngineChoice::Sbg)),
         Some(other) => {
             Err(format!("unknown move notation {other:?} (this rbg reads {RBG_NOTATION} and {SBG_NOTATION})"))
         }

@@ -19,6 +19,7 @@ mod check;
 mod compile;
 mod describe;
 mod diagnostics;
+mod engine_choice;
 mod evolve;
 mod excerpt;
 mod fmt;
@@ -127,7 +128,7 @@ enum Command {
         /// The game file (.rbg, or .sbg: Simplified Boardgames).
         file: PathBuf,
         #[command(flatten)]
-        engine: play::EngineArgs,
+        engine: engine_choice::EngineArgs,
         #[command(flatten)]
         args: rbg_runner::PerftArgs,
     },
@@ -136,7 +137,7 @@ enum Command {
         /// The game file (.rbg, or .sbg: Simplified Boardgames).
         file: PathBuf,
         #[command(flatten)]
-        engine: play::EngineArgs,
+        engine: engine_choice::EngineArgs,
         #[command(flatten)]
         args: rbg_runner::McArgs,
     },
@@ -186,7 +187,7 @@ enum Command {
         #[arg(long)]
         after: Option<String>,
         #[command(flatten)]
-        engine: play::EngineArgs,
+        engine: engine_choice::EngineArgs,
     },
     /// Run games between clients over TCP (the RBG game-manager protocol): one client per
     /// player, in connection order.
@@ -196,15 +197,18 @@ enum Command {
         #[command(flatten)]
         args: manager::ManagerArgs,
         #[command(flatten)]
-        engine: manager::ProtocolEngineArgs,
+        engine: engine_choice::EngineArgs<engine_choice::RbgText>,
     },
     /// Play a game manager's games with an agent. By default (--engine auto) the interpreter
-    /// plays while the compiled engine builds in the background, which then takes over.
+    /// plays while the compiled engine builds in the background, which then takes over: before
+    /// `ready` if it builds within the preparation time, else at our next move after.
+    /// --engine compiled builds before `ready` (a build can take longer than the preparation
+    /// time).
     Client {
         #[command(flatten)]
         args: manager::ClientArgs,
         #[command(flatten)]
-        engine: manager::ClientEngineArgs,
+        engine: engine_choice::EngineArgs<engine_choice::Switching>,
     },
     /// Play games between agents (a match, seats rotated) and print the results; an agent
     /// named `human` is you, at this terminal.
@@ -214,7 +218,7 @@ enum Command {
         #[command(flatten)]
         args: arena::PlayArgs,
         #[command(flatten)]
-        engine: play::EngineArgs,
+        engine: engine_choice::EngineArgs,
     },
     /// Draw a position as a picture (SVG, or PNG with --png): the initial one, or after the
     /// moves of --after or --random-moves.
@@ -224,7 +228,7 @@ enum Command {
         #[command(flatten)]
         args: render::RenderArgs,
         #[command(flatten)]
-        engine: play::EngineArgs,
+        engine: engine_choice::EngineArgs,
     },
     /// Measure a game by self-play (results per seat with intervals, completion, length,
     /// branching, drama, piece usage, strength gap); --json for scripts, --html for a report.
@@ -234,14 +238,14 @@ enum Command {
         #[command(flatten)]
         args: analyze::AnalyzeArgs,
         #[command(flatten)]
-        engine: play::EngineArgs,
+        engine: engine_choice::EngineArgs,
     },
     /// Check every move of a log written by `rbg play --log` against the rules.
     Replay {
         #[command(flatten)]
         args: arena::ReplayArgs,
         #[command(flatten)]
-        engine: play::EngineArgs,
+        engine: engine_choice::EngineArgs,
     },
     /// Evolve Simplified Boardgames (a genetic algorithm, Kowalski and Szykuła) and write the
     /// best as .sbg and .rbg with their features.
@@ -401,7 +405,7 @@ fn main() -> ExitCode {
             play::moves(&file, after.as_deref(), &engine).map_err(|f| f.about(&file))
         }
         Command::Manager { file, args, engine } => {
-            manager::serve(&file, &engine.engine_args(), &args).map_err(|f| f.about(&file))
+            manager::serve(&file, &engine, &args).map_err(|f| f.about(&file))
         }
         Command::Client { args, engine } => manager::client(&args, &engine),
         Command::Play { file, args, engine } => {

@@ -16,7 +16,8 @@ use rbg_core::dynamic::AnyGame;
 use rbg_manager::{Client, ClientConfig, Server, ServerConfig, ServerLogs, StopReason};
 
 use crate::diagnostics::{emit, Format};
-use crate::play::{open_game, EngineArgs, EngineKind};
+use crate::engine_choice::{EngineArgs, EngineChoice, RbgText, Switching};
+use crate::play::open_game;
 use crate::Failure;
 
 /// Options of `rbg manager` (named after the reference's `start_server` options).
@@ -94,48 +95,8 @@ fn log_target(target: &Option<String>) -> Result<Option<Box<dyn Write + Send>>, 
     }
 }
 
-/// The engines that can play the game-manager protocol: its games travel as RBG text, whose
-/// moves the direct SBG reasoner does not number (so `sbg` is not offered).
-#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ProtocolEngine {
-    /// The interpreter, in this process.
-    #[default]
-    #[value(alias = "interpreter")]
-    Interp,
-    /// The game compiled into a Rust crate (cached), built in release and loaded.
-    Compiled,
-}
-
-/// `--engine` and the switches of `rbg manager` and `rbg client`.
-#[derive(clap::Args, Clone, Debug, Default)]
-pub struct ProtocolEngineArgs {
-    /// Which engine runs the game.
-    #[arg(long, value_enum, default_value_t)]
-    pub engine: ProtocolEngine,
-    #[command(flatten)]
-    pub flags: crate::compile::CompileFlags,
-}
-
-impl ProtocolEngineArgs {
-    /// The same choice as the engine arguments of the other commands.
-    pub fn engine_args(&self) -> EngineArgs {
-        let engine = match self.engine {
-            ProtocolEngine::Interp => EngineKind::Interp,
-            ProtocolEngine::Compiled => EngineKind::Compiled,
-        };
-        EngineArgs { engine, flags: self.flags.clone() }
-    }
-}
-
-/// Why the game-manager commands have no `--engine sbg`.
-const NO_SBG_ENGINE: &str = "--engine sbg cannot serve the game-manager protocol: the game is \
-    sent as RBG text, whose moves the direct SBG reasoner does not write (use interp or compiled)";
-
 /// `rbg manager`.
-pub fn serve(path: &Path, engine: &EngineArgs, args: &ManagerArgs) -> Result<(), Failure> {
-    if engine.engine == EngineKind::Sbg {
-        return Err(Failure::new(NO_SBG_ENGINE));
-    }
+pub fn serve(path: &Path, engine: &EngineArgs<RbgText>, args: &ManagerArgs) -> Result<(), Failure> {
     // Clients speak RBG: an SBG game is sent as its translation, which the engine runs too.
     let opened = open_game(path, engine)?;
     let (game, text) = (opened.game, opened.file.rbg_text);
@@ -174,46 +135,8 @@ pub fn serve(path: &Path, engine: &EngineArgs, args: &ManagerArgs) -> Result<(),
     Ok(())
 }
 
-/// The engines of `rbg client`: those of the protocol, and `auto`.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ClientEngine {
-    /// The interpreter plays at once while the compiled engine builds in the background (at low
-    /// priority); the compiled engine takes over when it is ready: before `ready` if it builds
-    /// within the preparation time, else at the next move after (the game so far is replayed
-    /// on it). A failed build leaves the interpreter playing.
-    #[default]
-    Auto,
-    /// The interpreter, in this process.
-    #[value(alias = "interpreter")]
-    Interp,
-    /// The game compiled into a Rust crate (cached), built in release and loaded before
-    /// `ready` (a build can take longer than the preparation time).
-    Compiled,
-}
-
-/// `--engine` and the switches of `rbg client`.
-#[derive(clap::Args, Clone, Debug, Default)]
-pub struct ClientEngineArgs {
-    /// Which engine runs the game.
-    #[arg(long, value_enum, default_value_t)]
-    pub engine: ClientEngine,
-    #[command(flatten)]
-    pub flags: crate::compile::CompileFlags,
-}
-
-impl ClientEngineArgs {
-    /// The engine the client starts with (`auto` starts with the interpreter).
-    pub fn engine_args(&self) -> EngineArgs {
-        let engine = match self.engine {
-            ClientEngine::Auto | ClientEngine::Interp => EngineKind::Interp,
-            ClientEngine::Compiled => EngineKind::Compiled,
-        };
-        EngineArgs { engine, flags: self.flags.clone() }
-    }
-}
-
 /// `rbg client`.
-pub fn client(args: &ClientArgs, engine: &ClientEngineArgs) -> Result<(), Failure> {
+pub fn client(args: &ClientArgs, engine: &EngineArgs<Switching>) -> Result<(), Failure> {
     let spec: AgentSpec = args.agent.parse().map_err(|e| Failure::new(format!("--agent: {e}")))?;
     let config = ClientConfig {
         seed: args.seed.unwrap_or(spec.seed),
@@ -226,10 +149,7 @@ pub fn client(args: &ClientArgs, engine: &ClientEngineArgs) -> Result<(), Failur
     if !args.quiet {
         client = client.with_log(Box::new(std::io::stderr()));
     }
-    let start = engine.engine_args();
-    let later = (engine.engine == ClientEngine::Auto)
-        .then(|| CompiledLater::new(rbg::background::compiling(&start.open_options()), args.quiet));
-    let report = play_seat(client, &spec, &start, later)
+    let report = play_seat(client, &spec, engine, compiled_later(engine, args.quiet))
         .map_err(|e| Failure::new(format!("{}: {e}", args.address)))?;
     if !args.quiet {
         crate::say!("rbg client: {} games played as player {}", report.games.len(), report.player);
@@ -242,7 +162,7 @@ pub fn client(args: &ClientArgs, engine: &ClientEngineArgs) -> Result<(), Failur
 fn play_seat(
     client: Client,
     spec: &AgentSpec,
-    start: &EngineArgs,
+    start: &EngineArgs<Switching>,
     later: Option<CompiledLater>,
 ) -> Result<rbg_manager::ClientReport, rbg_manager::ClientError> {
     // Both closures below reach the build: the first starts it, the last asks for it.
@@ -257,6 +177,20 @@ fn play_seat(
         |game: &AnyGame| spec.build(game).map_err(|e| e.to_string()),
         |wait| later.borrow_mut().as_mut().and_then(|later| later.ready(wait)),
     )
+}
+
+/// The background build of `--engine auto`, when cargo runs (else the interpreter plays, as
+/// said on stderr even with -q: the player is weaker than asked).
+fn compiled_later(engine: &EngineArgs<Switching>, quiet: bool) -> Option<CompiledLater> {
+    if engine.engine != EngineChoice::Auto {
+        return None;
+    }
+    let options = engine.open_options();
+    if !rbg::background::cargo_runs(&options.build) {
+        crate::say!("rbg client: cargo was not found: the interpreter plays (no compiled engine)");
+        return None;
+    }
+    Some(CompiledLater::new(rbg::background::compiling(&options), quiet))
 }
 
 /// The compiled engine of `--engine auto`, built in the background from the text received.
@@ -307,10 +241,7 @@ const RECEIVED_NAME: &str = "received.rbg";
 
 /// The game the manager sent, on the chosen engine. Parse errors are printed as `rbg check`
 /// prints them.
-fn received_game(text: &str, engine: &EngineArgs) -> Result<AnyGame, String> {
-    if engine.engine == EngineKind::Sbg {
-        return Err(NO_SBG_ENGINE.into());
-    }
+fn received_game(text: &str, engine: &EngineArgs<Switching>) -> Result<AnyGame, String> {
     let path = Path::new(RECEIVED_NAME);
     match rbg::open_bytes(path, text.as_bytes().to_vec(), &engine.open_options()) {
         Ok(opened) => Ok(opened.game),
@@ -367,7 +298,7 @@ mod tests {
         );
         assert_eq!((args.preparation, args.grace, args.quiet), (5000, 1000, true));
         assert_eq!(args.log_results.as_deref(), Some("stdout"));
-        assert_eq!(engine.engine_args().engine, crate::play::EngineKind::Compiled);
+        assert_eq!(engine.engine, EngineChoice::Compiled);
         let sbg = Cli::try_parse_from(["rbg", "manager", "g.rbg", "--port", "0", "--engine", "sbg"]);
         assert!(sbg.is_err(), "--engine sbg is not offered");
         assert!(Cli::try_parse_from(["rbg", "manager", "g.rbg"]).is_err(), "--port is required");
@@ -390,7 +321,7 @@ mod tests {
             (args.address.as_str(), args.agent.as_str(), args.seed),
             ("localhost:8000", "mcts:time=1s", Some(7))
         );
-        assert_eq!((args.margin, engine.engine), (100, ClientEngine::Auto));
+        assert_eq!((args.margin, engine.engine), (100, EngineChoice::Auto));
         assert!(Cli::try_parse_from(["rbg", "client", "localhost:8000"]).is_err(), "--agent is required");
     }
     /// A stand-in for the compiled build (editor.rs's kind): the interpreter after `delay`, or
@@ -420,8 +351,7 @@ mod tests {
     ) -> (ServerReport, ClientReport, String, Duration) {
         let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../games/ticTacToe.rbg"))
             .expect("games/ticTacToe.rbg");
-        let interp = EngineArgs { engine: EngineKind::Interp, ..EngineArgs::default() };
-        let game = received_game(&text, &interp).expect("tic-tac-toe opens");
+        let game = received_game(&text, &interp_args()).expect("tic-tac-toe opens");
         let config = ServerConfig {
             deadline: Some(deadline),
             preparation,
@@ -455,8 +385,8 @@ mod tests {
         (report, auto, log.text(), took)
     }
 
-    fn interp_args() -> EngineArgs {
-        EngineArgs { engine: EngineKind::Interp, ..EngineArgs::default() }
+    fn interp_args() -> EngineArgs<Switching> {
+        EngineArgs::new(EngineChoice::Interp)
     }
 
     /// Every game ended by the rules, no move late, and player 1 saw the scores the manager

@@ -3,15 +3,16 @@
 use std::io::Write;
 use std::path::Path;
 
-use rbg::open::{Engine, OpenOptions, Opened};
+use rbg::open::Opened;
 use rbg_core::dynamic::AnyGame;
 use rbg_core::notation::{self, VertexStyle};
 use rbg_core::{Game, MoveList};
 use rbg_interp::{InterpOptions, Interpreter};
 use rbg_runner::{McArgs, PerftArgs};
 
-use crate::compile::{build_runner, build_settings, CompileFlags};
+use crate::compile::build_runner;
 use crate::diagnostics::Format;
+use crate::engine_choice::{EngineArgs, EngineChoice, EngineSet};
 use crate::load::{load, open_failure};
 use crate::Failure;
 
@@ -22,90 +23,43 @@ pub fn interpreter(path: &Path, options: InterpOptions) -> Result<Interpreter, F
     game.interpreter(options).map_err(|e| open_failure(e, Format::Human, true))
 }
 
-/// Which reasoner runs a command.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum EngineKind {
-    /// The interpreter, in this process.
-    #[default]
-    #[value(alias = "interpreter")]
-    Interp,
-    /// The game compiled into a Rust crate (cached), built in release and run.
-    Compiled,
-    /// The direct Simplified Boardgames reasoner (for .sbg games; its moves are written
-    /// `1@from 2@to`, unlike those of the RBG translation the other engines run).
-    Sbg,
-}
-
-impl From<EngineKind> for Engine {
-    fn from(kind: EngineKind) -> Engine {
-        match kind {
-            EngineKind::Interp => Engine::Interpreter,
-            EngineKind::Compiled => Engine::Compiled,
-            EngineKind::Sbg => Engine::Sbg,
-        }
-    }
-}
-
-/// Engine selection and the options of the program both engines share.
-#[derive(clap::Args, Clone, Debug, Default)]
-pub struct EngineArgs {
-    /// Which engine runs the game.
-    #[arg(long, value_enum, default_value_t)]
-    pub engine: EngineKind,
-    #[command(flatten)]
-    pub flags: CompileFlags,
-}
-
-impl EngineArgs {
-    fn interp_options(&self) -> InterpOptions {
-        self.flags.interp_options()
-    }
-
-    /// How [`rbg::open`] opens games for these arguments.
-    pub fn open_options(&self) -> OpenOptions {
-        let mut options = OpenOptions::new(self.engine.into()).with_switches(self.flags.switches());
-        options.build = build_settings();
-        options
-    }
-}
-
 /// The game at `path` opened with the chosen engine (the compiled reasoner built, or found in
 /// the cache, and loaded into this process as a library); diagnostics go to stderr.
-pub fn open_game(path: &Path, engine: &EngineArgs) -> Result<Opened, Failure> {
+pub fn open_game<S: EngineSet>(path: &Path, engine: &EngineArgs<S>) -> Result<Opened, Failure> {
     rbg::open(path, &engine.open_options()).map_err(|e| open_failure(e, Format::Human, true))
 }
 
 /// The game at `path` as a dynamic handle on the chosen engine.
-pub fn any_game(path: &Path, engine: &EngineArgs) -> Result<AnyGame, Failure> {
+pub fn any_game<S: EngineSet>(path: &Path, engine: &EngineArgs<S>) -> Result<AnyGame, Failure> {
     open_game(path, engine).map(|opened| opened.game)
 }
 
 pub fn perft(path: &Path, engine: &EngineArgs, args: &PerftArgs) -> Result<(), Failure> {
     args.check().map_err(Failure::from_run)?;
-    if engine.engine == EngineKind::Compiled {
+    if engine.engine == EngineChoice::Compiled {
         let binary = build_runner(path, &engine.flags)?;
         return run_compiled(&binary, "perft", &perft_argv(args));
     }
     let mut out = std::io::stdout().lock();
-    let run = if engine.engine == EngineKind::Sbg {
+    let run = if engine.engine == EngineChoice::Sbg {
         rbg_runner::run_perft(&any_game(path, engine)?, args, &mut out).map(|_| ())
     } else {
-        rbg_runner::run_perft(&interpreter(path, engine.interp_options())?, args, &mut out).map(|_| ())
+        rbg_runner::run_perft(&interpreter(path, engine.flags.interp_options())?, args, &mut out).map(|_| ())
     };
     run.map_err(run_failure)
 }
 
 pub fn mc(path: &Path, engine: &EngineArgs, args: &McArgs) -> Result<(), Failure> {
     args.check().map_err(Failure::from_run)?;
-    if engine.engine == EngineKind::Compiled {
+    if engine.engine == EngineChoice::Compiled {
         let binary = build_runner(path, &engine.flags)?;
         return run_compiled(&binary, "mc", &mc_argv(args));
     }
     let mut out = std::io::stdout().lock();
-    let run = if engine.engine == EngineKind::Sbg {
+    let run = if engine.engine == EngineChoice::Sbg {
         rbg_runner::run_mc(&any_game(path, engine)?, args, &mut out).map(|_| ())
     } else {
-        rbg_runner::run_mc(&interpreter(path, engine.interp_options())?, args, &mut out).map(|_| ())
+        rbg_runner::run_mc(&interpreter(path, engine.flags.interp_options())?, args, &mut out).map(|_| ())
     };
     run.map_err(run_failure)
 }

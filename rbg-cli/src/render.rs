@@ -15,7 +15,8 @@ use rbg_core::dynamic::AnyGame;
 use rbg_core::{Game, MoveList, PlayoutRng, SearchError};
 use rbg_render::RenderOptions;
 
-use crate::play::{any_game, EngineArgs};
+use crate::engine_choice::{EngineArgs, Local};
+use crate::play::any_game;
 use crate::position::{play_after, Reached};
 use crate::Failure;
 
@@ -78,7 +79,7 @@ pub fn run(path: &Path, engine: &EngineArgs, args: &RenderArgs) -> Result<(), Fa
 /// `rbg board -o`: the initial position with every site's name, without highlights or
 /// caption.
 pub fn board_svg(path: &Path) -> Result<String, Failure> {
-    let game = any_game(path, &EngineArgs::default())?;
+    let game = any_game(path, &EngineArgs::<Local>::default())?;
     let options = RenderOptions {
         show_vertex_names: true,
         highlight: false,

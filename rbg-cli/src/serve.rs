@@ -10,11 +10,13 @@ use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use rbg::compile::{BuildSettings, CargoOutput};
-use rbg::open::{Engine, OpenOptions};
+use rbg::background::cargo_runs;
+use rbg::compile::CargoOutput;
+use rbg::open::OpenOptions;
 use rbg_core::dynamic::AnyGame;
 
-use crate::compile::build_settings;
+use crate::compile::CompileFlags;
+use crate::engine_choice::{offered, open_options, EngineChoice, EngineSet, Switching};
 use crate::{say, Failure};
 
 #[derive(clap::Args)]
@@ -29,33 +31,16 @@ pub struct ServeArgs {
     /// the games and the server's CPU available to the network.
     #[arg(long, default_value = "127.0.0.1")]
     bind: IpAddr,
-    /// The engine that runs the games. auto: the interpreter plays at once while each game's
-    /// compiled engine builds in the background (cargo at low priority; cached), and takes
-    /// over when ready, the moves so far replayed (the interpreter alone when cargo is not
-    /// found). compiled: each game is built when opened, before the first move.
-    #[arg(long, value_enum, default_value_t)]
-    engine: ServeEngine,
-}
-
-/// The engines `rbg serve` offers.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ServeEngine {
-    #[default]
-    Auto,
-    #[value(alias = "interp")]
-    Interpreter,
-    Compiled,
+    /// The engine that runs each game opened (a file of the library or an edited text).
+    #[arg(long, value_parser = offered(Switching::OFFERED), default_value = Switching::DEFAULT)]
+    engine: EngineChoice,
 }
 
 /// How the server opens games: the chosen engine; a build's cargo output captured (requests
 /// are served concurrently, and a failed build's output belongs in its answer).
-fn open_options(engine: ServeEngine) -> OpenOptions {
-    let engine = match engine {
-        ServeEngine::Auto | ServeEngine::Interpreter => Engine::Interpreter,
-        ServeEngine::Compiled => Engine::Compiled,
-    };
-    let mut options = OpenOptions::new(engine);
-    options.build = BuildSettings { cargo_output: CargoOutput::Capture, ..build_settings() };
+fn serve_options(engine: EngineChoice) -> OpenOptions {
+    let mut options = open_options(engine, &CompileFlags::default());
+    options.build.cargo_output = CargoOutput::Capture;
     options
 }
 
@@ -70,13 +55,13 @@ pub fn run(args: &ServeArgs) -> Result<(), Failure> {
         return Err(Failure::new(format!("{} is not a directory", args.dir.display())));
     }
     let mut config = rbg_serve::Config::new(&args.dir);
-    let cargo_missing = args.engine == ServeEngine::Auto && !cargo_runs();
-    config.compile_in_background = args.engine == ServeEngine::Auto && !cargo_missing;
-    let options = open_options(args.engine);
+    let options = serve_options(args.engine);
+    let cargo_missing = args.engine == EngineChoice::Auto && !cargo_runs(&options.build);
+    config.compile_in_background = args.engine == EngineChoice::Auto && !cargo_missing;
     // Thumbnails of the library are drawn with the interpreter: listing builds nothing.
-    let preview = open_options(ServeEngine::Interpreter);
+    let preview = serve_options(EngineChoice::Interp);
     // Background builds (auto) go through the same cache and settings as `--engine compiled`.
-    let builder = rbg::background::compiling(&open_options(ServeEngine::Compiled));
+    let builder = rbg::background::compiling(&options);
     let router = rbg_serve::router_with_builds(
         config,
         Arc::new(move |path: &Path| load_game(path, &options)),
@@ -99,15 +84,4 @@ pub fn run(args: &ServeArgs) -> Result<(), Failure> {
         }
         rbg_serve::serve(listener, router).await.map_err(|e| Failure::new(format!("the server stopped: {e}")))
     })
-}
-
-/// Whether cargo (`$CARGO`, else `cargo` on the path) runs: the background builds need it.
-fn cargo_runs() -> bool {
-    let cargo = std::env::var_os("CARGO").filter(|c| !c.is_empty()).unwrap_or_else(|| "cargo".into());
-    std::process::Command::new(cargo)
-        .arg("--version")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .is_ok_and(|status| status.success())
 }

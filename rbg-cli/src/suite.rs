@@ -12,6 +12,7 @@ use rbg_bench::{Engine, Host, Progress, SuiteError, SuiteOptions};
 
 use crate::bench::BenchLimit;
 use crate::compile::{build_runner_for, CompileFlags};
+use crate::engine_choice::{offered, EngineChoice, EngineSet, RbgText};
 use crate::Failure;
 
 /// The options of `rbg bench --suite` (besides `--seconds`, shared with `rbg bench FILE`).
@@ -21,8 +22,8 @@ pub struct SuiteArgs {
     #[arg(long, value_name = "DIR")]
     pub suite: Option<PathBuf>,
     /// With --suite: the engines to measure, separated by commas.
-    #[arg(long, value_enum, value_delimiter = ',')]
-    pub engines: Vec<SuiteEngine>,
+    #[arg(long, value_parser = offered(RbgText::OFFERED), value_delimiter = ',')]
+    pub engines: Vec<EngineChoice>,
     /// With --suite: only these games (paths below DIR without .rbg, e.g. chess or
     /// nsplit/amazons_nsplit), separated by commas, measured in this order.
     #[arg(long, value_delimiter = ',')]
@@ -90,20 +91,11 @@ impl SuiteArgs {
     }
 }
 
-/// An engine the suite measures.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum SuiteEngine {
-    #[value(alias = "interp")]
-    Interpreter,
-    Compiled,
-}
-
-impl From<SuiteEngine> for Engine {
-    fn from(engine: SuiteEngine) -> Engine {
-        match engine {
-            SuiteEngine::Interpreter => Engine::Interpreter,
-            SuiteEngine::Compiled => Engine::Compiled,
-        }
+/// The suite's name of an engine `--engines` offers (the suite runs RBG text only).
+fn suite_engine(choice: EngineChoice) -> Engine {
+    match choice.engine() {
+        rbg::Engine::Compiled => Engine::Compiled,
+        rbg::Engine::Interpreter | rbg::Engine::Sbg => Engine::Interpreter,
     }
 }
 
@@ -125,7 +117,7 @@ pub fn run(args: &SuiteArgs, dir: &Path, limit: &BenchLimit, flags: &CompileFlag
     let options = SuiteOptions {
         dir: dir.to_path_buf(),
         seconds,
-        engines: args.engines.iter().map(|&e| e.into()).collect(),
+        engines: args.engines.iter().map(|&e| suite_engine(e)).collect(),
         games: args.games.clone(),
         stop_after,
         csv: args.csv.clone(),

@@ -1,5 +1,5 @@
 //! `rbg manager` and `rbg client` as processes on loopback: five games of ticTacToe between two
-//! random clients. Every wait is bounded; a process still running at the end is killed.
+//! random clients (one `auto` without cargo). Every wait is bounded; a process still running at the end is killed.
 
 mod common;
 
@@ -73,11 +73,15 @@ fn manager_and_two_clients_play_five_games() {
         panic!("the manager did not report its address: {}", reader.join().unwrap());
     };
     assert!(addr.starts_with("127.0.0.1:"), "{addr}");
-    let clients: Vec<Child> = [("random", "1"), ("random:seed=9", "2")]
+    // Client 2 asks for `auto` where cargo cannot run: it says so and plays on the interpreter
+    // (no build started), like client 1's `interp`.
+    let no_cargo = std::env::temp_dir().join("rbg-manager-test-no-such-dir").join("cargo");
+    let clients: Vec<Child> = [("random", "1", "interp"), ("random:seed=9", "2", "auto")]
         .iter()
-        .map(|(agent, seed)| {
+        .map(|(agent, seed, engine)| {
             rbg_command()
-                .args(["client", &addr, "--agent", agent, "--seed", seed, "--engine", "interp"])
+                .args(["client", &addr, "--agent", agent, "--seed", seed, "--engine", engine])
+                .env("CARGO", &no_cargo)
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
                 .spawn()
@@ -93,6 +97,10 @@ fn manager_and_two_clients_play_five_games() {
         assert!(output.status.success(), "client: {}", stderr(output));
         assert!(stderr(output).contains("5 games played as player"), "{}", stderr(output));
     }
+    let said = |client: usize| stderr(&outputs[client]).contains("cargo was not found");
+    assert!(!said(0) && said(1), "only the auto client looks for cargo: {}", stderr(&outputs[1]));
+    let auto = stderr(&outputs[1]);
+    assert!(!auto.contains("could not be built") && !auto.contains("switched"), "no build: {auto}");
     assert!(manager_log.contains("5 games played (0 forfeited)"), "{manager_log}");
     let results = std::fs::read_to_string(&results).unwrap();
     let lines: Vec<&str> = results.lines().collect();

@@ -9,7 +9,7 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::Duration;
 
-use common::{rbg, start_server, start_server_with, stderr, temp_file};
+use common::{rbg, start_server, start_server_reading, start_server_with, stderr, temp_file};
 
 fn post(address: &str, path: &str, body: &str) -> (u16, String) {
     post_waiting(address, path, body, Duration::from_secs(60))
@@ -91,6 +91,23 @@ fn fresh_tic_tac_toe() -> std::path::PathBuf {
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../games/ticTacToe.rbg")).unwrap();
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
     temp_file("ticTacToe.rbg", &format!("{ttt}\n// serve test {} {nanos}\n", std::process::id()))
+}
+
+/// `--engine auto` where cargo does not run: the server says so and opens games on the
+/// interpreter, building nothing.
+#[test]
+fn auto_without_cargo_plays_on_the_interpreter() {
+    let game = fresh_tic_tac_toe();
+    let dir = game.parent().unwrap().to_path_buf();
+    let no_cargo = dir.join("no-such-dir").join("cargo");
+    let (_server, address, lines) =
+        start_server_reading(&dir, &["--engine", "auto"], &[("CARGO", &no_cargo)]);
+    let note = lines.recv_timeout(Duration::from_secs(60)).expect("a second line");
+    assert!(note.contains("cargo was not found"), "{note}");
+    let (status, body) = post(&address, "/api/sessions", "{\"game\": \"ticTacToe.rbg\"}");
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"engine\":\"interpreter\""), "{body}");
+    assert!(body.contains("\"build\":\"none\""), "no build: {body}");
 }
 
 #[test]

@@ -5,16 +5,19 @@
 //!
 //! What builds is a [`Builder`]: [`compiling`] for the real thing (the compile cache, cargo at
 //! low priority so a player thinking meanwhile keeps its CPU), or a stand-in in tests. A
-//! builder that fails or panics is a failed build, never a crash of the caller.
+//! builder that fails or panics is a failed build, never a crash of the caller. Whether a
+//! build can start at all is [`cargo_runs`]: without cargo the front ends play on the
+//! interpreter alone.
 
 use std::path::Path;
+use std::process::{Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rbg_core::dynamic::AnyGame;
 
-use crate::compile::CargoOutput;
+use crate::compile::{BuildSettings, CargoOutput};
 use crate::open::{open_bytes, Engine, OpenOptions};
 
 /// Makes the engine of a game from its file name and text (the name's extension tells RBG
@@ -34,6 +37,19 @@ pub fn compiling(options: &OpenOptions) -> Builder {
             .map(|opened| opened.game)
             .map_err(|e| e.to_string())
     })
+}
+
+/// Whether the cargo of `settings` ([`BuildSettings::cargo_program`]) runs (`cargo --version`
+/// succeeds): without it a compiled engine cannot be built, so a front end offering `auto` plays
+/// on the interpreter alone instead of starting builds bound to fail (and says so itself).
+pub fn cargo_runs(settings: &BuildSettings) -> bool {
+    Command::new(settings.cargo_program())
+        .arg("--version")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success())
 }
 
 /// Runs `builder`; a panic is a failure (a build must not take its caller down).
@@ -122,6 +138,18 @@ mod tests {
         let mut failing = Build::start(stand_in(true), "g.rbg".into(), GAME.into());
         assert!(matches!(finish(&mut failing), Progress::Failed(m) if m == "no build"));
         assert!(matches!(failing.wait(Duration::ZERO), Progress::Over));
+    }
+
+    /// `cargo_runs` asks the cargo of the settings: a program that succeeds, one that fails
+    /// (`false` fails even when asked `--version`) and one that is missing.
+    #[test]
+    fn cargo_runs_when_the_program_answers() {
+        let with = |cargo: &str| BuildSettings { cargo: Some(cargo.into()), ..BuildSettings::default() };
+        if cfg!(unix) {
+            assert!(cargo_runs(&with("true")));
+            assert!(!cargo_runs(&with("false")));
+        }
+        assert!(!cargo_runs(&with("/no/such/dir/cargo")));
     }
 
     #[test]

@@ -74,6 +74,17 @@ const TEST_ENGINE: [&str; 2] = ["--engine", "interpreter"];
 
 /// [`start_server`] with more arguments and environment variables.
 pub fn start_server_with(dir: &Path, args: &[&str], envs: &[(&str, &Path)]) -> (Server, String) {
+    let (server, address, _) = start_server_reading(dir, args, envs);
+    (server, address)
+}
+
+/// [`start_server_with`], with the lines the server writes to stderr after the first (a
+/// thread reads them until the server ends, so its stderr never blocks or breaks).
+pub fn start_server_reading(
+    dir: &Path,
+    args: &[&str],
+    envs: &[(&str, &Path)],
+) -> (Server, String, std::sync::mpsc::Receiver<String>) {
     let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("rbg"))
         .args(["serve", dir.to_str().expect("a UTF-8 path"), "--port", "0"])
         .args(if args.contains(&"--engine") { &[][..] } else { &TEST_ENGINE[..] })
@@ -84,10 +95,17 @@ pub fn start_server_with(dir: &Path, args: &[&str], envs: &[(&str, &Path)]) -> (
         .spawn()
         .expect("rbg serve starts");
     let mut server = Server(child);
-    let mut first = String::new();
-    BufReader::new(server.0.stderr.take().expect("piped")).read_line(&mut first).expect("a first line");
+    let mut lines = BufReader::new(server.0.stderr.take().expect("piped")).lines();
+    let first = lines.next().and_then(Result::ok).expect("a first line");
     let address =
         first.split("http://").nth(1).and_then(|rest| rest.split('/').next()).expect(&first).to_string();
     assert!(address.starts_with("127.0.0.1:"), "{first}");
-    (server, address)
+    let (sender, rest) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in lines.map_while(Result::ok) {
+            // The test may have stopped listening; the lines are still read.
+            let _ = sender.send(line);
+        }
+    });
+    (server, address, rest)
 }

@@ -51,6 +51,17 @@ pub struct BuildSettings {
     pub low_priority: bool,
 }
 
+impl BuildSettings {
+    /// The cargo that builds: [`BuildSettings::cargo`], else `$CARGO` (set when running under
+    /// cargo), else `cargo` on the path.
+    pub fn cargo_program(&self) -> PathBuf {
+        self.cargo
+            .clone()
+            .or_else(|| std::env::var_os("CARGO").filter(|c| !c.is_empty()).map(PathBuf::from))
+            .unwrap_or_else(|| PathBuf::from("cargo"))
+    }
+}
+
 /// A compiled engine in the cache.
 #[derive(Clone, Debug)]
 pub struct Built {
@@ -232,11 +243,7 @@ fn lock(dir: &Path) -> Result<File, BuildError> {
 
 /// Runs `cargo build --release` on the written crate into the shared target directory.
 fn run_cargo(written: &WrittenCrate, target: &Path, settings: &BuildSettings) -> Result<(), BuildError> {
-    let cargo = settings
-        .cargo
-        .clone()
-        .or_else(|| std::env::var_os("CARGO").filter(|c| !c.is_empty()).map(PathBuf::from))
-        .unwrap_or_else(|| PathBuf::from("cargo"));
+    let cargo = settings.cargo_program();
     if let Some(on_build) = settings.on_build {
         on_build(&written.dir);
     }
