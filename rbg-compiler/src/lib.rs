@@ -244,7 +244,7 @@ mod tests {
              +monotonic-classes +pattern-sharing +unchecked-modifiers +compact-state \
              +deferred-checks +pattern-order +piece-sets +monotonic-fill +lean-apply +count-replay \
              +visit-children +board-patterns +word-tests +fused-class-moves +board-words \
-             +fat-lto"
+             +set-moves +fat-lto"
         );
     }
 
