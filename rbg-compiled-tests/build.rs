@@ -51,6 +51,7 @@ fn baseline_options() -> CompileOptions {
         word_tests: false,
         fused_class_moves: false,
         board_words: false,
+        set_moves: false,
         fat_lto: false,
     }
 }

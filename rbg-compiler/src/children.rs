@@ -49,6 +49,7 @@ pub(crate) fn methods(c: &Ctx) -> TokenStream {
     if !c.o.visit_children {
         return TokenStream::new();
     }
+    let sets = crate::set_moves::children_arms(c);
     quote! {
         fn visit_children<F>(
             &self,
@@ -60,6 +61,8 @@ pub(crate) fn methods(c: &Ctx) -> TokenStream {
         where
             F: FnMut(&mut State) -> ControlFlow<()>,
         {
+            let mut visit = visit;
+            #sets
             let mut sink = ChildSink { child, visit, visited: 0 };
             run(s, sc, &mut sink)?;
             Ok(Some(sink.visited))

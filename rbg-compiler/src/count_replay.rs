@@ -51,14 +51,18 @@ pub(crate) fn methods(c: &Ctx) -> TokenStream {
     if !c.o.count_replay {
         return TokenStream::new();
     }
+    let set_count = crate::set_moves::count_arms(c);
+    let set_nth = crate::set_moves::nth_arms(c);
     quote! {
         fn count_moves(&self, s: &mut State, sc: &mut Scratch) -> Result<Option<u64>, SearchError> {
+            #set_count
             let mut count = CountSink(0);
             run(s, sc, &mut count)?;
             Ok(Some(count.0))
         }
 
         fn apply_nth_move(&self, s: &mut State, sc: &mut Scratch, n: u64) -> Result<bool, SearchError> {
+            #set_nth
             run(s, sc, &mut NthSink(n))
         }
     }

@@ -32,6 +32,8 @@ pub(crate) struct Ctx<'a> {
     pub board: crate::board_sets::BoardPlan,
     /// Which patterns are tested by terms and which fans prefiltered, on state words.
     pub words: crate::word_tests::WordPlan,
+    /// Which rules positions count and find their moves set-at-a-time.
+    pub sets: crate::set_moves::SetPlan,
 }
 
 impl Ctx<'_> {

@@ -54,6 +54,7 @@ pub mod names;
 mod packed;
 mod scratch;
 mod search;
+mod set_moves;
 mod stack_plan;
 mod state;
 mod tables;
@@ -135,6 +136,11 @@ rbg_automaton::option_switches! {
             /// state keeps (`set_piece` moves one bit per word) instead of collecting them from
             /// the board at every evaluation. Off: a pass over the board per piece set read.
             pub board_words: bool = true, "board-words", Optimisation;
+            /// Count the moves, find the drawn one and build perft's children with word
+            /// operations at a rules position whose moves each take a piece of one set along a
+            /// fixed offset onto a cell holding given pieces (breakthrough's pawn steps): a
+            /// popcount per offset instead of a search (design notes 5 and 6.3). Off: a search.
+            pub set_moves: bool = true, "set-moves", Optimisation;
             /// Build the written crate with fat link-time optimisation across crates (its
             /// profile; no generated code changes). Off: each crate is optimised on its own
             /// and linked as built (the game's code is still one codegen unit): the runner
@@ -238,7 +244,7 @@ mod tests {
              +monotonic-classes +pattern-sharing +unchecked-modifiers +compact-state \
              +deferred-checks +pattern-order +piece-sets +monotonic-fill +lean-apply +count-replay \
              +visit-children +board-patterns +word-tests +fused-class-moves +board-words \
-             +fat-lto"
+             +set-moves +fat-lto"
         );
     }
 

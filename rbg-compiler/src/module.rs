@@ -25,8 +25,8 @@ use crate::layout::Layout;
 use crate::stack_plan::{self, StackPlan};
 use crate::tables::{self, lit};
 use crate::{
-    apply, board_sets, children, count_replay, exprs, game_impl, names, packed, scratch, search, state,
-    word_tests,
+    apply, board_sets, children, count_replay, exprs, game_impl, names, packed, scratch, search, set_moves,
+    state, word_tests,
 };
 use crate::{CompileError, CompileOptions, GENERATOR_VERSION};
 
@@ -57,9 +57,14 @@ pub(crate) fn module(
         stack: StackPlan::default(),
         board: board_sets::BoardPlan::default(),
         words: word_tests::WordPlan::default(),
+        sets: set_moves::SetPlan::default(),
     };
     c.board = board_sets::BoardPlan::new(p, &c.a, o.board_patterns);
     c.words = word_tests::WordPlan::new(p, &c.a, &c.board, o.word_tests, o.board_words);
+    // Set-at-a-time generation serves count and replay and the children of perft.
+    let served = o.count_replay || o.visit_children;
+    c.sets = set_moves::SetPlan::new(p, &c.rules_positions(), o.set_moves && served);
+    c.words.add_masks(c.sets.masks());
     c.words.track(p, &mut c.a);
     c.stack = stack_plan::plan(&c);
     let header = header(&c, name);
@@ -74,6 +79,7 @@ pub(crate) fn module(
     let search = search::functions(&c);
     let board = board_sets::functions(&c);
     let words = word_tests::functions(&c);
+    let sets = set_moves::functions(&c);
     let apply = apply::apply(&c);
     let game = game_impl::game_impl(&c);
     Ok(quote! {
@@ -89,6 +95,7 @@ pub(crate) fn module(
         #search
         #board
         #words
+        #sets
         #apply
         #game
     })

@@ -36,7 +36,7 @@ use crate::ctx::Ctx;
 use crate::tables::lit;
 
 /// A state word is one `BoardSet` (`u64`, or `u128` past 64 vertices).
-const MAX_VERTICES: u32 = 128;
+pub(crate) const MAX_VERTICES: u32 = 128;
 /// Patterns with more terms at some cell keep the search.
 const MAX_TERMS: usize = 16;
 /// Patterns with fewer terms everywhere keep the search. The words cost every move that changes
@@ -200,6 +200,11 @@ impl WordPlan {
     /// Whether the memoised whole-board sets read their pieces from the state words.
     pub(crate) fn board_patterns_read_words(&self) -> bool {
         !self.board_readers.is_empty()
+    }
+
+    /// Keeps the words of `masks` too (read by [`crate::set_moves`]).
+    pub(crate) fn add_masks(&mut self, masks: impl IntoIterator<Item = u64>) {
+        masks.into_iter().for_each(|mask| self.add_mask(mask));
     }
 
     fn add_mask(&mut self, mask: u64) {

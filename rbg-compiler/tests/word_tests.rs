@@ -69,3 +69,50 @@ fn patterns_of_few_terms_or_that_compare_stay_searches() {
     let compares = format!("{FIVE_TERMS} + down down {{x}} {{$ a > 0}}");
     assert!(!generated(&compares).contains("cell_pattern_"));
 }
+
+/// Breakthrough's shape on the test board: `x` moves up, `o` down, each a step straight onto an
+/// empty cell or diagonally onto an empty or enemy cell; the keeper puts the pawn.
+fn stepping_rules(x_step: &str) -> String {
+    format!(
+        "(->a (up* + down*) (left* + right*) {{x}} [e] {x_step} ->> [x] \
+         ->b (up* + down*) (left* + right*) {{o}} [e] down ({{e}} + (left + right) {{e, x}}) ->> [o])*"
+    )
+}
+
+const BREAKTHROUGH_STEP: &str = "up ({e} + (left + right) {e, o})";
+
+#[test]
+fn steps_along_translations_are_counted_set_at_a_time() {
+    let code = source(8, 8, &stepping_rules(BREAKTHROUGH_STEP), &CompileOptions::default());
+    // Both players' positions, three steps each.
+    assert_eq!(code.matches("fn set_count_").count(), 2, "{code}");
+    assert!(code.contains("fn set_nth_"), "{code}");
+    assert_eq!(code.matches("-> [BoardSet; 3]").count(), 2, "{code}");
+    // Moving up is moving 8 cells back: the empty cells' word moves forward to the movers.
+    assert!(code.contains("<< 8)"), "{code}");
+    assert!(code.contains("<< 9)") && code.contains("<< 7)"), "{code}");
+    assert!(code.contains(">> 8)") && code.contains(">> 9)") && code.contains(">> 7)"), "{code}");
+    let off = CompileOptions { set_moves: false, ..CompileOptions::default() };
+    assert!(!source(8, 8, &stepping_rules(BREAKTHROUGH_STEP), &off).contains("set_count_"));
+    // Count and replay and children off: nothing to serve.
+    let off = CompileOptions { count_replay: false, visit_children: false, ..CompileOptions::default() };
+    assert!(!source(8, 8, &stepping_rules(BREAKTHROUGH_STEP), &off).contains("set_count_"));
+}
+
+#[test]
+fn other_shapes_keep_the_search() {
+    let searched = |step: &str| {
+        let code = source(8, 8, &stepping_rules(step), &CompileOptions::default());
+        // Only `o`'s position (unchanged) is generated set-at-a-time.
+        code.matches("fn set_count_").count() == 1
+    };
+    assert!(!searched("up {e}"));
+    // A test on a cell passed over.
+    assert!(searched("up {e} up {e}"));
+    // A second modifier on the way.
+    assert!(searched("up [o] up {e}"));
+    // A fan at the mover's cell.
+    assert!(searched("(up + down)* {e}"));
+    // An assignment.
+    assert!(searched("up {e} [$ a = 1]"));
+}
