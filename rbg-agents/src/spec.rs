@@ -693,6 +693,8 @@ mod tests {
             "mcts:grave=-2",
             "mcts:threads=0",
             "mcts:threads=257",
+            "mcts:width=wide",
+            "mcts:width=-1",
             "alphabeta:tt=31",
             "split-mcts:c=-0.1",
             "split-mcts:compress=maybe",
