@@ -52,6 +52,7 @@ fn baseline_options() -> CompileOptions {
         fused_class_moves: false,
         board_words: false,
         set_moves: false,
+        shared_visitor: false,
         fat_lto: false,
     }
 }

@@ -104,6 +104,7 @@ pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
         (TokenStream::new(), TokenStream::new())
     };
     let rules_fingerprint = rules_fingerprint(c);
+    let shared_visitor = shared_visitor(c);
     let initial = crate::state::initial(c);
     let position_pairs = rules_positions(c).into_iter().map(|(player, node)| quote!((#player, #node)));
     quote! {
@@ -202,6 +203,7 @@ pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
             where
                 F: FnMut(&[Action]) -> ControlFlow<()>,
             {
+                #shared_visitor
                 let stop = run(s, sc, &mut VisitSink(visit))?;
                 Ok(if stop { ControlFlow::Break(()) } else { ControlFlow::Continue(()) })
             }
@@ -283,6 +285,21 @@ pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
     }
 }
 
+/// With `shared-visitor`, the statements of `visit_moves` that turn its visitor `visit` into
+/// a `&mut dyn FnMut`: every caller's closure then reaches the one `VisitSink` search, which
+/// is compiled once instead of once per closure. Its callers are the cold paths (streaming when
+/// a list would overflow, the C ABI, `has_legal_move`), so the indirect call per move costs
+/// little, while a copy of the whole search per closure was a quarter or more of the build.
+fn shared_visitor(c: &Ctx) -> TokenStream {
+    if !c.o.shared_visitor {
+        return TokenStream::new();
+    }
+    quote! {
+        let mut visit = visit;
+        let visit: &mut dyn FnMut(&[Action]) -> ControlFlow<()> = &mut visit;
+    }
+}
+
 /// The (player, rules position) pairs of states, as stored in `State`: the keeper at the start
 /// and each switch's player at its target (the dead position when the target is unreachable).
 fn rules_positions(c: &Ctx) -> Vec<(u32, u32)> {
@@ -329,4 +346,40 @@ fn rules_fingerprint(c: &Ctx) -> u64 {
         feed(&u64::from(node).to_le_bytes());
     }
     h
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{generate_source, CompileOptions};
+
+    /// The statements `shared_visitor` adds, as `prettyplease` prints them.
+    const SHARED: &str = "        let mut visit = visit;\n        \
+                          let visit: &mut dyn FnMut(&[Action]) -> ControlFlow<()> = &mut visit;\n";
+
+    fn source(options: &CompileOptions) -> String {
+        let text = "#players = a(1), b(1)\n#pieces = e, x\n#variables =\n\
+                    #board = rectangle(up, down, left, right, [e, e][e, e])\n\
+                    #rules = (->a (up* + down*)(left* + right*) {e} [x] ->b (up* + down*) {x} [e])*\n";
+        let out = rbg_parser::parse("test.rbg", text.as_bytes());
+        let game = out.game.unwrap_or_else(|| panic!("{:?}", out.diagnostics));
+        let code = generate_source(&game, "test", options).expect("generates");
+        // The header names the options; the rest is the code.
+        code.replace(&options.fingerprint(), "")
+    }
+
+    /// With `shared-visitor`, `visit_moves` hands the search a `&mut dyn FnMut`, so every
+    /// caller's closure reaches one `VisitSink` type; off, the caller's own closure type. The
+    /// switch changes nothing else.
+    #[test]
+    fn the_visitor_is_shared_only_with_the_switch() {
+        let shared = source(&CompileOptions::default());
+        let own = source(&CompileOptions { shared_visitor: false, ..CompileOptions::default() });
+        assert_eq!(shared.matches(SHARED).count(), 1, "{shared}");
+        assert_eq!(shared.matches("dyn FnMut").count(), 1, "{shared}");
+        assert!(!own.contains("dyn FnMut"), "{own}");
+        // The search runs with the visitor right after the statements.
+        let call = "let stop = run(s, sc, &mut VisitSink(visit))?;";
+        assert!(shared.contains(&format!("{SHARED}        {call}")), "{shared}");
+        assert_eq!(shared.replace(SHARED, ""), own);
+    }
 }
