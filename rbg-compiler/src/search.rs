@@ -166,6 +166,7 @@ impl SearchGen<'_> {
         if node.is_fan() {
             body.extend(self.fan_body(n));
         } else {
+            body.extend(crate::ray_captures::fast_path(c, n, |depth| self.ray_capture_exit(n, depth)));
             let edges = ordered_edges(c, n);
             let looping = loops_to_itself(c, n);
             for (i, e) in edges.iter().enumerate() {
@@ -215,6 +216,18 @@ impl SearchGen<'_> {
         };
         let ops = self.ops(&ops[passed.min(ops.len())..], &cx, &label, false, false);
         quote!(#label: { let mut w = v; #ops })
+    }
+
+    /// The rest of ray capture node `n`'s first edge after its negated pattern, from cell `v`
+    /// in layer `depth` (see [`crate::ray_captures`]).
+    fn ray_capture_exit(&mut self, n: u32, depth: TokenStream) -> TokenStream {
+        let Some(skip) = self.c.p.node_edges(NodeId::new(n)).first().copied() else { return quote!(false) };
+        let block = self.edge_block(n, 0, &skip, 1, false);
+        if self.c.has_layers {
+            quote!({ let d = #depth; #block })
+        } else {
+            block
+        }
     }
 
     /// The visit of a prefiltered fan's continuation `next` (neither a fan nor accepting) at
