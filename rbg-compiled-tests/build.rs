@@ -52,6 +52,7 @@ fn baseline_options() -> CompileOptions {
         fused_class_moves: false,
         board_words: false,
         set_moves: false,
+        ray_captures: false,
         fat_lto: false,
     }
 }

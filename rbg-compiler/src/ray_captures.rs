@@ -194,11 +194,18 @@ fn ray_geometry(p: &Program, step: &Op, back: &Op) -> bool {
     })
 }
 
-/// The fast path at the top of node `n`'s function (module docs), or nothing. `leave(depth)` is
-/// the code of `n`'s first edge after its pattern (the way to `T` at the start cell `v`) in
-/// layer `depth`, as a `bool` expression.
-pub(crate) fn fast_path(c: &Ctx, n: u32, mut leave: impl FnMut(TokenStream) -> TokenStream) -> TokenStream {
-    let Some(capture) = c.rays.at(n) else { return TokenStream::new() };
+/// The fast path of node `n` (module docs) in two parts: the walk along the ray, which returns
+/// the next node's result when there is no capture and `flip_call` when there is one, and the
+/// body of the flip function (parameters `v`, `d` and `run`). `leave(depth)` is the code of
+/// `n`'s first edge after its pattern (the way to `T` at the start cell `v`) in layer `depth`,
+/// as a `bool` expression.
+pub(crate) fn fast_path(
+    c: &Ctx,
+    n: u32,
+    flip_call: &TokenStream,
+    mut leave: impl FnMut(TokenStream) -> TokenStream,
+) -> (TokenStream, TokenStream) {
+    let Some(capture) = c.rays.at(n) else { return Default::default() };
     let piece = |p: u32| &c.pieces[p as usize];
     let (empty, me, opp) = (piece(capture.empty), piece(capture.me), piece(capture.opp));
     let step = |x: TokenStream| match capture.step {
@@ -228,8 +235,7 @@ pub(crate) fn fast_path(c: &Ctx, n: u32, mut leave: impl FnMut(TokenStream) -> T
         (quote!(_), TokenStream::new())
     };
     let epoch = crate::board_sets::new_epoch(c);
-    quote! {
-        // Ray capture (see rbg-compiler's ray_captures.rs): one walk along the ray.
+    let walk = quote! {
         if !K::RECORD && !K::FILTER && matches!(st.pieces[v as usize], #empty) {
             let mut run: u32 = 0;
             let mut end = #first;
@@ -243,26 +249,30 @@ pub(crate) fn fast_path(c: &Ctx, n: u32, mut leave: impl FnMut(TokenStream) -> T
                 if run == 0 || !matches!(st.pieces[end as usize], #me) {
                     return #unchanged;
                 }
-                #count
-                let mut at = #first;
-                for #index in 0..run {
-                    set_piece(st, at, #me);
-                    #layers
-                    at = #after;
-                }
-                #epoch
-                let stop = #flipped;
-                if !(#keep) {
-                    let mut at = #first;
-                    for _ in 0..run {
-                        set_piece(st, at, #opp);
-                        at = #after;
-                    }
-                    #epoch
-                    #uncount
-                }
-                return stop;
+                return #flip_call;
             }
         }
-    }
+    };
+    let flips = quote! {
+        #count
+        let mut at = #first;
+        for #index in 0..run {
+            set_piece(st, at, #me);
+            #layers
+            at = #after;
+        }
+        #epoch
+        let stop = #flipped;
+        if !(#keep) {
+            let mut at = #first;
+            for _ in 0..run {
+                set_piece(st, at, #opp);
+                at = #after;
+            }
+            #epoch
+            #uncount
+        }
+        stop
+    };
+    (walk, flips)
 }

@@ -166,7 +166,6 @@ impl SearchGen<'_> {
         if node.is_fan() {
             body.extend(self.fan_body(n));
         } else {
-            body.extend(crate::ray_captures::fast_path(c, n, |depth| self.ray_capture_exit(n, depth)));
             let edges = ordered_edges(c, n);
             let looping = loops_to_itself(c, n);
             for (i, e) in edges.iter().enumerate() {
@@ -192,9 +191,43 @@ impl SearchGen<'_> {
                 }
             };
         }
+        if c.rays.at(n).is_some() {
+            return self.ray_capture_fns(n, &doc, &header, body, extra);
+        }
         quote! {
             #doc
             #header { #body }
+            #extra
+        }
+    }
+
+    /// Node `n` with a ray capture (see [`crate::ray_captures`]): its function walks the ray and
+    /// hands over, by tail calls, to the next node, to `node_N_flip` (the flips, the next node
+    /// and the undo) or, where the walk does not apply, to `node_N_search` (the node's `body`).
+    /// The common case, no capture, thus costs a few loads and a jump.
+    fn ray_capture_fns(
+        &mut self,
+        n: u32,
+        doc: &TokenStream,
+        header: &TokenStream,
+        body: TokenStream,
+        extra: TokenStream,
+    ) -> TokenStream {
+        let dparam = self.depth_param();
+        let d = if self.c.has_layers { quote!(, d) } else { TokenStream::new() };
+        let (search, flip) = (format_ident!("node_{}_search", n), format_ident!("node_{}_flip", n));
+        let flip_call = quote!(#flip(st, sc, k, v #d, run));
+        let (walk, flips) =
+            crate::ray_captures::fast_path(self.c, n, &flip_call, |depth| self.ray_capture_exit(n, depth));
+        quote! {
+            #doc
+            #header { #walk #search(st, sc, k, v #d) }
+            #[doc = "The edges of the node before it, searched."]
+            #[inline(never)]
+            fn #search<K: Sink>(st: &mut State, sc: &mut Scratch, k: &mut K, v: Cell #dparam) -> bool { #body }
+            #[doc = "The flips of a capture of `run` cells from `v`, the rest of the search, and the undo."]
+            #[inline(never)]
+            fn #flip<K: Sink>(st: &mut State, sc: &mut Scratch, k: &mut K, v: Cell #dparam, run: u32) -> bool { #flips }
             #extra
         }
     }
