@@ -6,7 +6,9 @@ use rbg_compiled_tests::{
     visit_baseline_game, visit_game, visit_switch_variant, GameVisitor, BASELINE_GAMES, GAMES, SWITCH_GAME,
     SWITCH_VARIANTS,
 };
+use rbg_core::count_replay::CountReplay;
 use rbg_core::perft::{perft, DriverError, PerftCounts, PerftOptions};
+use rbg_core::playout::{flat_monte_carlo, McLimit, McOptions};
 use rbg_core::Game;
 
 use rbg_testdata::{
@@ -64,8 +66,8 @@ fn each_switch_alone_keeps_the_compiled_perft() {
     if !available(&[&conformance_dir().join("reference-perft.csv"), &corpus_dir()]) {
         return;
     }
-    // 10 switches of the shared program and 15 of the compiler (`rbg perft --help`).
-    assert_eq!(SWITCH_VARIANTS.len(), 26, "{SWITCH_VARIANTS:?}");
+    // 10 switches of the shared program and 17 of the compiler (`rbg perft --help`).
+    assert_eq!(SWITCH_VARIANTS.len(), 27, "{SWITCH_VARIANTS:?}");
     let rows: Vec<_> = reference_perft_up_to(100_000).into_iter().filter(|r| r.game == SWITCH_GAME).collect();
     assert!(rows.len() >= 4, "{SWITCH_GAME} has {} rows", rows.len());
     for (index, flag) in SWITCH_VARIANTS.iter().enumerate() {
@@ -78,5 +80,36 @@ fn each_switch_alone_keeps_the_compiled_perft() {
                 row.depth
             );
         }
+    }
+}
+
+struct Playouts(CountReplay);
+
+impl GameVisitor for Playouts {
+    type Output = (u64, u64, Vec<i64>);
+    fn visit<G: Game>(self, game: &G) -> Self::Output {
+        let options = McOptions {
+            seed: 5,
+            limit: McLimit::Playouts(300),
+            count_replay: self.0,
+            ..McOptions::default()
+        };
+        let stats = flat_monte_carlo(game, &options, |_| {}).expect("playouts");
+        (stats.plies, stats.moves, stats.score_sum)
+    }
+}
+
+/// Ray captures (reversi's flips as one loop per direction) play the same games from the same
+/// seed as the search they replace, whether the playouts count and replay or list the moves.
+#[test]
+fn ray_captures_play_the_same_playouts() {
+    let Some(index) = SWITCH_VARIANTS.iter().position(|flag| *flag == "no-ray-captures") else {
+        return;
+    };
+    for mode in [CountReplay::From(0), CountReplay::From(u64::MAX)] {
+        let on = visit_game(SWITCH_GAME, Playouts(mode)).expect("compiled");
+        let off = visit_switch_variant(index, Playouts(mode)).expect("compiled");
+        assert_eq!(on, off, "{mode:?}");
+        assert!(on.0 > 300 * 20, "{on:?}");
     }
 }

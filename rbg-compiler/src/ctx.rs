@@ -34,6 +34,8 @@ pub(crate) struct Ctx<'a> {
     pub words: crate::word_tests::WordPlan,
     /// Which rules positions count and find their moves set-at-a-time.
     pub sets: crate::set_moves::SetPlan,
+    /// Which rules nodes run their ray captures as one loop.
+    pub rays: crate::ray_captures::RayPlan,
 }
 
 impl Ctx<'_> {

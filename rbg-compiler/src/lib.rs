@@ -52,6 +52,7 @@ mod module;
 mod monotonic;
 pub mod names;
 mod packed;
+mod ray_captures;
 mod scratch;
 mod search;
 mod set_moves;
@@ -68,7 +69,7 @@ pub use crate_files::{write_crate, CrateDeps, WrittenCrate, GENERATED_MARKER};
 
 /// The version of the generator, part of every cache key: bump it when the generated code
 /// changes in a way that cargo's own change detection would not notice.
-pub const GENERATOR_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "-g15");
+pub const GENERATOR_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "-g16");
 
 rbg_automaton::option_switches! {
     /// What to generate. Every switch defaults to on; turning one off keeps the moves identical
@@ -148,6 +149,12 @@ rbg_automaton::option_switches! {
             /// (docs/results.md, "Compile time"). Listing, counting, drawing and perft's
             /// children keep their own searches. Off: one search per visitor.
             pub shared_visitor: bool = true, "shared-visitor", Optimisation;
+            /// Run a rules position that either finds no capture along a ray or flips the
+            /// ray's run of enemy pieces (reversi's `swapDirection`: a negated pattern, then a
+            /// modifier per flipped cell and a walk back) as one loop over the ray, in keeper
+            /// moves, counting and replay (design notes 5). Off: a pattern search and a
+            /// modifier per cell.
+            pub ray_captures: bool = true, "ray-captures", Optimisation;
             /// Build the written crate with fat link-time optimisation across crates (its
             /// profile; no generated code changes). Off: each crate is optimised on its own
             /// and linked as built (the game's code is still one codegen unit): the runner
@@ -251,7 +258,7 @@ mod tests {
              +monotonic-classes +pattern-sharing +unchecked-modifiers +compact-state \
              +deferred-checks +pattern-order +piece-sets +monotonic-fill +lean-apply +count-replay \
              +visit-children +board-patterns +word-tests +fused-class-moves +board-words \
-             +set-moves +shared-visitor +fat-lto"
+             +set-moves +shared-visitor +ray-captures +fat-lto"
         );
     }
 

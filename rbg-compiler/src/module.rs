@@ -25,8 +25,8 @@ use crate::layout::Layout;
 use crate::stack_plan::{self, StackPlan};
 use crate::tables::{self, lit};
 use crate::{
-    apply, board_sets, children, count_replay, exprs, game_impl, names, packed, scratch, search, set_moves,
-    state, word_tests,
+    apply, board_sets, children, count_replay, exprs, game_impl, names, packed, ray_captures, scratch,
+    search, set_moves, state, word_tests,
 };
 use crate::{CompileError, CompileOptions, GENERATOR_VERSION};
 
@@ -58,6 +58,7 @@ pub(crate) fn module(
         board: board_sets::BoardPlan::default(),
         words: word_tests::WordPlan::default(),
         sets: set_moves::SetPlan::default(),
+        rays: ray_captures::RayPlan::default(),
     };
     c.board = board_sets::BoardPlan::new(p, &c.a, o.board_patterns);
     c.words = word_tests::WordPlan::new(p, &c.a, &c.board, o.word_tests, o.board_words);
@@ -66,6 +67,7 @@ pub(crate) fn module(
     c.sets = set_moves::SetPlan::new(p, &c.rules_positions(), o.set_moves && served);
     c.words.add_masks(c.sets.masks());
     c.words.track(p, &mut c.a);
+    c.rays = ray_captures::RayPlan::new(&c, o.ray_captures);
     c.stack = stack_plan::plan(&c);
     let header = header(&c, name);
     let constants = constants(&c, name, &var_names);

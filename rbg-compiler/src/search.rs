@@ -191,9 +191,43 @@ impl SearchGen<'_> {
                 }
             };
         }
+        if c.rays.at(n).is_some() {
+            return self.ray_capture_fns(n, &doc, &header, body, extra);
+        }
         quote! {
             #doc
             #header { #body }
+            #extra
+        }
+    }
+
+    /// Node `n` with a ray capture (see [`crate::ray_captures`]): its function walks the ray and
+    /// hands over, by tail calls, to the next node, to `node_N_flip` (the flips, the next node
+    /// and the undo) or, where the walk does not apply, to `node_N_search` (the node's `body`).
+    /// The common case, no capture, thus costs a few loads and a jump.
+    fn ray_capture_fns(
+        &mut self,
+        n: u32,
+        doc: &TokenStream,
+        header: &TokenStream,
+        body: TokenStream,
+        extra: TokenStream,
+    ) -> TokenStream {
+        let dparam = self.depth_param();
+        let d = if self.c.has_layers { quote!(, d) } else { TokenStream::new() };
+        let (search, flip) = (format_ident!("node_{}_search", n), format_ident!("node_{}_flip", n));
+        let flip_call = quote!(#flip(st, sc, k, v #d, run));
+        let (walk, flips) =
+            crate::ray_captures::fast_path(self.c, n, &flip_call, |depth| self.ray_capture_exit(n, depth));
+        quote! {
+            #doc
+            #header { #walk #search(st, sc, k, v #d) }
+            #[doc = "The edges of the node before it, searched."]
+            #[inline(never)]
+            fn #search<K: Sink>(st: &mut State, sc: &mut Scratch, k: &mut K, v: Cell #dparam) -> bool { #body }
+            #[doc = "The flips of a capture of `run` cells from `v`, the rest of the search, and the undo."]
+            #[inline(never)]
+            fn #flip<K: Sink>(st: &mut State, sc: &mut Scratch, k: &mut K, v: Cell #dparam, run: u32) -> bool { #flips }
             #extra
         }
     }
@@ -215,6 +249,18 @@ impl SearchGen<'_> {
         };
         let ops = self.ops(&ops[passed.min(ops.len())..], &cx, &label, false, false);
         quote!(#label: { let mut w = v; #ops })
+    }
+
+    /// The rest of ray capture node `n`'s first edge after its negated pattern, from cell `v`
+    /// in layer `depth` (see [`crate::ray_captures`]).
+    fn ray_capture_exit(&mut self, n: u32, depth: TokenStream) -> TokenStream {
+        let Some(skip) = self.c.p.node_edges(NodeId::new(n)).first().copied() else { return quote!(false) };
+        let block = self.edge_block(n, 0, &skip, 1, false);
+        if self.c.has_layers {
+            quote!({ let d = #depth; #block })
+        } else {
+            block
+        }
     }
 
     /// The visit of a prefiltered fan's continuation `next` (neither a fan nor accepting) at

@@ -1,4 +1,5 @@
-//! Where the generator evaluates patterns for the whole board at once (design notes 6.3), read off
+//! Where the generator evaluates patterns for the whole board at once (design notes 6.3), and
+//! where it runs ray captures as one loop (`ray_captures.rs`), read off
 //! the generated source. That the sets are right is tested end to end in
 //! `rbg-cli/tests/board_patterns.rs` (against the interpreter, with the switch on and off) and by
 //! the corpus conformance tests.
@@ -111,4 +112,58 @@ fn memoised_sets_read_the_state_words_unless_switched_off() {
     assert!(set.contains("board_bits(st, |p| matches!(p, PIECE_O))"), "{set}");
     assert!(set.contains("board_bits(st, |p| matches!(p, PIECE_X))"), "{set}");
     assert!(!code.contains("words: [BoardSet"), "{code}");
+}
+
+/// A reversi with two directions: at an empty cell with a capture, each direction either has
+/// no capture or flips its run of the opponent's pieces and walks back to the cell.
+fn flipping_game(back_left: &str) -> String {
+    format!(
+        "#players = a(1), b(1)\n#pieces = e, x, o\n#variables =\n\
+         #board = rectangle(up, down, left, right, [e,e,e,e,e,e] [e,e,x,o,e,e] [e,e,o,x,e,e] [e,e,e,e,e,e])\n\
+         #anySquare = ((up* + down*)(left* + right*))\n\
+         #possible(me; opp; dir) = (dir {{opp}} dir ({{opp}} dir)* {{me}})\n\
+         #swap(me; opp; dir; back) = ({{! possible(me; opp; dir)}} + dir {{opp}} [me] dir ({{opp}} [me] dir)* {{me}} back ({{me}} back)* {{e}})\n\
+         #turn(me; opp; p) = (->p anySquare {{e}} {{? possible(me; opp; left) + possible(me; opp; right)}} ->> \
+           swap(me; opp; left; {back_left}) swap(me; opp; right; left) [me])\n\
+         #rules = (turn(x; o; a) turn(o; x; b))*\n"
+    )
+}
+
+fn ray_capture_source(text: &str, options: &CompileOptions) -> String {
+    let out = rbg_parser::parse("flips.rbg", text.as_bytes());
+    let game = out.game.unwrap_or_else(|| panic!("{:?}", out.diagnostics));
+    generate_source(&game, "flips", options).expect("generates")
+}
+
+#[test]
+fn ray_captures_walk_each_direction_in_one_loop_unless_switched_off() {
+    let walks = |code: &str| code.matches("run += 1;").count();
+    let code = ray_capture_source(&flipping_game("right"), &CompileOptions::default());
+    // Two directions for each of the two players (the last one's `[me]` duplicated into it).
+    assert_eq!(walks(&code), 4, "{code}");
+    assert!(code.contains("set_piece(st, at, PIECE_X);"), "{code}");
+    assert!(code.contains("set_piece(st, at, PIECE_O);"), "{code}");
+
+    let options = CompileOptions { ray_captures: false, ..CompileOptions::default() };
+    let code = ray_capture_source(&flipping_game("right"), &options);
+    assert_eq!(walks(&code), 0, "{code}");
+}
+
+#[test]
+fn a_walk_back_that_does_not_retrace_the_ray_keeps_the_search() {
+    // Walking back `up` after flipping to the left does not return to the cell: the shape's
+    // meaning differs, so only the `right` directions (walking back `left`) qualify.
+    let code = ray_capture_source(&flipping_game("up"), &CompileOptions::default());
+    assert_eq!(code.matches("run += 1;").count(), 2, "{code}");
+}
+
+#[test]
+fn reversi_written_as_walk_out_then_flip_back_keeps_the_search() {
+    // games/reversi.rbg brackets the run first and flips it on the way back
+    // (`bracket back ({enemy} [own] back)* {bare}`): another shape, left to the search (the
+    // corpus reversi flips on the way out, as `flipping_game` does, and gets the loops).
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/reversi.rbg");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let code = ray_capture_source(&text, &CompileOptions::default());
+    assert_eq!(code.matches("run += 1;").count(), 0);
 }
