@@ -83,6 +83,11 @@ pub struct MctsConfig {
     /// GRAVE's reference threshold: visits an ancestor needs to lend its AMAF statistics
     /// (0: plain RAVE).
     pub grave_ref: u32,
+    /// RAVE is used only while the search's root has more than this many moves (0: always).
+    /// AMAF values pay where a node has many children and each is visited rarely; among a
+    /// handful of moves the plain means settle fast and the AMAF bias only costs (connect4's
+    /// 7 columns, docs/results.md "Ladder").
+    pub rave_width: u32,
     /// Searches run in parallel (root parallelism), each on its own thread.
     pub threads: usize,
     /// Keep the subtree of the move played (see [`Agent::observe`]).
@@ -113,6 +118,7 @@ impl Default for MctsConfig {
             policy_width: DEFAULT_POLICY_WIDTH,
             rave: 0.0,
             grave_ref: 0,
+            rave_width: 0,
             threads: 1,
             reuse_tree: true,
             playout: SplitPlayout::Full,
@@ -306,7 +312,7 @@ impl<G: Game> Mcts<G> {
     /// The child of `node` (the path's last node) to descend to: UCB1, or with RAVE the
     /// blended value.
     fn select(&mut self, node: u32) -> u32 {
-        if !self.rave.enabled() {
+        if !self.rave_active() {
             return uct::select_child(&self.nodes, node, self.config.c, &mut self.rng);
         }
         self.rave.select(&self.nodes, &self.path, |_| true, self.config.c, &mut self.rng)
@@ -393,7 +399,7 @@ impl<G: Game> Mcts<G> {
             }
         }
         self.stats.update(&self.trail, &self.rewards);
-        if self.rave.enabled() {
+        if self.rave_active() {
             // The `d`-th node of the path made the `d`-th move of the trail.
             self.rave.update(&mut self.nodes, &self.path, |d| d, &self.trail, &self.rewards);
         }
@@ -408,9 +414,15 @@ impl<G: Game> Mcts<G> {
         self.config.policy() && self.nodes[0].num_children <= self.config.policy_width
     }
 
+    /// Whether this search uses RAVE: it is on and the root has more moves than
+    /// [`MctsConfig::rave_width`] (checked like [`Self::policy_active`]).
+    fn rave_active(&self) -> bool {
+        self.rave.enabled() && self.nodes[0].num_children > self.config.rave_width
+    }
+
     /// Whether iterations record their moves (for an active policy or RAVE).
     fn records_trail(&self) -> bool {
-        self.policy_active() || self.config.rave > 0.0
+        self.policy_active() || self.rave_active()
     }
 
     /// Makes `new_root` (a child of the root) the root, keeping only its subtree.

@@ -304,7 +304,7 @@ impl FromStr for AgentSpec {
             "flatmc" => ("flatmc", "playouts, iterations, time, depth, seed"),
             "mcts" => (
                 "mcts",
-                "c, mast, epsilon, decay, nst, width, rave, grave, threads, reuse, playout, iterations, time, depth, seed",
+                "c, mast, epsilon, decay, nst, width, rave, grave, rave-width, threads, reuse, playout, iterations, time, depth, seed",
             ),
             "split-mcts" | "smcts" => {
                 (
@@ -357,6 +357,7 @@ impl FromStr for AgentSpec {
                 ("mcts", _) if mcts_shared.set(key, value)? => {}
                 ("mcts", "threads") => mcts.threads = parse_threads(key, value)?,
                 ("mcts", "width") => mcts.policy_width = parse_u32(key, value)?,
+                ("mcts", "rave-width") => mcts.rave_width = parse_u32(key, value)?,
                 ("split-mcts", _) if split_shared.set(key, value)? => {}
                 ("split-mcts", "compress") => split.compress = parse_bool(key, value)?,
                 ("split-mcts", "rollup") => split.rollup = parse_exploration(key, value)?,
@@ -508,6 +509,7 @@ impl fmt::Display for AgentSpec {
                 SharedMcts::of_mcts(c).write_changed(&SharedMcts::of_mcts(&d), &mut options);
                 changed(&mut options, "threads", c.threads, d.threads);
                 changed(&mut options, "width", c.policy_width, d.policy_width);
+                changed(&mut options, "rave-width", c.rave_width, d.rave_width);
                 "mcts"
             }
             AgentKind::SplitMcts(c) => {
@@ -695,6 +697,8 @@ mod tests {
             "mcts:threads=257",
             "mcts:width=wide",
             "mcts:width=-1",
+            "mcts:rave-width=some",
+            "mcts:rave-width=-3",
             "alphabeta:tt=31",
             "split-mcts:c=-0.1",
             "split-mcts:compress=maybe",
@@ -762,6 +766,7 @@ mod tests {
             "mcts:c=1.4142135623730951,epsilon=0.1,decay=1,nst=0",
             "mcts:time=2s",
             "mcts:nst=2,threads=2,width=5000",
+            "mcts:rave=250,grave=30,rave-width=40",
             "split-mcts",
             "split-mcts:c=0.5,reuse=false,playout=split,compress=false,expansion=single,iterations=9",
             "split-mcts:c=0.4,mast=true,epsilon=0.4,decay=0.2,nst=1",
