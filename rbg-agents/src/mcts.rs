@@ -106,8 +106,9 @@ impl Default for MctsConfig {
     fn default() -> Self {
         // Chosen by measurement against the earlier default (docs/results.md, "Ladder"): the
         // UCB1 constant 0.7 and NST over one move of context with the split-moves paper's MAST
-        // parameters (epsilon 0.4, decay 0.2). GRAVE is left off: it gains much at hex but
-        // loses at connect4 and draughts. `MctsConfig::classic` keeps the earlier default.
+        // parameters (epsilon 0.4, decay 0.2). GRAVE (k 250, reference 30) only from roots of
+        // more than 32 moves: it gains much at hex and amazons but loses at connect4, whose
+        // roots have 7 moves. `MctsConfig::classic` keeps the earlier default.
         MctsConfig {
             c: 0.7,
             budget: Budget::default(),
@@ -116,9 +117,9 @@ impl Default for MctsConfig {
             mast_decay: 0.2,
             nst: 1,
             policy_width: DEFAULT_POLICY_WIDTH,
-            rave: 0.0,
-            grave_ref: 0,
-            rave_width: 0,
+            rave: 250.0,
+            grave_ref: 30,
+            rave_width: DEFAULT_RAVE_WIDTH,
             threads: 1,
             reuse_tree: true,
             playout: SplitPlayout::Full,
@@ -136,18 +137,24 @@ pub const DEFAULT_MCTS_ITERATIONS: u64 = 1000;
 /// those of amazons (about 2,000) and 19x19 go (361), where it was not.
 pub const DEFAULT_POLICY_WIDTH: u32 = 256;
 
+/// The default [`MctsConfig::rave_width`]: above the widths of connect4 (7), reversi (at most
+/// about 20) and draughts (about 10), where GRAVE lost or did not gain, below hex 9x9's opening
+/// 81 moves and amazons' 2,000, where it gained (docs/results.md, "Ladder").
+pub const DEFAULT_RAVE_WIDTH: u32 = 32;
+
 impl MctsConfig {
     /// The default of `mcts` until the ladder (docs/results.md): UCB1 with `c` = sqrt 2 and
     /// uniformly random playouts, no action statistics, no RAVE. As a specification:
-    /// `mcts:c=1.4142135623730951,epsilon=0.1,decay=1,nst=0` (epsilon and decay do nothing
-    /// without MAST or NST, so `mcts:c=1.414,nst=0` plays the same way but for the last
-    /// digits of `c`).
+    /// `mcts:c=1.4142135623730951,epsilon=0.1,decay=1,nst=0,rave=0` (epsilon and decay do
+    /// nothing without MAST or NST, so `mcts:c=1.414,nst=0,rave=0` plays the same way but for
+    /// the last digits of `c`).
     pub fn classic() -> Self {
         MctsConfig {
             c: std::f64::consts::SQRT_2,
             mast_epsilon: 0.1,
             mast_decay: 1.0,
             nst: 0,
+            rave: 0.0,
             ..MctsConfig::default()
         }
     }
