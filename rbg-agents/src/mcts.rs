@@ -83,6 +83,11 @@ pub struct MctsConfig {
     /// GRAVE's reference threshold: visits an ancestor needs to lend its AMAF statistics
     /// (0: plain RAVE).
     pub grave_ref: u32,
+    /// RAVE is used only while the search's root has more than this many moves (0: always).
+    /// AMAF values pay where a node has many children and each is visited rarely; among a
+    /// handful of moves the plain means settle fast and the AMAF bias only costs (connect4's
+    /// 7 columns, docs/results.md "Ladder").
+    pub rave_width: u32,
     /// Searches run in parallel (root parallelism), each on its own thread.
     pub threads: usize,
     /// Keep the subtree of the move played (see [`Agent::observe`]).
@@ -101,8 +106,9 @@ impl Default for MctsConfig {
     fn default() -> Self {
         // Chosen by measurement against the earlier default (docs/results.md, "Ladder"): the
         // UCB1 constant 0.7 and NST over one move of context with the split-moves paper's MAST
-        // parameters (epsilon 0.4, decay 0.2). GRAVE is left off: it gains much at hex but
-        // loses at connect4 and draughts. `MctsConfig::classic` keeps the earlier default.
+        // parameters (epsilon 0.4, decay 0.2). GRAVE (k 250, reference 30) only from roots of
+        // more than 32 moves: it gains much at hex and amazons but loses at connect4, whose
+        // roots have 7 moves. `MctsConfig::classic` keeps the earlier default.
         MctsConfig {
             c: 0.7,
             budget: Budget::default(),
@@ -111,8 +117,9 @@ impl Default for MctsConfig {
             mast_decay: 0.2,
             nst: 1,
             policy_width: DEFAULT_POLICY_WIDTH,
-            rave: 0.0,
-            grave_ref: 0,
+            rave: 250.0,
+            grave_ref: 30,
+            rave_width: DEFAULT_RAVE_WIDTH,
             threads: 1,
             reuse_tree: true,
             playout: SplitPlayout::Full,
@@ -130,18 +137,24 @@ pub const DEFAULT_MCTS_ITERATIONS: u64 = 1000;
 /// those of amazons (about 2,000) and 19x19 go (361), where it was not.
 pub const DEFAULT_POLICY_WIDTH: u32 = 256;
 
+/// The default [`MctsConfig::rave_width`]: above the widths of connect4 (7), reversi (at most
+/// about 20) and draughts (about 10), where GRAVE lost or did not gain, below hex 9x9's opening
+/// 81 moves and amazons' 2,000, where it gained (docs/results.md, "Ladder").
+pub const DEFAULT_RAVE_WIDTH: u32 = 32;
+
 impl MctsConfig {
     /// The default of `mcts` until the ladder (docs/results.md): UCB1 with `c` = sqrt 2 and
     /// uniformly random playouts, no action statistics, no RAVE. As a specification:
-    /// `mcts:c=1.4142135623730951,epsilon=0.1,decay=1,nst=0` (epsilon and decay do nothing
-    /// without MAST or NST, so `mcts:c=1.414,nst=0` plays the same way but for the last
-    /// digits of `c`).
+    /// `mcts:c=1.4142135623730951,epsilon=0.1,decay=1,nst=0,rave=0` (epsilon and decay do
+    /// nothing without MAST or NST, so `mcts:c=1.414,nst=0,rave=0` plays the same way but for
+    /// the last digits of `c`).
     pub fn classic() -> Self {
         MctsConfig {
             c: std::f64::consts::SQRT_2,
             mast_epsilon: 0.1,
             mast_decay: 1.0,
             nst: 0,
+            rave: 0.0,
             ..MctsConfig::default()
         }
     }
@@ -306,7 +319,7 @@ impl<G: Game> Mcts<G> {
     /// The child of `node` (the path's last node) to descend to: UCB1, or with RAVE the
     /// blended value.
     fn select(&mut self, node: u32) -> u32 {
-        if !self.rave.enabled() {
+        if !self.rave_active() {
             return uct::select_child(&self.nodes, node, self.config.c, &mut self.rng);
         }
         self.rave.select(&self.nodes, &self.path, |_| true, self.config.c, &mut self.rng)
@@ -393,7 +406,7 @@ impl<G: Game> Mcts<G> {
             }
         }
         self.stats.update(&self.trail, &self.rewards);
-        if self.rave.enabled() {
+        if self.rave_active() {
             // The `d`-th node of the path made the `d`-th move of the trail.
             self.rave.update(&mut self.nodes, &self.path, |d| d, &self.trail, &self.rewards);
         }
@@ -408,9 +421,15 @@ impl<G: Game> Mcts<G> {
         self.config.policy() && self.nodes[0].num_children <= self.config.policy_width
     }
 
+    /// Whether this search uses RAVE: it is on and the root has more moves than
+    /// [`MctsConfig::rave_width`] (checked like [`Self::policy_active`]).
+    fn rave_active(&self) -> bool {
+        self.rave.enabled() && self.nodes[0].num_children > self.config.rave_width
+    }
+
     /// Whether iterations record their moves (for an active policy or RAVE).
     fn records_trail(&self) -> bool {
-        self.policy_active() || self.config.rave > 0.0
+        self.policy_active() || self.rave_active()
     }
 
     /// Makes `new_root` (a child of the root) the root, keeping only its subtree.

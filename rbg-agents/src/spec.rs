@@ -4,7 +4,7 @@
 //! |-------------|-----------------------------------------------------------------------|
 //! | `random`    | none                                                                  |
 //! | `flatmc`    | `playouts` (per legal move, when no budget key is given)              |
-//! | `mcts`      | `c` (exploration, ≥ 0), `mast` (bool), `epsilon` (MAST/NST, 0..=1), `decay` (MAST/NST, 0..=1), `nst` (0, 1 or 2), `width` (the MAST/NST policy plays out only from roots with at most this many moves, else uniform playouts; default 256), `rave` (equivalence k ≥ 0), `grave` (reference visits), `threads` (1..=256), `reuse` (bool), `playout` (`full`, the default, or `split`: semi-split random walks; not with `mast` or `nst`, and without the default NST unless `nst` is given). Defaults: `c` 0.7, `nst` 1, `epsilon` 0.4, `decay` 0.2, no MAST, no RAVE (chosen by the ladder of docs/results.md); the earlier default, UCB1 with sqrt 2 and random playouts, is `mcts:c=1.414,nst=0` |
+//! | `mcts`      | `c` (exploration, ≥ 0), `mast` (bool), `epsilon` (MAST/NST, 0..=1), `decay` (MAST/NST, 0..=1), `nst` (0, 1 or 2), `width` (the MAST/NST policy plays out only from roots with at most this many moves, else uniform playouts; default 256), `rave` (equivalence k ≥ 0), `grave` (reference visits), `rave-width` (RAVE only from roots with more than this many moves; 0: always), `threads` (1..=256), `reuse` (bool), `playout` (`full`, the default, or `split`: semi-split random walks; not with `mast` or `nst`, and without the default NST unless `nst` is given). Defaults: `c` 0.7, `nst` 1, `epsilon` 0.4, `decay` 0.2, no MAST, `rave` 250 with `grave` 30 from roots of more than 32 moves (chosen by the ladder of docs/results.md); the earlier default, UCB1 with sqrt 2 and random playouts, is `mcts:c=1.414,nst=0,rave=0` |
 //! | `split-mcts` (alias `smcts`) | `c`, `compress` (bool: steps are runs without a choice), `expansion` (`nodal` or `single`), `playout` (`full` or `split`), `steps` (`generated`, the default: by the reasoner's move-by-move interface; or `listed`: from sorted move lists), `reuse` (bool), `mast` (bool: split MAST, per action), `epsilon`, `decay`, `nst`, `rave`, `grave` (as for `mcts`, over actions), `rollup` (visits per child, ≥ 0; 0 off). Defaults: `c` 1.414, no MAST, NST or RAVE, epsilon 0.1, decay 1 |
 //! | `alphabeta` | `tt` (log2 table size, ≤ 30), `material` (weight of owned pieces), `piece.NAME` (weight of piece NAME), `eval` (`material`, the default, or `learned`: weights from self-play), `learn` (self-play games, 1 to 1,000,000), `learn-time` (a duration), `mobility` (bool: learn and use mobility) |
 //!
@@ -304,7 +304,7 @@ impl FromStr for AgentSpec {
             "flatmc" => ("flatmc", "playouts, iterations, time, depth, seed"),
             "mcts" => (
                 "mcts",
-                "c, mast, epsilon, decay, nst, width, rave, grave, threads, reuse, playout, iterations, time, depth, seed",
+                "c, mast, epsilon, decay, nst, width, rave, grave, rave-width, threads, reuse, playout, iterations, time, depth, seed",
             ),
             "split-mcts" | "smcts" => {
                 (
@@ -357,6 +357,7 @@ impl FromStr for AgentSpec {
                 ("mcts", _) if mcts_shared.set(key, value)? => {}
                 ("mcts", "threads") => mcts.threads = parse_threads(key, value)?,
                 ("mcts", "width") => mcts.policy_width = parse_u32(key, value)?,
+                ("mcts", "rave-width") => mcts.rave_width = parse_u32(key, value)?,
                 ("split-mcts", _) if split_shared.set(key, value)? => {}
                 ("split-mcts", "compress") => split.compress = parse_bool(key, value)?,
                 ("split-mcts", "rollup") => split.rollup = parse_exploration(key, value)?,
@@ -508,6 +509,7 @@ impl fmt::Display for AgentSpec {
                 SharedMcts::of_mcts(c).write_changed(&SharedMcts::of_mcts(&d), &mut options);
                 changed(&mut options, "threads", c.threads, d.threads);
                 changed(&mut options, "width", c.policy_width, d.policy_width);
+                changed(&mut options, "rave-width", c.rave_width, d.rave_width);
                 "mcts"
             }
             AgentKind::SplitMcts(c) => {
@@ -604,14 +606,14 @@ mod tests {
         // Semi-split playouts drop the default NST policy, which ranks listed moves.
         assert_eq!((m.mast, m.nst), (false, 0));
         assert_eq!(MctsConfig::default().playout, SplitPlayout::Full);
-        // The documented defaults: c 0.7, NST over one move with epsilon 0.4 and decay 0.2, no
-        // RAVE, one thread.
+        // The documented defaults: c 0.7, NST over one move with epsilon 0.4 and decay 0.2,
+        // GRAVE (250, 30) from roots of more than 32 moves, one thread.
         let d = MctsConfig::default();
         assert_eq!((d.c, d.mast, d.mast_epsilon, d.mast_decay, d.nst), (0.7, false, 0.4, 0.2, 1));
-        assert_eq!((d.rave, d.grave_ref, d.threads), (0.0, 0, 1));
+        assert_eq!((d.rave, d.grave_ref, d.rave_width, d.threads), (250.0, 30, 32, 1));
         // The earlier default, by the specification the documentation gives for it.
         let AgentKind::Mcts(classic) =
-            parse("mcts:c=1.4142135623730951,nst=0,epsilon=0.1,decay=1").unwrap().kind
+            parse("mcts:c=1.4142135623730951,nst=0,epsilon=0.1,decay=1,rave=0").unwrap().kind
         else {
             panic!("not mcts")
         };
@@ -695,6 +697,8 @@ mod tests {
             "mcts:threads=257",
             "mcts:width=wide",
             "mcts:width=-1",
+            "mcts:rave-width=some",
+            "mcts:rave-width=-3",
             "alphabeta:tt=31",
             "split-mcts:c=-0.1",
             "split-mcts:compress=maybe",
@@ -762,6 +766,7 @@ mod tests {
             "mcts:c=1.4142135623730951,epsilon=0.1,decay=1,nst=0",
             "mcts:time=2s",
             "mcts:nst=2,threads=2,width=5000",
+            "mcts:rave=100,grave=5,rave-width=40",
             "split-mcts",
             "split-mcts:c=0.5,reuse=false,playout=split,compress=false,expansion=single,iterations=9",
             "split-mcts:c=0.4,mast=true,epsilon=0.4,decay=0.2,nst=1",
@@ -777,7 +782,9 @@ mod tests {
         }
         // Defaults are left out; odd durations keep their value.
         assert_eq!(
-            parse("mcts:c=0.7,nst=1,epsilon=0.4,decay=0.2,rave=0,reuse=true").unwrap().to_string(),
+            parse("mcts:c=0.7,nst=1,epsilon=0.4,decay=0.2,rave=250,grave=30,rave-width=32,reuse=true")
+                .unwrap()
+                .to_string(),
             "mcts"
         );
         assert_eq!(parse("mcts:playout=split").unwrap().to_string(), "mcts:nst=0,playout=split");

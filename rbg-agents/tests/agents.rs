@@ -158,6 +158,26 @@ fn the_playout_policy_is_left_out_from_roots_wider_than_its_width() {
 }
 
 #[test]
+fn rave_is_left_out_from_roots_no_wider_than_its_rave_width() {
+    // Connect4's roots have at most 7 moves: with `rave-width` 7 or more no root is wide enough,
+    // so the agent must play exactly as without RAVE; at width 6 RAVE's blended values change
+    // the search.
+    let game = interpreter("connect4.rbg");
+    let play = |spec: &str| {
+        let mut agents = vec![agent(&game, spec), agent(&game, "flatmc:playouts=3")];
+        play_game(&game, &mut agents, 3, &PlayLimits::default()).unwrap().move_list()
+    };
+    let plain = play("mcts:iterations=60,nst=0");
+    assert_eq!(play("mcts:iterations=60,nst=0,rave=100,grave=5,rave-width=7"), plain);
+    assert_eq!(play("mcts:iterations=60,nst=0,rave=100,grave=5,rave-width=500"), plain);
+    assert_ne!(
+        play("mcts:iterations=60,nst=0,rave=100,grave=5,rave-width=6"),
+        plain,
+        "RAVE should change the search"
+    );
+}
+
+#[test]
 fn mcts_reuses_its_tree_after_observing_a_move() {
     let game = interpreter("connect4.rbg");
     let mut sc = game.new_scratch();

@@ -119,7 +119,7 @@ fn connect4_favours_the_first_player_under_mcts_self_play() {
     // measured; the NST default at 100 iterations plays connect4 too evenly for 200 games to
     // show the edge (0.495 [0.43, 0.56]).
     let game = workspace_game("connect4.rbg");
-    let a = run(&game, &config(&game, "mcts:c=1.4142135623730951,nst=0,iterations=100", 200));
+    let a = run(&game, &config(&game, "mcts:c=1.4142135623730951,nst=0,rave=0,iterations=100", 200));
     let first = a.measures.first_mover.unwrap();
     eprintln!("connect4 first-mover score {first:?}, draws {:?}", a.measures.draws);
     assert!(first.rate > 0.5 && first.low > 0.5, "{first:?}");
