@@ -11,7 +11,7 @@ use rbg_agents::{
     Zobrist,
 };
 use rbg_core::toy::Nim;
-use rbg_core::{Game, MoveList};
+use rbg_core::{Action, Game, MoveList};
 use rbg_interp::{InterpOptions, Interpreter};
 
 fn interpreter(file: &str) -> Interpreter {
@@ -141,16 +141,19 @@ fn the_same_seed_plays_the_same_game() {
     assert_eq!(stats, stats_again);
 }
 
+/// The moves of one game (seed 3) of the agent `spec` against a weak flat Monte Carlo player.
+fn moves_against_flatmc(game: &Interpreter, spec: &str) -> Vec<Vec<Action>> {
+    let mut agents = vec![agent(game, spec), agent(game, "flatmc:playouts=3")];
+    play_game(game, &mut agents, 3, &PlayLimits::default()).unwrap().move_list()
+}
+
 #[test]
 fn the_playout_policy_is_left_out_from_roots_wider_than_its_width() {
     // Connect4's roots have at most 7 moves. Below that width NST plays out by its policy, so
     // its games differ from uniform playouts'; at width 6 or less every root is too wide, and
     // the agent must play exactly as without NST (the policy's only draws are its picks).
     let game = interpreter("connect4.rbg");
-    let play = |spec: &str| {
-        let mut agents = vec![agent(&game, spec), agent(&game, "flatmc:playouts=3")];
-        play_game(&game, &mut agents, 3, &PlayLimits::default()).unwrap().move_list()
-    };
+    let play = |spec: &str| moves_against_flatmc(&game, spec);
     let uniform = play("mcts:iterations=60,nst=0");
     assert_eq!(play("mcts:iterations=60,nst=1,width=6"), uniform);
     assert_eq!(play("mcts:iterations=60,nst=1,width=0"), uniform);
@@ -163,10 +166,7 @@ fn rave_is_left_out_from_roots_no_wider_than_its_rave_width() {
     // so the agent must play exactly as without RAVE; at width 6 RAVE's blended values change
     // the search.
     let game = interpreter("connect4.rbg");
-    let play = |spec: &str| {
-        let mut agents = vec![agent(&game, spec), agent(&game, "flatmc:playouts=3")];
-        play_game(&game, &mut agents, 3, &PlayLimits::default()).unwrap().move_list()
-    };
+    let play = |spec: &str| moves_against_flatmc(&game, spec);
     let plain = play("mcts:iterations=60,nst=0");
     assert_eq!(play("mcts:iterations=60,nst=0,rave=100,grave=5,rave-width=7"), plain);
     assert_eq!(play("mcts:iterations=60,nst=0,rave=100,grave=5,rave-width=500"), plain);
