@@ -8,6 +8,12 @@
 //!
 //! The Simplified Boardgames of `games/sbg/` are compiled too, from their RBG translation
 //! (rbg-sbg), so the compiled engine is checked against the direct SBG reasoner.
+//!
+//! The same script builds the crate `rbg-compiled-shard`, which holds every second
+//! corpus game and the unoptimised baselines; this crate depends on it and its registry names
+//! the shard's modules. rustc compiles one crate on one thread until code generation, so two
+//! crates of about equal size build side by side on two cores: the generated code is some
+//! 30 MB, the largest unit of the workspace's test build.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -58,31 +64,60 @@ fn baseline_options() -> CompileOptions {
     }
 }
 
+/// The package name of the shard crate, built by this script too.
+const SHARD: &str = "rbg-compiled-shard";
+
+/// Whether the corpus game at `index` (in the corpus order) is compiled into the shard.
+fn in_shard(index: usize) -> bool {
+    index % 2 == 1
+}
+
 fn main() {
     println!("cargo:rerun-if-env-changed=RBG_CORPUS");
     let dir = rbg_testdata::corpus_dir();
     println!("cargo:rerun-if-changed={}", dir.display());
     let games: Vec<(String, PathBuf)> =
         rbg_testdata::corpus_games(&dir).into_iter().map(|g| (g.name, g.path)).collect();
+    let shard = std::env::var("CARGO_PKG_NAME").is_ok_and(|name| name == SHARD);
     let mut modules = String::new();
     let mut arms = String::new();
     let mut baseline_arms = String::new();
-    for (name, path) in &games {
+    for (index, (name, path)) in games.iter().enumerate() {
+        let here = in_shard(index) == shard;
+        let baseline = BASELINE_GAMES.contains(&name.as_str());
+        // The registry (of this crate, not the shard's) names the shard's modules by path;
+        // the baselines are all in the shard.
+        let home = if here { "" } else { "::rbg_compiled_shard::" };
+        let ident = names::snake(name);
+        let _ = writeln!(arms, "{name:?} => Some(v.visit(&{home}{ident}::Reasoner)),");
+        if baseline {
+            let _ = writeln!(
+                baseline_arms,
+                "{name:?} => Some(v.visit(&::rbg_compiled_shard::{ident}_baseline::Reasoner)),"
+            );
+        }
+        if !here && !(shard && baseline) {
+            continue;
+        }
         println!("cargo:rerun-if-changed={}", path.display());
         let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
         let parsed = rbg_parser::parse(name, &bytes);
         let game = parsed.game.unwrap_or_else(|| panic!("{name} does not parse: {:?}", parsed.diagnostics));
-        let module = generate_module(&game, name, &CompileOptions::default())
-            .unwrap_or_else(|e| panic!("{name} does not compile: {e}"));
-        let ident = names::snake(name);
-        let _ = writeln!(modules, "pub mod {ident} {{ {module} }}");
-        let _ = writeln!(arms, "{name:?} => Some(v.visit(&{ident}::Reasoner)),");
-        if BASELINE_GAMES.contains(&name.as_str()) {
+        if here {
+            let module = generate_module(&game, name, &CompileOptions::default())
+                .unwrap_or_else(|e| panic!("{name} does not compile: {e}"));
+            let _ = writeln!(modules, "pub mod {ident} {{ {module} }}");
+        }
+        if shard && baseline {
             let module = generate_module(&game, name, &baseline_options())
                 .unwrap_or_else(|e| panic!("{name} does not compile without optimisations: {e}"));
             let _ = writeln!(modules, "pub mod {ident}_baseline {{ {module} }}");
-            let _ = writeln!(baseline_arms, "{name:?} => Some(v.visit(&{ident}_baseline::Reasoner)),");
         }
+    }
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR")).join("games.rs");
+    if shard {
+        std::fs::write(&out, modules).unwrap_or_else(|e| panic!("cannot write {}: {e}", out.display()));
+        return;
     }
     let switch_flags = compile_switch_variants(&games, &mut modules);
     let switch_arms: String = switch_flags
@@ -138,7 +173,6 @@ fn main() {
          }}\n",
         names.join(", ")
     );
-    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR")).join("games.rs");
     std::fs::write(&out, code).unwrap_or_else(|e| panic!("cannot write {}: {e}", out.display()));
 }
 

@@ -44,12 +44,21 @@ pub(crate) fn sinks(c: &Ctx) -> TokenStream {
     }
 }
 
-/// The `Game` method overridden by the switch (inside the impl); empty when it is off.
+/// The `Game` method overridden by the switch (inside the impl); empty when it is off. With
+/// `shared-visitor` it hands the caller's closure, as a `&mut dyn FnMut`, to
+/// `visit_children_shared` (see [`shared`]).
 pub(crate) fn methods(c: &Ctx) -> TokenStream {
     if !c.o.visit_children {
         return TokenStream::new();
     }
-    let sets = crate::set_moves::children_arms(c);
+    let body = if c.o.shared_visitor {
+        quote! {
+            let mut visit = visit;
+            visit_children_shared(s, sc, child, &mut visit)
+        }
+    } else {
+        search_body(c)
+    };
     quote! {
         fn visit_children<F>(
             &self,
@@ -61,11 +70,44 @@ pub(crate) fn methods(c: &Ctx) -> TokenStream {
         where
             F: FnMut(&mut State) -> ControlFlow<()>,
         {
-            let mut visit = visit;
-            #sets
-            let mut sink = ChildSink { child, visit, visited: 0 };
-            run(s, sc, &mut sink)?;
-            Ok(Some(sink.visited))
+            #body
         }
+    }
+}
+
+/// With `shared-visitor` (module items): the children's search for every visitor, compiled
+/// once in the crate holding the module. A generic `visit_children` would instantiate the
+/// search in each crate that calls it with a closure of its own (every perft driver, every
+/// test binary: a copy of the whole search per game each time); behind a `&mut dyn FnMut` the
+/// callers share this one copy, at an indirect call per child.
+pub(crate) fn shared(c: &Ctx) -> TokenStream {
+    if !c.o.visit_children || !c.o.shared_visitor {
+        return TokenStream::new();
+    }
+    let body = search_body(c);
+    quote! {
+        /// `Game::visit_children`'s search, shared by every visitor (not inlined: callers in
+        /// other crates call it rather than compile the search again).
+        #[inline(never)]
+        fn visit_children_shared(
+            s: &mut State,
+            sc: &mut Scratch,
+            child: &mut State,
+            visit: &mut dyn FnMut(&mut State) -> ControlFlow<()>,
+        ) -> Result<Option<u64>, SearchError> {
+            #body
+        }
+    }
+}
+
+/// The statements of the children's search, with the visitor in `visit`.
+fn search_body(c: &Ctx) -> TokenStream {
+    let sets = crate::set_moves::children_arms(c);
+    quote! {
+        let mut visit = visit;
+        #sets
+        let mut sink = ChildSink { child, visit, visited: 0 };
+        run(s, sc, &mut sink)?;
+        Ok(Some(sink.visited))
     }
 }

@@ -104,7 +104,7 @@ pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
         (TokenStream::new(), TokenStream::new())
     };
     let rules_fingerprint = rules_fingerprint(c);
-    let shared_visitor = shared_visitor(c);
+    let visit_moves_search = visit_moves_search(c);
     let initial = crate::state::initial(c);
     let position_pairs = rules_positions(c).into_iter().map(|(player, node)| quote!((#player, #node)));
     quote! {
@@ -203,8 +203,7 @@ pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
             where
                 F: FnMut(&[Action]) -> ControlFlow<()>,
             {
-                #shared_visitor
-                let stop = run(s, sc, &mut VisitSink(visit))?;
+                #visit_moves_search
                 Ok(if stop { ControlFlow::Break(()) } else { ControlFlow::Continue(()) })
             }
 
@@ -285,18 +284,39 @@ pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
     }
 }
 
-/// With `shared-visitor`, the statements of `visit_moves` that turn its visitor `visit` into
-/// a `&mut dyn FnMut`: every caller's closure then reaches the one `VisitSink` search, which
-/// is compiled once instead of once per closure. Its callers are the cold paths (streaming when
-/// a list would overflow, the C ABI, `has_legal_move`), so the indirect call per move costs
-/// little, while a copy of the whole search per closure was a quarter or more of the build.
-fn shared_visitor(c: &Ctx) -> TokenStream {
+/// The statements of `visit_moves` that run the search with its visitor `visit` and set
+/// `stop`. With `shared-visitor` they hand the visitor, as a `&mut dyn FnMut`, to
+/// [`shared_visit_moves`]'s function, so every caller's closure reaches the one `VisitSink`
+/// search, compiled once in the crate holding the module instead of once per closure (and per
+/// crate calling it). Its callers are the cold paths (streaming when a list would overflow, the
+/// C ABI, `has_legal_move`), so the indirect call per move costs little, while a copy of the
+/// whole search per closure was a quarter or more of the build.
+fn visit_moves_search(c: &Ctx) -> TokenStream {
+    if !c.o.shared_visitor {
+        return quote!(let stop = run(s, sc, &mut VisitSink(visit))?;);
+    }
+    quote! {
+        let mut visit = visit;
+        let stop = visit_moves_shared(s, sc, &mut visit)?;
+    }
+}
+
+/// With `shared-visitor` (module items): `visit_moves`'s search for every visitor.
+pub(crate) fn shared_visit_moves(c: &Ctx) -> TokenStream {
     if !c.o.shared_visitor {
         return TokenStream::new();
     }
     quote! {
-        let mut visit = visit;
-        let visit: &mut dyn FnMut(&[Action]) -> ControlFlow<()> = &mut visit;
+        /// `Game::visit_moves`'s search, shared by every visitor (not inlined: callers in other
+        /// crates call it rather than compile the search again).
+        #[inline(never)]
+        fn visit_moves_shared(
+            s: &mut State,
+            sc: &mut Scratch,
+            visit: &mut dyn FnMut(&[Action]) -> ControlFlow<()>,
+        ) -> Result<bool, SearchError> {
+            run(s, sc, &mut VisitSink(visit))
+        }
     }
 }
 
@@ -352,10 +372,6 @@ fn rules_fingerprint(c: &Ctx) -> u64 {
 mod tests {
     use crate::{generate_source, CompileOptions};
 
-    /// The statements `shared_visitor` adds, as `prettyplease` prints them.
-    const SHARED: &str = "        let mut visit = visit;\n        \
-                          let visit: &mut dyn FnMut(&[Action]) -> ControlFlow<()> = &mut visit;\n";
-
     fn source(options: &CompileOptions) -> String {
         let text = "#players = a(1), b(1)\n#pieces = e, x\n#variables =\n\
                     #board = rectangle(up, down, left, right, [e, e][e, e])\n\
@@ -367,19 +383,44 @@ mod tests {
         code.replace(&options.fingerprint(), "")
     }
 
-    /// With `shared-visitor`, `visit_moves` hands the search a `&mut dyn FnMut`, so every
-    /// caller's closure reaches one `VisitSink` type; off, the caller's own closure type. The
-    /// switch changes nothing else.
+    /// With `shared-visitor`, `visit_moves` and `visit_children` hand the caller's closure, as
+    /// a `&mut dyn FnMut`, to one non-generic search each (`#[inline(never)]`, so a crate
+    /// calling them with its own closure does not compile the search again); off, each runs
+    /// the search with the caller's own closure type.
     #[test]
-    fn the_visitor_is_shared_only_with_the_switch() {
+    fn the_visitors_are_shared_only_with_the_switch() {
         let shared = source(&CompileOptions::default());
         let own = source(&CompileOptions { shared_visitor: false, ..CompileOptions::default() });
-        assert_eq!(shared.matches(SHARED).count(), 1, "{shared}");
-        assert_eq!(shared.matches("dyn FnMut").count(), 1, "{shared}");
+        for (function, sink) in [
+            ("visit_moves_shared(", "run(s, sc, &mut VisitSink(visit))"),
+            ("visit_children_shared(", "run(s, sc, &mut sink)"),
+        ] {
+            let definition = format!("#[inline(never)]\nfn {function}");
+            assert_eq!(shared.matches(&definition).count(), 1, "{function}: {shared}");
+            // Defined once and called once (from the generic method).
+            assert_eq!(shared.matches(function).count(), 2, "{function}: {shared}");
+            assert_eq!(shared.matches(sink).count(), 1, "{sink}: {shared}");
+            assert_eq!(own.matches(sink).count(), 1, "{sink}: {own}");
+            assert!(!own.contains(function), "{own}");
+        }
+        assert_eq!(shared.matches("dyn FnMut").count(), 2, "{shared}");
         assert!(!own.contains("dyn FnMut"), "{own}");
-        // The search runs with the visitor right after the statements.
-        let call = "let stop = run(s, sc, &mut VisitSink(visit))?;";
-        assert!(shared.contains(&format!("{SHARED}        {call}")), "{shared}");
-        assert_eq!(shared.replace(SHARED, ""), own);
+        // The generic methods are thin: the search is not in them.
+        let visit_moves = method(&shared, "fn visit_moves<F>");
+        assert!(
+            visit_moves.contains("visit_moves_shared(s, sc, &mut visit)") && !visit_moves.contains("run(")
+        );
+        let visit_children = method(&shared, "fn visit_children<F>");
+        assert!(visit_children.contains("visit_children_shared(s, sc, child, &mut visit)"));
+        assert!(!visit_children.contains("run("), "{visit_children}");
+    }
+
+    /// The text of the function starting at `head`, up to its closing brace at its indentation.
+    fn method<'a>(code: &'a str, head: &str) -> &'a str {
+        let start = code.find(head).unwrap_or_else(|| panic!("no {head} in {code}"));
+        let indent = code[..start].rsplit('\n').next().map_or(0, str::len);
+        let close = format!("\n{}}}", " ".repeat(indent));
+        let end = code[start..].find(&close).map_or(code.len(), |e| start + e + close.len());
+        &code[start..end]
     }
 }

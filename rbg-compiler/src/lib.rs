@@ -69,7 +69,7 @@ pub use crate_files::{write_crate, CrateDeps, WrittenCrate, GENERATED_MARKER};
 
 /// The version of the generator, part of every cache key: bump it when the generated code
 /// changes in a way that cargo's own change detection would not notice.
-pub const GENERATOR_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "-g16");
+pub const GENERATOR_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "-g17");
 
 rbg_automaton::option_switches! {
     /// What to generate. Every switch defaults to on; turning one off keeps the moves identical
@@ -142,12 +142,13 @@ rbg_automaton::option_switches! {
             /// fixed offset onto a cell holding given pieces (breakthrough's pawn steps): a
             /// popcount per offset instead of a search (design notes 5 and 6.3). Off: a search.
             pub set_moves: bool = true, "set-moves", Optimisation;
-            /// `visit_moves` hands the search one visitor type, a `&mut dyn FnMut`, so the
-            /// search is compiled once for every visitor instead of once per caller's closure
-            /// (the drivers' streaming fallbacks, the C ABI's visitor, `has_legal_move`): a
-            /// quarter to a third less build time, at one indirect call per move streamed
-            /// (docs/results.md, "Compile time"). Listing, counting, drawing and perft's
-            /// children keep their own searches. Off: one search per visitor.
+            /// `visit_moves` and `visit_children` hand the caller's closure, as a
+            /// `&mut dyn FnMut`, to one search each, compiled once in the game's crate instead
+            /// of once per caller's closure and crate (the drivers' streaming fallbacks, the C
+            /// ABI's visitor, `has_legal_move`, every perft driver): a quarter to a third less
+            /// build time, at one indirect call per move streamed or child built
+            /// (docs/results.md, "Compile time"). Listing, counting and drawing keep their own
+            /// searches. Off: one search per visitor.
             pub shared_visitor: bool = true, "shared-visitor", Optimisation;
             /// Run a rules position that either finds no capture along a ray or flips the
             /// ray's run of enemy pieces (reversi's `swapDirection`: a negated pattern, then a

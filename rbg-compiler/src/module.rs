@@ -77,6 +77,8 @@ pub(crate) fn module(
     let sinks = scratch::sinks();
     let count_sinks = count_replay::sinks(&c);
     let child_sinks = children::sinks(&c);
+    let shared_children = children::shared(&c);
+    let shared_visit = game_impl::shared_visit_moves(&c);
     let exprs = exprs::functions(&c)?;
     let search = search::functions(&c);
     let board = board_sets::functions(&c);
@@ -93,6 +95,8 @@ pub(crate) fn module(
         #sinks
         #count_sinks
         #child_sinks
+        #shared_children
+        #shared_visit
         #exprs
         #search
         #board
