@@ -75,7 +75,7 @@ fn play(c: &Ctx) -> TokenStream {
     switches.sort_unstable();
     switches.dedup();
     let arms = switches.into_iter().filter_map(|index| {
-        let body = class_move(c, index, &quote!(a.vertex as Cell))?;
+        let body = class_move(c, index, &quote!(a.vertex as Cell), &quote!(FirstSink))?;
         Some(quote!(#index => return #body,))
     });
     quote! {
@@ -103,9 +103,10 @@ fn play(c: &Ctx) -> TokenStream {
 
 /// The class switch `index` played at the cell `vertex` (an on-board `Cell` expression) and the
 /// keeper completed, as a block of type `Result<bool, SearchError>` (`Game::play_class_move`'s
-/// result); `None` when the switch is not a class move that can be fused (no target, or the
-/// target is not a rules position).
-fn class_move(c: &Ctx, index: u32, vertex: &TokenStream) -> Option<TokenStream> {
+/// result), the keeper's first step searching into `sink` (a sink like `FirstSink`); `None`
+/// when the switch is not a class move that can be fused (no target, or the target is not a
+/// rules position).
+fn class_move(c: &Ctx, index: u32, vertex: &TokenStream, sink: &TokenStream) -> Option<TokenStream> {
     let Some(&Modifier::Switch { player, target: Some(target) }) = c.p.modifiers().get(index as usize) else {
         return None;
     };
@@ -124,7 +125,7 @@ fn class_move(c: &Ctx, index: u32, vertex: &TokenStream) -> Option<TokenStream> 
         // The first of at most `keeper_limit` keeper steps.
         if keeper_limit == 0 {
             Err(SearchError::KeeperLoop { limit: 0 })
-        } else if !run_from(st, sc, &mut FirstSink, |st, sc, k| #search)? {
+        } else if !run_from(st, sc, &mut #sink, |st, sc, k| #search)? {
             Ok(false)
         } else {
             ::rbg_core::playout::complete_keeper_after(self, st, sc, 1, keeper_limit)
@@ -137,7 +138,8 @@ fn class_move(c: &Ctx, index: u32, vertex: &TokenStream) -> Option<TokenStream> 
 /// keeps its moves as the cells of its switch in a fixed array (filled at the class's first
 /// visit in the playout, in `monotonic_moves`' order), freshness is a bit of one word, the
 /// draw is rbg-core's `draw_cached` (the generic driver's, so the same numbers and moves) and
-/// the move is played as `play_class_move` plays it. States without a class take rbg-core's
+/// the move is played as `play_class_move` plays it (with a sink type of its own, so that the
+/// keeper's searches are inlined into the loop). States without a class take rbg-core's
 /// `random_ply`. Empty where a class has several switches, there are more than 64 classes or
 /// the board is packed (the arrays live on the stack).
 fn playout(c: &Ctx) -> TokenStream {
@@ -149,7 +151,9 @@ fn playout(c: &Ctx) -> TokenStream {
     let mut arms = Vec::new();
     for (i, class) in classes.iter().enumerate() {
         let &[(index, ref mask)] = class.switches() else { return TokenStream::new() };
-        let Some(play) = class_move(c, index, &quote!(v)) else { return TokenStream::new() };
+        let Some(play) = class_move(c, index, &quote!(v), &quote!(ClassSink)) else {
+            return TokenStream::new();
+        };
         let (cache, len) = (format_ident!("cache_{}", i), format_ident!("len_{}", i));
         let size = class.cells().len();
         caches.push(quote! {
@@ -189,6 +193,18 @@ fn playout(c: &Ctx) -> TokenStream {
             limits: &::rbg_core::playout::PlayoutLimits,
         ) -> Result<::rbg_core::playout::PlayoutOutcome, SearchError> {
             use ::rbg_core::playout::{count_ply, draw_cached, random_ply, PlayoutOutcome};
+            /// `FirstSink` as a type of its own: the keeper's searches it runs are copies called
+            /// from this loop alone, which the optimiser inlines into it (connect4: a tenth of
+            /// a ply's instructions).
+            struct ClassSink;
+            impl Sink for ClassSink {
+                const KEEP: bool = true;
+                const RECORD: bool = false;
+                #[inline(always)]
+                fn found(&mut self, _path: &[Action]) -> bool {
+                    true
+                }
+            }
             // A keeper limit of 0 fails at the first keeper step: the generic loop says so.
             if !limits.monotonic || limits.keeper_limit == 0 {
                 return ::rbg_core::playout::random_playout(self, st, sc, buffers, rng, limits);
