@@ -56,6 +56,7 @@ fn baseline_options() -> CompileOptions {
         board_patterns: false,
         word_tests: false,
         fused_class_moves: false,
+        class_playouts: false,
         board_words: false,
         set_moves: false,
         shared_visitor: false,

@@ -53,7 +53,7 @@ fn help_lists_every_switch_with_its_documentation() {
     let flags = switch_flags();
     // 10 of the shared program, 17 of the compiler (`--no-ray-captures` the newest), 9 of the
     // interpreter.
-    assert_eq!(flags.len(), 36, "{flags:?}");
+    assert_eq!(flags.len(), 37, "{flags:?}");
     for flag in [
         "--no-board-words",
         "--no-set-moves",
@@ -143,6 +143,7 @@ fn switch_combinations_keep_the_compiled_engines_perft() {
         "--no-board-patterns",
         "--no-word-tests",
         "--no-fused-class-moves",
+        "--no-class-playouts",
         "--no-board-words",
     ];
     let (game, expected) = GAMES[2];

@@ -261,3 +261,52 @@ fn unoptimised_compiled_moves_agree_with_the_interpreter() {
         .sum();
     println!("{} games, {compared} states compared", BASELINE_GAMES.len());
 }
+
+/// A game's own playout loop (`class-playouts`, generated where every monotonic class has one
+/// switch) against rbg-core's generic loop over the same reasoner, from the same generator
+/// state: the same outcome, final state and generator state after every playout, and the same
+/// errors (too long, keeper limit 0). Returns the playouts that drew from a class cache.
+struct OwnLoop;
+
+impl GameVisitor for OwnLoop {
+    type Output = u64;
+    fn visit<G: Game>(self, game: &G) -> u64 {
+        use rbg_core::playout::{random_playout, PlayoutBuffers, PlayoutLimits};
+        if game.monotonic_classes() == 0 {
+            return 0;
+        }
+        let (mut root, mut sc) = (game.initial_state(), game.new_scratch());
+        game.complete_keeper(&mut root, &mut sc, KEEPER_LIMIT).expect("keeper");
+        let mut buffers = PlayoutBuffers::new(game, rbg_core::moves::DEFAULT_MAX_ACTIONS);
+        let mut cached = 0;
+        for (max_plies, keeper_limit) in [(MAX_PLIES as u64, KEEPER_LIMIT), (8, KEEPER_LIMIT), (1000, 0)] {
+            let limits = PlayoutLimits { max_plies, keeper_limit, ..PlayoutLimits::default() };
+            let mut own = rbg_core::PlayoutRng::from_state([5, 6, 7, 8]);
+            let mut generic = own.clone();
+            for _ in 0..20 {
+                let (mut s, mut t) = (root.clone(), root.clone());
+                let a = game.random_playout(&mut s, &mut sc, &mut buffers, &mut own, &limits);
+                let b = random_playout(game, &mut t, &mut sc, &mut buffers, &mut generic, &limits);
+                assert_eq!(a, b, "max plies {max_plies}, keeper limit {keeper_limit}");
+                assert_eq!(own, generic);
+                if let Ok(outcome) = a {
+                    assert_eq!(observe(game, &s), observe(game, &t));
+                    cached += u64::from(!outcome.moves_exact);
+                }
+            }
+        }
+        cached
+    }
+}
+
+#[test]
+fn own_playout_loops_play_the_generic_loops_games() {
+    if !available(&[&rbg_testdata::corpus_dir()]) {
+        return;
+    }
+    let cached: u64 = GAMES.par_iter().map(|name| visit_game(name, OwnLoop).expect("compiled")).sum();
+    // The 15 corpus games with classes (connect4, gomoku, hex, tic-tac-toe, yavalath, ...)
+    // draw from their caches in every playout that ends within the bound.
+    println!("{cached} playouts drew from a class cache");
+    assert!(cached > 100, "only {cached} playouts drew from a class cache");
+}

@@ -133,6 +133,12 @@ rbg_automaton::option_switches! {
             /// the move is applied through `apply_move`, then the keeper's steps through the
             /// dispatch on the rules position.
             pub fused_class_moves: bool = true, "fused-class-moves", Optimisation;
+            /// `Game::random_playout` runs its own loop where every monotonic class has one
+            /// switch: per class a fixed array of cells filled at the class's first visit,
+            /// freshness as bits, the rejection draw and the class's move (`fused-class-moves`)
+            /// inline, no calls through the driver's lookups (the same draws, so the same games
+            /// from a seed). Off: rbg-core's generic playout loop.
+            pub class_playouts: bool = true, "class-playouts", Optimisation;
             /// The whole-board sets of `board-patterns` read their pieces from words that the
             /// state keeps (`set_piece` moves one bit per word) instead of collecting them from
             /// the board at every evaluation. Off: a pass over the board per piece set read.
@@ -258,8 +264,8 @@ mod tests {
              +visited-elimination +constant-folding +fan-filters -always-count-pieces \
              +monotonic-classes +pattern-sharing +unchecked-modifiers +compact-state \
              +deferred-checks +pattern-order +piece-sets +monotonic-fill +lean-apply +count-replay \
-             +visit-children +board-patterns +word-tests +fused-class-moves +board-words \
-             +set-moves +shared-visitor +ray-captures +fat-lto"
+             +visit-children +board-patterns +word-tests +fused-class-moves +class-playouts \
+             +board-words +set-moves +shared-visitor +ray-captures +fat-lto"
         );
     }
 

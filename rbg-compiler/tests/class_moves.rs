@@ -33,3 +33,22 @@ fn the_switch_or_checked_modifiers_turn_it_off() {
         assert!(!code.contains("fn play_class_move"), "{code}");
     }
 }
+
+/// With every class a single switch (the drop's turn, as connect4's), `Game::random_playout` is the
+/// generated loop over the classes' fixed caches; off, or without fused class moves or the
+/// generated fill, rbg-core's generic loop.
+#[test]
+fn one_switch_classes_get_their_own_playout_loop() {
+    let code = source(7, 6, &rules(), &CompileOptions::default());
+    assert!(code.contains("fn random_playout"), "{code}");
+    assert!(code.contains("draw_cached(") && code.contains("&mut cache_0,"), "{code}");
+    for options in [
+        CompileOptions { class_playouts: false, ..CompileOptions::default() },
+        CompileOptions { fused_class_moves: false, ..CompileOptions::default() },
+        CompileOptions { monotonic_fill: false, ..CompileOptions::default() },
+    ] {
+        let code = source(7, 6, &rules(), &options);
+        assert!(code.contains("fn monotonic_class"), "{code}");
+        assert!(!code.contains("fn random_playout"), "{code}");
+    }
+}

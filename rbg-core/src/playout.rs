@@ -316,8 +316,8 @@ pub struct PlayoutBuffers {
 
 /// Where [`PlayoutBuffers::pick_monotonic`] drew its move from.
 enum ClassPick {
-    /// Index into the class's cached moves (`None`: no legal move).
-    Cached(Option<usize>),
+    /// The move drawn from the class's cache (`None`: no legal move).
+    Cached(Option<Action>),
     /// Index into `moves`: the class's moves were not all single actions (a reasoner breaking
     /// the class contract), so this state was played without the cache.
     Listed(Option<usize>),
@@ -377,45 +377,89 @@ pub fn random_playout<G: Game + ?Sized, R: RngCore + ?Sized>(
     rng: &mut R,
     limits: &PlayoutLimits,
 ) -> Result<PlayoutOutcome, SearchError> {
-    let b = buffers;
-    b.fresh.iter_mut().for_each(|f| *f = false);
+    buffers.fresh.iter_mut().for_each(|f| *f = false);
     let mut out = PlayoutOutcome { moves_exact: true, ..Default::default() };
-    loop {
-        let class = if limits.monotonic { game.monotonic_class(s) } else { None };
-        let picked = match class {
-            Some(c) => match b.pick_monotonic(game, s, sc, rng, c as usize, &mut out)? {
-                ClassPick::Cached(picked) => picked.map(|i| Chosen::Cached(c as usize, i)),
-                ClassPick::Listed(picked) => picked.map(Chosen::Listed),
-            },
-            None => b.pick(game, s, sc, rng, limits, &mut out)?,
-        };
-        let Some(chosen) = picked else { return Ok(out) };
-        if out.plies == limits.max_plies {
-            return Err(SearchError::PlayoutTooLong { limit: limits.max_plies });
-        }
-        out.plies += 1;
-        let keeper_limit = limits.keeper_limit;
-        let ongoing = match chosen {
-            Chosen::Cached(c, i) => {
-                game.play_class_move(s, sc, c as u32, b.class_moves[c][i], keeper_limit)?
-            }
-            chosen => {
-                b.apply(game, s, sc, chosen)?;
-                game.complete_keeper(s, sc, keeper_limit)?
-            }
-        };
-        if !ongoing {
-            return Ok(out);
+    while random_ply(game, s, sc, buffers, rng, limits, &mut out)? {}
+    Ok(out)
+}
+
+/// One ply of [`random_playout`] in `s`: draws a move (from a monotonic class's cache where the
+/// state has a class and `limits` allow it, else as [`PlayoutBuffers`] draws from the listed,
+/// counted or streamed moves), plays it and completes the keeper, counting into `out`. `false`
+/// when the game is over (no legal move, or the keeper stuck). A reasoner's own playout loop
+/// ([`Game::random_playout`]) calls it for the states it does not handle itself.
+pub fn random_ply<G: Game + ?Sized, R: RngCore + ?Sized>(
+    game: &G,
+    s: &mut G::State,
+    sc: &mut G::Scratch,
+    buffers: &mut PlayoutBuffers,
+    rng: &mut R,
+    limits: &PlayoutLimits,
+    out: &mut PlayoutOutcome,
+) -> Result<bool, SearchError> {
+    let b = buffers;
+    let class = if limits.monotonic { game.monotonic_class(s) } else { None };
+    let picked = match class {
+        Some(c) => match b.pick_monotonic(game, s, sc, rng, c as usize, out)? {
+            ClassPick::Cached(picked) => picked.map(|a| Chosen::Cached(c, a)),
+            ClassPick::Listed(picked) => picked.map(Chosen::Listed),
+        },
+        None => b.pick(game, s, sc, rng, limits, out)?,
+    };
+    let Some(chosen) = picked else { return Ok(false) };
+    count_ply(out, limits)?;
+    let keeper_limit = limits.keeper_limit;
+    match chosen {
+        Chosen::Cached(c, a) => game.play_class_move(s, sc, c, a, keeper_limit),
+        chosen => {
+            b.apply(game, s, sc, chosen)?;
+            game.complete_keeper(s, sc, keeper_limit)
         }
     }
+}
+
+/// Counts a ply about to be played, failing with [`SearchError::PlayoutTooLong`] when the
+/// playout already has [`PlayoutLimits::max_plies`].
+#[inline(always)]
+pub fn count_ply(out: &mut PlayoutOutcome, limits: &PlayoutLimits) -> Result<(), SearchError> {
+    if out.plies == limits.max_plies {
+        return Err(SearchError::PlayoutTooLong { limit: limits.max_plies });
+    }
+    out.plies += 1;
+    Ok(())
+}
+
+/// Draws uniformly among the first `len` entries of a monotonic class's cache those that are
+/// still `legal`, by rejection: a drawn entry that is no longer legal (it never becomes legal
+/// again in the playout) is replaced by the last one and `len` shrinks, so the stale entries
+/// cost O(1) each over a whole playout. `None` when none is legal. Each draw is
+/// `rng.gen_range(0..len)`, so every cache of the same entries in the same order draws the same
+/// moves from the same seed.
+#[inline(always)]
+pub fn draw_cached<C: Copy, R: RngCore + ?Sized>(
+    cache: &mut [C],
+    len: &mut usize,
+    rng: &mut R,
+    mut legal: impl FnMut(C) -> bool,
+) -> Option<C> {
+    while *len > 0 {
+        let i = rng.gen_range(0..*len as u32) as usize;
+        let entry = cache[i];
+        if legal(entry) {
+            return Some(entry);
+        }
+        *len -= 1;
+        cache[i] = cache[*len];
+    }
+    None
 }
 
 /// The move a playout drew in one state.
 enum Chosen {
     /// Index into the listed moves.
     Listed(usize),
-    /// Index into a monotonic class's cached moves.
-    Cached(usize, usize),
+    /// A move from a monotonic class's cache (the class and its switch).
+    Cached(u32, Action),
     /// The move kept by reservoir sampling.
     Streamed,
     /// The move's number in the search order, to be found again by [`Game::apply_nth_move`].
@@ -438,7 +482,7 @@ impl PlayoutBuffers {
     ) -> Result<(), SearchError> {
         match chosen {
             Chosen::Listed(i) => game.apply_move(s, self.moves.get(i)),
-            Chosen::Cached(c, i) => game.apply_move(s, core::slice::from_ref(&self.class_moves[c][i])),
+            Chosen::Cached(_, a) => game.apply_move(s, core::slice::from_ref(&a)),
             Chosen::Streamed => game.apply_move(s, &self.streamed),
             Chosen::Nth(i) => {
                 // Counted a moment ago in the same state, so the move exists.
@@ -556,14 +600,10 @@ impl PlayoutBuffers {
         } else {
             out.moves_exact = false;
         }
-        while !list.is_empty() {
-            let i = rng.gen_range(0..list.len() as u32) as usize;
-            if game.is_still_legal(s, core::slice::from_ref(&list[i])) {
-                return Ok(ClassPick::Cached(Some(i)));
-            }
-            list.swap_remove(i);
-        }
-        Ok(ClassPick::Cached(None))
+        let mut len = list.len();
+        let picked = draw_cached(list, &mut len, rng, |a| game.is_still_legal(s, core::slice::from_ref(&a)));
+        list.truncate(len);
+        Ok(ClassPick::Cached(picked))
     }
 }
 
