@@ -50,6 +50,7 @@ pub(crate) fn methods(c: &Ctx) -> TokenStream {
         return TokenStream::new();
     }
     let sets = crate::set_moves::children_arms(c);
+    let search = crate::fewer_searches::visit_children_body(c);
     quote! {
         fn visit_children<F>(
             &self,
@@ -63,9 +64,7 @@ pub(crate) fn methods(c: &Ctx) -> TokenStream {
         {
             let mut visit = visit;
             #sets
-            let mut sink = ChildSink { child, visit, visited: 0 };
-            run(s, sc, &mut sink)?;
-            Ok(Some(sink.visited))
+            #search
         }
     }
 }

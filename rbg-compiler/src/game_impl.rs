@@ -105,6 +105,9 @@ pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
     };
     let rules_fingerprint = rules_fingerprint(c);
     let shared_visitor = shared_visitor(c);
+    let visit_sink = crate::fewer_searches::visit_sink(c);
+    let next_actions_sink = crate::fewer_searches::next_actions_sink(c);
+    let first_sink = crate::fewer_searches::first_sink(c);
     let initial = crate::state::initial(c);
     let position_pairs = rules_positions(c).into_iter().map(|(player, node)| quote!((#player, #node)));
     quote! {
@@ -204,7 +207,7 @@ pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
                 F: FnMut(&[Action]) -> ControlFlow<()>,
             {
                 #shared_visitor
-                let stop = run(s, sc, &mut VisitSink(visit))?;
+                let stop = run(s, sc, &mut #visit_sink)?;
                 Ok(if stop { ControlFlow::Break(()) } else { ControlFlow::Continue(()) })
             }
 
@@ -218,7 +221,7 @@ pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
             }
 
             fn next_actions(&self, s: &mut State, sc: &mut Scratch, prefix: &[Action], out: &mut Vec<Action>) -> Result<(), SearchError> {
-                run(s, sc, &mut NextActionsSink(::rbg_core::split::NextActionsFilter::new(prefix, out)))?;
+                run(s, sc, &mut #next_actions_sink)?;
                 Ok(())
             }
 
@@ -238,7 +241,7 @@ pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
                 if s.player != 0 {
                     return Ok(false);
                 }
-                run(s, sc, &mut FirstSink)
+                run(s, sc, &mut #first_sink)
             }
 
             #monotonic

@@ -82,13 +82,14 @@ fn play(c: &Ctx) -> TokenStream {
         let switch = quote!(st.vertex = a.vertex as Cell; st.player = #player_value; st.node = #node;);
         Some(if player == 0 {
             let search = crate::search::search_from(c, target);
+            let first = crate::fewer_searches::first_sink(c);
             quote!(#index => {
                 #switch
                 // The first of at most `keeper_limit` keeper steps.
                 if keeper_limit == 0 {
                     return Err(SearchError::KeeperLoop { limit: 0 });
                 }
-                if !run_from(st, sc, &mut FirstSink, |st, sc, k| #search)? {
+                if !run_from(st, sc, &mut #first, |st, sc, k| #search)? {
                     return Ok(false);
                 }
                 return ::rbg_core::playout::complete_keeper_after(self, st, sc, 1, keeper_limit);
