@@ -60,6 +60,7 @@ fn baseline_options() -> CompileOptions {
         board_words: false,
         set_moves: false,
         shared_visitor: false,
+        fewer_searches: false,
         ray_captures: false,
         fat_lto: false,
     }

@@ -103,11 +103,10 @@ pub(crate) fn shared(c: &Ctx) -> TokenStream {
 /// The statements of the children's search, with the visitor in `visit`.
 fn search_body(c: &Ctx) -> TokenStream {
     let sets = crate::set_moves::children_arms(c);
+    let search = crate::fewer_searches::visit_children_body(c);
     quote! {
         let mut visit = visit;
         #sets
-        let mut sink = ChildSink { child, visit, visited: 0 };
-        run(s, sc, &mut sink)?;
-        Ok(Some(sink.visited))
+        #search
     }
 }

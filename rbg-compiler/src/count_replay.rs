@@ -53,6 +53,7 @@ pub(crate) fn methods(c: &Ctx) -> TokenStream {
     }
     let set_count = crate::set_moves::count_arms(c);
     let set_nth = crate::set_moves::nth_arms(c);
+    let nth = crate::fewer_searches::nth_sink(c, quote!(n));
     quote! {
         fn count_moves(&self, s: &mut State, sc: &mut Scratch) -> Result<Option<u64>, SearchError> {
             #set_count
@@ -63,7 +64,7 @@ pub(crate) fn methods(c: &Ctx) -> TokenStream {
 
         fn apply_nth_move(&self, s: &mut State, sc: &mut Scratch, n: u64) -> Result<bool, SearchError> {
             #set_nth
-            run(s, sc, &mut NthSink(n))
+            run(s, sc, &mut #nth)
         }
     }
 }

@@ -36,6 +36,9 @@ pub(crate) struct Ctx<'a> {
     pub sets: crate::set_moves::SetPlan,
     /// Which rules nodes run their ray captures as one loop.
     pub rays: crate::ray_captures::RayPlan,
+    /// The search is large, so the less speed-critical sinks share types
+    /// ([`crate::fewer_searches`]).
+    pub fewer_searches: bool,
 }
 
 impl Ctx<'_> {

@@ -105,6 +105,8 @@ pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
     };
     let rules_fingerprint = rules_fingerprint(c);
     let visit_moves_search = visit_moves_search(c);
+    let next_actions_sink = crate::fewer_searches::next_actions_sink(c);
+    let first_sink = crate::fewer_searches::first_sink(c);
     let initial = crate::state::initial(c);
     let position_pairs = rules_positions(c).into_iter().map(|(player, node)| quote!((#player, #node)));
     quote! {
@@ -217,7 +219,7 @@ pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
             }
 
             fn next_actions(&self, s: &mut State, sc: &mut Scratch, prefix: &[Action], out: &mut Vec<Action>) -> Result<(), SearchError> {
-                run(s, sc, &mut NextActionsSink(::rbg_core::split::NextActionsFilter::new(prefix, out)))?;
+                run(s, sc, &mut #next_actions_sink)?;
                 Ok(())
             }
 
@@ -237,7 +239,7 @@ pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
                 if s.player != 0 {
                     return Ok(false);
                 }
-                run(s, sc, &mut FirstSink)
+                run(s, sc, &mut #first_sink)
             }
 
             #monotonic
@@ -293,7 +295,8 @@ pub(crate) fn game_impl(c: &Ctx) -> TokenStream {
 /// whole search per closure was a quarter or more of the build.
 fn visit_moves_search(c: &Ctx) -> TokenStream {
     if !c.o.shared_visitor {
-        return quote!(let stop = run(s, sc, &mut VisitSink(visit))?;);
+        let sink = crate::fewer_searches::visit_sink(c);
+        return quote!(let stop = run(s, sc, &mut #sink)?;);
     }
     quote! {
         let mut visit = visit;
@@ -306,6 +309,7 @@ pub(crate) fn shared_visit_moves(c: &Ctx) -> TokenStream {
     if !c.o.shared_visitor {
         return TokenStream::new();
     }
+    let sink = crate::fewer_searches::visit_sink(c);
     quote! {
         /// `Game::visit_moves`'s search, shared by every visitor (not inlined: callers in other
         /// crates call it rather than compile the search again).
@@ -315,7 +319,7 @@ pub(crate) fn shared_visit_moves(c: &Ctx) -> TokenStream {
             sc: &mut Scratch,
             visit: &mut dyn FnMut(&[Action]) -> ControlFlow<()>,
         ) -> Result<bool, SearchError> {
-            run(s, sc, &mut VisitSink(visit))
+            run(s, sc, &mut #sink)
         }
     }
 }

@@ -46,6 +46,7 @@ mod count_replay;
 mod crate_files;
 mod ctx;
 mod exprs;
+mod fewer_searches;
 mod game_impl;
 mod layout;
 mod module;
@@ -156,6 +157,13 @@ rbg_automaton::option_switches! {
             /// (docs/results.md, "Compile time"). Listing, counting and drawing keep their own
             /// searches. Off: one search per visitor.
             pub shared_visitor: bool = true, "shared-visitor", Optimisation;
+            /// On games whose search code is large (the arimaa games), compile the search
+            /// for four sinks instead of seven: the keeper's first move, drawing and perft's
+            /// children share one sink type, the visitor and the move-by-move filter another,
+            /// each choosing at run time what it does. About a third less build time there;
+            /// smaller games keep every search specialised (docs/results.md, "Fewer searches
+            /// for large games"). Off: one search per sink on every game.
+            pub fewer_searches: bool = true, "fewer-searches", Optimisation;
             /// Run a rules position that either finds no capture along a ray or flips the
             /// ray's run of enemy pieces (reversi's `swapDirection`: a negated pattern, then a
             /// modifier per flipped cell and a walk back) as one loop over the ray, in keeper
@@ -265,7 +273,7 @@ mod tests {
              +monotonic-classes +pattern-sharing +unchecked-modifiers +compact-state \
              +deferred-checks +pattern-order +piece-sets +monotonic-fill +lean-apply +count-replay \
              +visit-children +board-patterns +word-tests +fused-class-moves +class-playouts \
-             +board-words +set-moves +shared-visitor +ray-captures +fat-lto"
+             +board-words +set-moves +shared-visitor +fewer-searches +ray-captures +fat-lto"
         );
     }
 

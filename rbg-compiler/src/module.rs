@@ -25,8 +25,8 @@ use crate::layout::Layout;
 use crate::stack_plan::{self, StackPlan};
 use crate::tables::{self, lit};
 use crate::{
-    apply, board_sets, children, count_replay, exprs, game_impl, names, packed, ray_captures, scratch,
-    search, set_moves, state, word_tests,
+    apply, board_sets, children, count_replay, exprs, fewer_searches, game_impl, names, packed, ray_captures,
+    scratch, search, set_moves, state, word_tests,
 };
 use crate::{CompileError, CompileOptions, GENERATOR_VERSION};
 
@@ -59,6 +59,7 @@ pub(crate) fn module(
         words: word_tests::WordPlan::default(),
         sets: set_moves::SetPlan::default(),
         rays: ray_captures::RayPlan::default(),
+        fewer_searches: false,
     };
     c.board = board_sets::BoardPlan::new(p, &c.a, o.board_patterns);
     c.words = word_tests::WordPlan::new(p, &c.a, &c.board, o.word_tests, o.board_words);
@@ -69,6 +70,9 @@ pub(crate) fn module(
     c.words.track(p, &mut c.a);
     c.rays = ray_captures::RayPlan::new(&c, o.ray_captures);
     c.stack = stack_plan::plan(&c);
+    // The search first: its size decides which sinks the rest of the module uses.
+    let search = search::functions(&c);
+    c.fewer_searches = fewer_searches::applies(&c, &search);
     let header = header(&c, name);
     let constants = constants(&c, name, &var_names);
     let tables = tables::all(&c);
@@ -79,8 +83,8 @@ pub(crate) fn module(
     let child_sinks = children::sinks(&c);
     let shared_children = children::shared(&c);
     let shared_visit = game_impl::shared_visit_moves(&c);
+    let shared_sinks = fewer_searches::sinks(&c);
     let exprs = exprs::functions(&c)?;
-    let search = search::functions(&c);
     let board = board_sets::functions(&c);
     let words = word_tests::functions(&c);
     let sets = set_moves::functions(&c);
@@ -97,6 +101,7 @@ pub(crate) fn module(
         #child_sinks
         #shared_children
         #shared_visit
+        #shared_sinks
         #exprs
         #search
         #board

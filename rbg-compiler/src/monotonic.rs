@@ -75,7 +75,8 @@ fn play(c: &Ctx) -> TokenStream {
     switches.sort_unstable();
     switches.dedup();
     let arms = switches.into_iter().filter_map(|index| {
-        let body = class_move(c, index, &quote!(a.vertex as Cell), &quote!(FirstSink))?;
+        let first = crate::fewer_searches::first_sink(c);
+        let body = class_move(c, index, &quote!(a.vertex as Cell), &first)?;
         Some(quote!(#index => return #body,))
     });
     quote! {
