@@ -98,7 +98,8 @@ fn main() {
                 "{name:?} => Some(v.visit(&::rbg_compiled_shard::{ident}_baseline::Reasoner)),"
             );
         }
-        if !here && !(shard && baseline) {
+        let baseline_here = shard && baseline;
+        if !here && !baseline_here {
             continue;
         }
         println!("cargo:rerun-if-changed={}", path.display());
@@ -110,7 +111,7 @@ fn main() {
                 .unwrap_or_else(|e| panic!("{name} does not compile: {e}"));
             let _ = writeln!(modules, "pub mod {ident} {{ {module} }}");
         }
-        if shard && baseline {
+        if baseline_here {
             let module = generate_module(&game, name, &baseline_options())
                 .unwrap_or_else(|e| panic!("{name} does not compile without optimisations: {e}"));
             let _ = writeln!(modules, "pub mod {ident}_baseline {{ {module} }}");
