@@ -10,7 +10,7 @@
 //!   search statistics; [`Agent::observe`] tells the agent of every move played so that it can
 //!   reuse its search tree; [`Agent::reset`] starts a new game with a new seed.
 //! * Agents: [`RandomAgent`], [`FlatMonteCarlo`], [`Mcts`] (UCT, optional MAST and NST
-//!   playouts, RAVE/GRAVE, root-parallel threads, tree reuse), [`SplitMcts`] (UCT over parts
+//!   playouts, RAVE/GRAVE, tree- or root-parallel threads, tree reuse), [`SplitMcts`] (UCT over parts
 //!   of moves, one step at a time, after Kowalski et al., AAAI 2022; optional split MAST and
 //!   NST), [`AlphaBeta`] (iterative deepening, transposition table, history/killer
 //!   ordering, generic [`Evaluation`]: user material weights, or weights learned per game from
@@ -65,7 +65,7 @@ pub use matches::{
     play_match, stream_match, GameResult, MatchConfig, MatchError, MatchOutcome, MatchSummary, Outcome,
     Tally, Termination,
 };
-pub use mcts::{Mcts, MctsConfig};
+pub use mcts::{Mcts, MctsConfig, Parallelism};
 pub use play::{play_game, seat_seed, GameRecord, PlayError, PlayLimits, PlayedMove};
 pub use random::RandomAgent;
 pub use spec::{parse_time, AgentKind, AgentSpec, BuildError, SpecError};

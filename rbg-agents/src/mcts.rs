@@ -35,10 +35,21 @@
 //! With RAVE the walked moves are recorded as any other; MAST and NST rank whole moves and
 //! need them listed, so they keep whole-move playouts (the specification refuses the mix).
 //!
-//! Root parallelism (`threads`): each extra thread runs a search of its own, with its own tree,
+//! Threads (`threads`), by [`Parallelism`]. Tree parallelism (the default): every thread runs
+//! iterations on the one tree, behind a lock held for the descent (selection and expansion) and
+//! the backpropagation, not for the playout, which is most of an iteration's work. A descent
+//! counts its visit on every node of its path at once (a virtual loss until the reward comes
+//! back), so the other threads go down other paths. Each thread has its own generator and
+//! playout statistics (MAST, NST); an iteration budget counts over all threads. With more than
+//! one thread the result depends on how the threads interleave. Root parallelism
+//! (`parallel = root`): each extra thread runs a search of its own, with its own tree,
 //! statistics and seed, within the same budget (iterations are counted per thread); the root
 //! moves' visits and rewards are summed and the most visited move is played. With an iteration
-//! budget the result depends only on the seed, whatever the machine's load.
+//! budget its result depends only on the seed, whatever the machine's load. With one thread
+//! both are the same search, reproducible from the seed.
+
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard};
 
 use rand::Rng;
 use rand_core::SeedableRng;
@@ -46,7 +57,7 @@ use rbg_core::moves::DEFAULT_MAX_ACTIONS;
 use rbg_core::perft::DEFAULT_KEEPER_LIMIT;
 use rbg_core::playout::PlayoutBuffers;
 use rbg_core::split::StepGenerator;
-use rbg_core::{Action, Game, MoveList, Player, PlayoutRng, SearchError};
+use rbg_core::{Action, Game, MoveList, PlayoutRng, SearchError};
 
 use crate::action_stats::{ActionStats, PolicySettings, TrailEntry};
 use crate::agent::{
@@ -88,8 +99,10 @@ pub struct MctsConfig {
     /// handful of moves the plain means settle fast and the AMAF bias only costs (connect4's
     /// 7 columns, docs/results.md "Ladder").
     pub rave_width: u32,
-    /// Searches run in parallel (root parallelism), each on its own thread.
+    /// Threads of the search (see [`Parallelism`]).
     pub threads: usize,
+    /// How several threads share the search.
+    pub parallel: Parallelism,
     /// Keep the subtree of the move played (see [`Agent::observe`]).
     pub reuse_tree: bool,
     /// How playouts choose their moves: uniformly among the listed moves (`Full`) or by a
@@ -121,12 +134,23 @@ impl Default for MctsConfig {
             grave_ref: 30,
             rave_width: DEFAULT_RAVE_WIDTH,
             threads: 1,
+            parallel: Parallelism::Tree,
             reuse_tree: true,
             playout: SplitPlayout::Full,
             max_playout_plies: 10_000,
             max_nodes: 4_000_000,
         }
     }
+}
+
+/// How the threads of a search with [`MctsConfig::threads`] above 1 share it (see the module
+/// documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Parallelism {
+    /// One tree for all threads, behind a lock, with virtual loss.
+    Tree,
+    /// A tree per thread; the root moves' statistics are summed.
+    Root,
 }
 
 /// Iterations per move when the budget sets no limit.
@@ -169,72 +193,18 @@ impl MctsConfig {
 /// and AMAF statistics (RAVE).
 type Node = uct::Node<Amaf>;
 
-/// UCT MCTS (see the module documentation).
-pub struct Mcts<G: Game> {
-    config: MctsConfig,
-    scratch: G::Scratch,
-    rng: PlayoutRng,
+/// The tree of a search: its nodes (node 0 is the root, children are contiguous) and the arena
+/// of the moves leading to them. The threads of a tree-parallel search share it behind a lock.
+#[derive(Default)]
+struct Tree {
     nodes: Vec<Node>,
     actions: Vec<Action>,
-    /// The state the tree's root (node 0) stands for, if there is a tree.
-    root_state: Option<G::State>,
-    state: Option<G::State>,
-    moves: MoveList,
-    playout: PlayoutBuffers,
-    path: Vec<u32>,
-    rewards: Vec<f64>,
-    /// MAST and NST statistics.
-    stats: ActionStats,
-    /// The moves made in the current iteration (when recorded, see `records_trail`).
-    trail: Vec<TrailEntry>,
-    /// RAVE and GRAVE.
-    rave: Rave,
-    /// Semi-split playouts: the random walk's buffers and the move being walked.
-    walker: StepGenerator,
-    walked: Vec<Action>,
-    /// The searches of the other threads (`threads - 1` of them).
-    helpers: Vec<Mcts<G>>,
 }
 
-impl<G: Game> Mcts<G> {
-    pub fn new(game: &G, config: MctsConfig, seed: u64) -> Self {
-        let settings = PolicySettings { epsilon: config.mast_epsilon, context: config.nst };
-        let stats = ActionStats::new(config.policy(), settings);
-        let helper_config = MctsConfig { threads: 1, ..config.clone() };
-        let rave = Rave::new(config.rave, config.grave_ref);
-        let helpers = (1..config.threads)
-            .map(|i| Mcts::new(game, helper_config.clone(), helper_seed(seed, i)))
-            .collect();
-        Mcts {
-            config,
-            scratch: game.new_scratch(),
-            rng: PlayoutRng::seed_from_u64(seed),
-            nodes: Vec::new(),
-            actions: Vec::new(),
-            root_state: None,
-            state: None,
-            moves: MoveList::new(),
-            playout: PlayoutBuffers::new(game, DEFAULT_MAX_ACTIONS),
-            path: Vec::new(),
-            rewards: vec![0.0; game.info().num_players()],
-            stats,
-            trail: Vec::new(),
-            rave,
-            walker: StepGenerator::new(),
-            walked: Vec::new(),
-            helpers,
-        }
-    }
-
-    /// Number of nodes in the current tree (root included; 0 before the first search).
-    pub fn tree_size(&self) -> usize {
-        self.nodes.len()
-    }
-
-    fn clear_tree(&mut self) {
+impl Tree {
+    fn clear(&mut self) {
         self.nodes.clear();
         self.actions.clear();
-        self.root_state = None;
     }
 
     fn node_move(&self, node: u32) -> &[Action] {
@@ -242,18 +212,124 @@ impl<G: Game> Mcts<G> {
         &self.actions[n.actions_start as usize..(n.actions_start + n.actions_len) as usize]
     }
 
-    fn expand(&mut self, game: &G, node: u32, player: Player) -> Result<(), SearchError> {
-        let state = self.state.as_mut().expect("search state");
-        game.legal_moves(state, &mut self.scratch, &mut self.moves)?;
-        let first = self.nodes.len() as u32;
-        let hashed = self.records_trail();
-        for mv in self.moves.iter() {
-            let start = self.actions.len() as u32;
-            self.actions.extend_from_slice(mv);
-            let amaf = Amaf { key: if hashed { move_hash(mv) } else { 0 }, ..Amaf::default() };
-            self.nodes.push(Node::new(player, start, mv.len() as u32, amaf));
+    /// Whether the search from this root is decided: no move (game over) or a single one.
+    fn root_decided(&self) -> bool {
+        let root = &self.nodes[0];
+        root.terminal || (root.expanded && root.num_children == 1)
+    }
+
+    /// Whether iterations play out by the MAST/NST policy: the policy is on and the root has
+    /// few enough moves (see [`MctsConfig::policy_width`]; the root is node 0, expanded by the
+    /// first iteration). From a wider root the search runs as without the policy: no move
+    /// hashes, no trail, uniform playouts.
+    fn policy_active(&self, config: &MctsConfig) -> bool {
+        config.policy() && self.nodes[0].num_children <= config.policy_width
+    }
+
+    /// Whether iterations use RAVE: it is on and the root has more moves than
+    /// [`MctsConfig::rave_width`] (checked like [`Self::policy_active`]).
+    fn rave_active(&self, config: &MctsConfig) -> bool {
+        config.rave > 0.0 && self.nodes[0].num_children > config.rave_width
+    }
+
+    /// Whether iterations record their moves (for an active policy or RAVE).
+    fn records_trail(&self, config: &MctsConfig) -> bool {
+        self.policy_active(config) || self.rave_active(config)
+    }
+}
+
+/// What one thread needs to run iterations on a tree: its generator, the search state and
+/// buffers, its playout statistics (MAST, NST) and RAVE's scratch. A tree-parallel search has
+/// one per thread; their action statistics stay their own.
+struct Worker<G: Game> {
+    scratch: G::Scratch,
+    rng: PlayoutRng,
+    state: Option<G::State>,
+    moves: MoveList,
+    playout: PlayoutBuffers,
+    path: Vec<u32>,
+    rewards: Vec<f64>,
+    /// MAST and NST statistics.
+    stats: ActionStats,
+    /// The moves made in the current iteration (when recorded, see [`Tree::records_trail`]).
+    trail: Vec<TrailEntry>,
+    /// RAVE and GRAVE.
+    rave: Rave,
+    /// Semi-split playouts: the random walk's buffers and the move being walked.
+    walker: StepGenerator,
+    walked: Vec<Action>,
+    /// The current iteration records its moves (decided when its descent began).
+    record: bool,
+    /// The current iteration's playout follows the policy (decided when its descent ended).
+    by_policy: bool,
+}
+
+/// How an iteration's descent through the tree ended.
+struct Descent {
+    /// States visited (moves applied) on the way.
+    visited: u64,
+    /// The game is over at the node reached: there is nothing to play out.
+    terminal: bool,
+}
+
+/// What the threads of a tree-parallel search share besides the tree.
+struct SharedSearch<'a, S> {
+    tree: &'a Mutex<Tree>,
+    root_state: &'a S,
+    meter: &'a Meter,
+    /// Iterations begun by all threads.
+    iterations: AtomicU64,
+    /// The deepest path of any thread.
+    depth: AtomicU32,
+    /// Set when the search is decided or a thread failed: the others stop.
+    stop: AtomicBool,
+}
+
+impl<G: Game> Worker<G> {
+    fn new(game: &G, config: &MctsConfig, seed: u64) -> Self {
+        let settings = PolicySettings { epsilon: config.mast_epsilon, context: config.nst };
+        Worker {
+            scratch: game.new_scratch(),
+            rng: PlayoutRng::seed_from_u64(seed),
+            state: None,
+            moves: MoveList::new(),
+            playout: PlayoutBuffers::new(game, DEFAULT_MAX_ACTIONS),
+            path: Vec::new(),
+            rewards: vec![0.0; game.info().num_players()],
+            stats: ActionStats::new(config.policy(), settings),
+            trail: Vec::new(),
+            rave: Rave::new(config.rave, config.grave_ref),
+            walker: StepGenerator::new(),
+            walked: Vec::new(),
+            record: false,
+            by_policy: false,
         }
-        let n = &mut self.nodes[node as usize];
+    }
+
+    fn reset(&mut self, seed: u64) {
+        self.rng = PlayoutRng::seed_from_u64(seed);
+        self.stats.clear();
+    }
+
+    fn expand(
+        &mut self,
+        game: &G,
+        tree: &mut Tree,
+        node: u32,
+        config: &MctsConfig,
+    ) -> Result<(), SearchError> {
+        let state = self.state.as_mut().expect("search state");
+        let player = game.current_player(state);
+        game.legal_moves(state, &mut self.scratch, &mut self.moves)?;
+        let first = tree.nodes.len() as u32;
+        let hashed = tree.records_trail(config);
+        for mv in self.moves.iter() {
+            let start = tree.actions.len() as u32;
+            tree.actions.extend_from_slice(mv);
+            let amaf = Amaf { key: if hashed { move_hash(mv) } else { 0 }, ..Amaf::default() };
+            tree.nodes.push(Node::new(player, start, mv.len() as u32, amaf));
+        }
+        let n = &mut tree.nodes[node as usize];
         n.expanded = true;
         n.first_child = first;
         n.num_children = self.moves.len() as u32;
@@ -264,17 +340,16 @@ impl<G: Game> Mcts<G> {
     /// Plays a playout from the search state by the action statistics' policy (uniformly at
     /// random when it is not active, for RAVE), recording its moves in the trail; returns the
     /// number of moves made.
-    fn policy_playout(&mut self, game: &G) -> Result<u64, SearchError> {
-        let by_policy = self.policy_active();
+    fn policy_playout(&mut self, game: &G, config: &MctsConfig) -> Result<u64, SearchError> {
         let state = self.state.as_mut().expect("search state");
         let mut plies = 0;
-        while plies < self.config.max_playout_plies {
+        while plies < config.max_playout_plies {
             game.legal_moves(state, &mut self.scratch, &mut self.moves)?;
             if self.moves.is_empty() {
                 break;
             }
             let player = game.current_player(state);
-            let pick = if by_policy {
+            let pick = if self.by_policy {
                 let hashes = self.moves.iter().map(move_hash);
                 self.stats.pick(&mut self.rng, &self.trail, player, hashes)
             } else {
@@ -292,19 +367,18 @@ impl<G: Game> Mcts<G> {
     }
 
     /// Plays a semi-split playout from the search state (see the module documentation),
-    /// recording its moves in the trail when iterations record them; returns the number of
+    /// recording its moves in the trail when the iteration records them; returns the number of
     /// moves made.
-    fn walk_playout(&mut self, game: &G) -> Result<u64, SearchError> {
-        let record = self.records_trail();
+    fn walk_playout(&mut self, game: &G, config: &MctsConfig) -> Result<u64, SearchError> {
         let state = self.state.as_mut().expect("search state");
         let mut plies = 0;
-        while plies < self.config.max_playout_plies {
+        while plies < config.max_playout_plies {
             self.walked.clear();
             let walker = &mut self.walker;
             if !walker.complete_randomly(game, state, &mut self.scratch, &mut self.walked, &mut self.rng)? {
                 break;
             }
-            if record {
+            if self.record {
                 self.trail.push((game.current_player(state), move_hash(&self.walked)));
             }
             game.apply_move(state, &self.walked);
@@ -318,16 +392,25 @@ impl<G: Game> Mcts<G> {
 
     /// The child of `node` (the path's last node) to descend to: UCB1, or with RAVE the
     /// blended value.
-    fn select(&mut self, node: u32) -> u32 {
-        if !self.rave_active() {
-            return uct::select_child(&self.nodes, node, self.config.c, &mut self.rng);
+    fn select(&mut self, tree: &Tree, node: u32, config: &MctsConfig) -> u32 {
+        if !tree.rave_active(config) {
+            return uct::select_child(&tree.nodes, node, config.c, &mut self.rng);
         }
-        self.rave.select(&self.nodes, &self.path, |_| true, self.config.c, &mut self.rng)
+        self.rave.select(&tree.nodes, &self.path, |_| true, config.c, &mut self.rng)
     }
 
-    /// One selection-expansion-playout-backpropagation pass; returns (states visited, depth).
-    fn iterate(&mut self, game: &G) -> Result<(u64, u32), SearchError> {
-        let root_state = self.root_state.as_ref().expect("tree root");
+    /// Selection and expansion: from the root state down the tree to a node visited for the
+    /// first time (or a terminal one), applying the moves to the search state. Every node of
+    /// the path then counts the visit, before its reward is known: to the other threads of a
+    /// tree-parallel search the iteration in flight reads as a loss (virtual loss), which
+    /// sends them down other paths.
+    fn descend(
+        &mut self,
+        game: &G,
+        tree: &mut Tree,
+        root_state: &G::State,
+        config: &MctsConfig,
+    ) -> Result<Descent, SearchError> {
         match &mut self.state {
             Some(s) => s.clone_from(root_state),
             None => self.state = Some(root_state.clone()),
@@ -335,164 +418,368 @@ impl<G: Game> Mcts<G> {
         self.path.clear();
         self.path.push(0);
         self.trail.clear();
-        let record = self.records_trail();
+        self.record = tree.records_trail(config);
         let mut node = 0u32;
-        let mut visited = 0u64;
-        let mut terminal = false;
+        let mut descent = Descent { visited: 0, terminal: false };
         loop {
-            let n = &self.nodes[node as usize];
+            let n = &tree.nodes[node as usize];
             if n.terminal {
-                terminal = true;
+                descent.terminal = true;
                 break;
             }
             if !n.expanded {
-                if self.nodes.len() >= self.config.max_nodes {
+                if tree.nodes.len() >= config.max_nodes {
                     break;
                 }
-                let player = game.current_player(self.state.as_ref().expect("search state"));
-                self.expand(game, node, player)?;
-                if self.nodes[node as usize].terminal {
-                    terminal = true;
+                self.expand(game, tree, node, config)?;
+                if tree.nodes[node as usize].terminal {
+                    descent.terminal = true;
                     break;
                 }
             }
-            let child = self.select(node);
-            let fresh = self.nodes[child as usize].visits == 0;
-            let c = &self.nodes[child as usize];
-            let (start, len, player) = (c.actions_start as usize, c.actions_len as usize, c.mover);
+            let child = self.select(tree, node, config);
+            let c = &tree.nodes[child as usize];
+            let fresh = c.visits == 0;
+            if self.record {
+                self.trail.push((c.mover, c.extra.key));
+            }
             let state = self.state.as_mut().expect("search state");
-            let mv = &self.actions[start..start + len];
-            if record {
-                self.trail.push((player, c.extra.key));
-            }
-            game.apply_move(state, mv);
-            visited += 1;
+            game.apply_move(state, tree.node_move(child));
+            descent.visited += 1;
             self.path.push(child);
             node = child;
             if !game.complete_keeper(state, &mut self.scratch, DEFAULT_KEEPER_LIMIT)? {
-                let c = &mut self.nodes[child as usize];
+                let c = &mut tree.nodes[child as usize];
                 c.expanded = true;
                 c.terminal = true;
-                terminal = true;
+                descent.terminal = true;
                 break;
             }
             if fresh {
                 break;
             }
         }
-        if !terminal {
-            visited += if self.config.playout == SplitPlayout::Split {
-                self.walk_playout(game)?
-            } else if record {
-                self.policy_playout(game)?
-            } else {
-                let state = self.state.as_mut().expect("search state");
-                random_playout(
-                    game,
-                    state,
-                    &mut self.scratch,
-                    &mut self.playout,
-                    &mut self.rng,
-                    self.config.max_playout_plies,
-                )?
-            };
+        for &i in &self.path {
+            let n = &mut tree.nodes[i as usize];
+            n.visits = n.visits.saturating_add(1);
         }
+        self.by_policy = tree.policy_active(config);
+        Ok(descent)
+    }
+
+    /// The playout from where the descent ended; returns the number of moves made. It reads
+    /// nothing of the tree, so tree-parallel threads run it without the lock.
+    fn play_out(&mut self, game: &G, config: &MctsConfig) -> Result<u64, SearchError> {
+        if config.playout == SplitPlayout::Split {
+            self.walk_playout(game, config)
+        } else if self.record {
+            self.policy_playout(game, config)
+        } else {
+            let state = self.state.as_mut().expect("search state");
+            let max_plies = config.max_playout_plies;
+            random_playout(game, state, &mut self.scratch, &mut self.playout, &mut self.rng, max_plies)
+        }
+    }
+
+    /// Backpropagation: each node of the path adds the final reward of its mover (the visits
+    /// were counted by the descent), then the action statistics and RAVE learn the iteration.
+    fn back_up(&mut self, game: &G, tree: &mut Tree, config: &MctsConfig) {
         rewards_into(game, self.state.as_ref().expect("search state"), &mut self.rewards);
         for &i in &self.path {
-            let n = &mut self.nodes[i as usize];
-            n.visits = n.visits.saturating_add(1);
+            let n = &mut tree.nodes[i as usize];
             if n.mover != 0 {
                 n.reward += self.rewards[n.mover as usize - 1];
             }
         }
         self.stats.update(&self.trail, &self.rewards);
-        if self.rave_active() {
+        if tree.rave_active(config) {
             // The `d`-th node of the path made the `d`-th move of the trail.
-            self.rave.update(&mut self.nodes, &self.path, |d| d, &self.trail, &self.rewards);
+            self.rave.update(&mut tree.nodes, &self.path, |d| d, &self.trail, &self.rewards);
         }
-        Ok((visited, self.path.len() as u32 - 1))
     }
 
-    /// Whether this search plays out by the MAST/NST policy: the policy is on and the root has
-    /// few enough moves (see [`MctsConfig::policy_width`]; the root is node 0, expanded by the
-    /// first iteration). From a wider root the search runs as without the policy: no move
-    /// hashes, no trail, uniform playouts.
-    fn policy_active(&self) -> bool {
-        self.config.policy() && self.nodes[0].num_children <= self.config.policy_width
+    /// One selection-expansion-playout-backpropagation pass; returns (states visited, depth).
+    fn iterate(
+        &mut self,
+        game: &G,
+        tree: &mut Tree,
+        root_state: &G::State,
+        config: &MctsConfig,
+    ) -> Result<(u64, u32), SearchError> {
+        let mut descent = self.descend(game, tree, root_state, config)?;
+        if !descent.terminal {
+            descent.visited += self.play_out(game, config)?;
+        }
+        self.back_up(game, tree, config);
+        Ok((descent.visited, self.path.len() as u32 - 1))
     }
 
-    /// Whether this search uses RAVE: it is on and the root has more moves than
-    /// [`MctsConfig::rave_width`] (checked like [`Self::policy_active`]).
-    fn rave_active(&self) -> bool {
-        self.rave.enabled() && self.nodes[0].num_children > self.config.rave_width
+    /// One thread of a tree-parallel search: iterations on the shared tree, holding its lock
+    /// for the descent and the backpropagation but not for the playout, until the budget (counted
+    /// over all threads) is spent, the search is decided or another thread failed.
+    fn run_shared(
+        &mut self,
+        game: &G,
+        shared: &SharedSearch<'_, G::State>,
+        config: &MctsConfig,
+    ) -> Result<SearchStats, AgentError> {
+        let mut stats = SearchStats::default();
+        let result = self.iterate_shared(game, shared, config, &mut stats);
+        if result.is_err() {
+            shared.stop.store(true, Ordering::Relaxed);
+        }
+        result.map(|()| stats)
     }
 
-    /// Whether iterations record their moves (for an active policy or RAVE).
-    fn records_trail(&self) -> bool {
-        self.policy_active() || self.rave_active()
+    fn iterate_shared(
+        &mut self,
+        game: &G,
+        shared: &SharedSearch<'_, G::State>,
+        config: &MctsConfig,
+        stats: &mut SearchStats,
+    ) -> Result<(), AgentError> {
+        let meter = shared.meter;
+        while !shared.stop.load(Ordering::Relaxed) {
+            let depth_reached =
+                meter.depth_limit().is_some_and(|d| shared.depth.load(Ordering::Relaxed) >= d);
+            // Claiming the iteration first keeps an iteration budget exact over the threads.
+            if depth_reached || meter.exhausted(shared.iterations.fetch_add(1, Ordering::Relaxed)) {
+                break;
+            }
+            let mut descent = self.descend(game, &mut *lock(shared.tree)?, shared.root_state, config)?;
+            if !descent.terminal {
+                descent.visited += self.play_out(game, config)?;
+            }
+            let mut tree = lock(shared.tree)?;
+            self.back_up(game, &mut tree, config);
+            if tree.root_decided() {
+                shared.stop.store(true, Ordering::Relaxed);
+            }
+            drop(tree);
+            let depth = self.path.len() as u32 - 1;
+            shared.depth.fetch_max(depth, Ordering::Relaxed);
+            stats.nodes += descent.visited;
+            stats.depth = stats.depth.max(depth);
+            stats.iterations += 1;
+        }
+        Ok(())
+    }
+}
+
+/// The shared tree, or an error if a thread panicked while holding it.
+fn lock(tree: &Mutex<Tree>) -> Result<MutexGuard<'_, Tree>, AgentError> {
+    tree.lock().map_err(|_| AgentError::Aborted("a search thread failed".to_string()))
+}
+
+/// The threads beyond the first, by [`Parallelism`].
+enum Helpers<G: Game> {
+    /// Root parallelism: searches of their own.
+    Root(Vec<Mcts<G>>),
+    /// Tree parallelism: workers on the shared tree.
+    Tree(Vec<Worker<G>>),
+}
+
+/// UCT MCTS (see the module documentation).
+pub struct Mcts<G: Game> {
+    config: MctsConfig,
+    tree: Tree,
+    /// The state the tree's root (node 0) stands for, if there is a tree.
+    root_state: Option<G::State>,
+    /// The first thread's working memory.
+    worker: Worker<G>,
+    /// The other threads (`threads - 1`).
+    helpers: Helpers<G>,
+}
+
+impl<G: Game> Mcts<G> {
+    pub fn new(game: &G, config: MctsConfig, seed: u64) -> Self {
+        let helper_seeds = (1..config.threads).map(|i| helper_seed(seed, i));
+        let helpers = match config.parallel {
+            Parallelism::Root => {
+                let one = MctsConfig { threads: 1, ..config.clone() };
+                Helpers::Root(helper_seeds.map(|s| Mcts::new(game, one.clone(), s)).collect())
+            }
+            Parallelism::Tree => Helpers::Tree(helper_seeds.map(|s| Worker::new(game, &config, s)).collect()),
+        };
+        Mcts {
+            worker: Worker::new(game, &config, seed),
+            config,
+            tree: Tree::default(),
+            root_state: None,
+            helpers,
+        }
     }
 
-    /// Makes `new_root` (a child of the root) the root, keeping only its subtree.
-    fn reroot(&mut self, new_root: u32) {
-        uct::reroot(&mut self.nodes, &mut self.actions, new_root);
+    /// Number of nodes in the current tree (root included; 0 before the first search).
+    pub fn tree_size(&self) -> usize {
+        self.tree.nodes.len()
+    }
+
+    fn clear_tree(&mut self) {
+        self.tree.clear();
+        self.root_state = None;
+    }
+
+    /// Starts a search from `state`: keeps the tree if it stands for `state` (and trees are
+    /// reused), else starts a new one; weighs down the action statistics.
+    fn prepare(&mut self, state: &G::State) {
+        self.worker.stats.decay(self.config.mast_decay);
+        if let Helpers::Tree(workers) = &mut self.helpers {
+            workers.iter_mut().for_each(|w| w.stats.decay(self.config.mast_decay));
+        }
+        if self.root_state.as_ref() != Some(state) || !self.config.reuse_tree {
+            self.clear_tree();
+            self.tree.nodes.push(Node::new(0, 0, 0, Amaf::default()));
+            self.root_state = Some(state.clone());
+        }
     }
 
     /// One thread's search from `state` (see [`Agent::select_move`]).
     fn search(&mut self, game: &G, state: &G::State, budget: &Budget) -> Result<Decision, AgentError> {
         mover(game, state)?;
         let meter = Meter::start(budget.with_default_iterations(DEFAULT_MCTS_ITERATIONS));
-        self.stats.decay(self.config.mast_decay);
-        if self.root_state.as_ref() != Some(state) || !self.config.reuse_tree {
-            self.clear_tree();
-            self.nodes.push(Node::new(0, 0, 0, Amaf::default()));
-            self.root_state = Some(state.clone());
-        }
+        self.prepare(state);
         let mut stats = SearchStats::default();
+        let root_state = self.root_state.as_ref().expect("tree root");
         loop {
             let depth_reached = meter.depth_limit().is_some_and(|d| stats.depth >= d);
             if depth_reached || meter.exhausted(stats.iterations) {
                 break;
             }
-            let (visited, depth) = self.iterate(game).inspect_err(|_| self.clear_tree())?;
+            let (visited, depth) = match self.worker.iterate(game, &mut self.tree, root_state, &self.config) {
+                Ok(done) => done,
+                Err(e) => {
+                    self.clear_tree();
+                    return Err(e.into());
+                }
+            };
             stats.nodes += visited;
             stats.depth = stats.depth.max(depth);
             stats.iterations += 1;
-            // A root without moves (game over) or with one move needs no further search.
-            let root = &self.nodes[0];
-            if root.terminal || (root.expanded && root.num_children == 1) {
+            if self.tree.root_decided() {
                 break;
             }
         }
-        let root = &self.nodes[0];
-        if root.terminal {
+        self.decide(game, state, stats, &meter)
+    }
+
+    /// A tree-parallel search from `state`: every thread iterates on the one tree.
+    fn search_tree_parallel(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        budget: &Budget,
+    ) -> Result<Decision, AgentError> {
+        mover(game, state)?;
+        let meter = Meter::start(budget.with_default_iterations(DEFAULT_MCTS_ITERATIONS));
+        self.prepare(state);
+        let Helpers::Tree(workers) = &mut self.helpers else { unreachable!("tree-parallel helpers") };
+        let tree = Mutex::new(core::mem::take(&mut self.tree));
+        let shared = SharedSearch {
+            tree: &tree,
+            root_state: self.root_state.as_ref().expect("tree root"),
+            meter: &meter,
+            iterations: AtomicU64::new(0),
+            depth: AtomicU32::new(0),
+            stop: AtomicBool::new(false),
+        };
+        let (config, own) = (&self.config, &mut self.worker);
+        let results = std::thread::scope(|scope| {
+            let handles: Vec<_> =
+                workers.iter_mut().map(|w| scope.spawn(|| w.run_shared(game, &shared, config))).collect();
+            let mut results = vec![own.run_shared(game, &shared, config)];
+            for handle in handles {
+                let failed = Err(AgentError::Aborted("a search thread failed".to_string()));
+                results.push(handle.join().unwrap_or(failed));
+            }
+            results
+        });
+        match tree.into_inner() {
+            Ok(tree) => self.tree = tree,
+            Err(_) => self.clear_tree(),
+        }
+        let mut stats = SearchStats::default();
+        for result in results {
+            let thread = match result {
+                Ok(thread) => thread,
+                Err(e) => {
+                    self.clear_tree();
+                    return Err(e);
+                }
+            };
+            stats.nodes += thread.nodes;
+            stats.depth = stats.depth.max(thread.depth);
+            stats.iterations += thread.iterations;
+        }
+        self.decide(game, state, stats, &meter)
+    }
+
+    /// The move to play after a search from `state`: the root's robust child, with the root's
+    /// statistics.
+    fn decide(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        mut stats: SearchStats,
+        meter: &Meter,
+    ) -> Result<Decision, AgentError> {
+        if self.tree.nodes[0].terminal {
             return Err(AgentError::NoLegalMove);
         }
-        if !root.expanded {
+        if !self.tree.nodes[0].expanded {
             // Not even one iteration ran (a zero budget): expand to have moves to choose from.
-            let player = game.current_player(state);
-            self.state = Some(state.clone());
-            self.expand(game, 0, player)?;
-            if self.nodes[0].terminal {
+            self.worker.state = Some(state.clone());
+            self.worker.expand(game, &mut self.tree, 0, &self.config)?;
+            if self.tree.nodes[0].terminal {
                 return Err(AgentError::NoLegalMove);
             }
         }
-        let best = uct::robust_child(&self.nodes, 0);
-        let chosen = &self.nodes[best as usize];
+        let tree = &self.tree;
+        let best = uct::robust_child(&tree.nodes, 0);
+        let chosen = &tree.nodes[best as usize];
         stats.value = (chosen.visits > 0).then(|| chosen.mean());
         stats.elapsed = meter.elapsed();
-        let root = &self.nodes[0];
+        let root = &tree.nodes[0];
         stats.root = (root.first_child..root.first_child + root.num_children)
             .map(|c| {
-                let node = &self.nodes[c as usize];
+                let node = &tree.nodes[c as usize];
                 RootMove {
-                    mv: self.node_move(c).to_vec(),
+                    mv: tree.node_move(c).to_vec(),
                     visits: node.visits.into(),
                     value: (node.visits > 0).then(|| node.mean()),
                 }
             })
             .collect();
         sort_root(&mut stats.root);
-        Ok(Decision { mv: self.node_move(best).to_vec(), stats })
+        Ok(Decision { mv: tree.node_move(best).to_vec(), stats })
+    }
+
+    /// Root parallelism: a search of its own on each thread, root statistics merged.
+    fn search_root_parallel(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        budget: &Budget,
+    ) -> Result<Decision, AgentError> {
+        let start = std::time::Instant::now();
+        let Helpers::Root(helpers) = &mut self.helpers else { unreachable!("root-parallel helpers") };
+        let mut helpers = core::mem::take(helpers);
+        let (own, others) = std::thread::scope(|scope| {
+            let handles: Vec<_> =
+                helpers.iter_mut().map(|h| scope.spawn(move || h.search(game, state, budget))).collect();
+            let own = self.search(game, state, budget);
+            let others: Vec<_> = handles.into_iter().map(|h| h.join()).collect();
+            (own, others)
+        });
+        self.helpers = Helpers::Root(helpers);
+        let mut decisions = vec![own?];
+        for other in others {
+            let other = other.map_err(|_| AgentError::Aborted("a search thread failed".to_string()))?;
+            decisions.push(other?);
+        }
+        let mut merged = merge_root_decisions(decisions);
+        merged.stats.elapsed = start.elapsed();
+        Ok(merged)
     }
 }
 
@@ -506,6 +793,7 @@ impl<G: Game> Agent<G> for Mcts<G> {
             (c.rave > 0.0, format!("rave={}", c.rave)),
             (c.grave_ref > 0, format!("grave={}", c.grave_ref)),
             (c.threads > 1, format!("threads={}", c.threads)),
+            (c.threads > 1 && c.parallel == Parallelism::Root, "parallel=root".to_string()),
             (c.playout == SplitPlayout::Split, "playout=split".to_string()),
         ];
         for (_, option) in options.iter().filter(|(on, _)| *on) {
@@ -516,11 +804,19 @@ impl<G: Game> Agent<G> for Mcts<G> {
     }
 
     fn reset(&mut self, seed: u64) {
-        self.rng = PlayoutRng::seed_from_u64(seed);
+        self.worker.reset(seed);
         self.clear_tree();
-        self.stats.clear();
-        for (i, helper) in self.helpers.iter_mut().enumerate() {
-            helper.reset(helper_seed(seed, i + 1));
+        match &mut self.helpers {
+            Helpers::Root(helpers) => {
+                for (i, helper) in helpers.iter_mut().enumerate() {
+                    helper.reset(helper_seed(seed, i + 1));
+                }
+            }
+            Helpers::Tree(workers) => {
+                for (i, worker) in workers.iter_mut().enumerate() {
+                    worker.reset(helper_seed(seed, i + 1));
+                }
+            }
         }
     }
 
@@ -529,46 +825,33 @@ impl<G: Game> Agent<G> for Mcts<G> {
     }
 
     fn select_move(&mut self, game: &G, state: &G::State, budget: &Budget) -> Result<Decision, AgentError> {
-        if self.helpers.is_empty() {
-            return self.search(game, state, budget);
+        match &self.helpers {
+            Helpers::Root(helpers) if !helpers.is_empty() => self.search_root_parallel(game, state, budget),
+            Helpers::Tree(workers) if !workers.is_empty() => self.search_tree_parallel(game, state, budget),
+            _ => self.search(game, state, budget),
         }
-        let start = std::time::Instant::now();
-        let mut helpers = core::mem::take(&mut self.helpers);
-        let (own, others) = std::thread::scope(|scope| {
-            let handles: Vec<_> =
-                helpers.iter_mut().map(|h| scope.spawn(move || h.search(game, state, budget))).collect();
-            let own = self.search(game, state, budget);
-            let others: Vec<_> = handles.into_iter().map(|h| h.join()).collect();
-            (own, others)
-        });
-        self.helpers = helpers;
-        let mut decisions = vec![own?];
-        for other in others {
-            let other = other.map_err(|_| AgentError::Aborted("a search thread failed".to_string()))?;
-            decisions.push(other?);
-        }
-        let mut merged = merge_root_decisions(decisions);
-        merged.stats.elapsed = start.elapsed();
-        Ok(merged)
     }
 
     fn observe(&mut self, game: &G, before: &G::State, mv: &[Action]) -> Result<(), AgentError> {
-        for helper in &mut self.helpers {
-            helper.observe(game, before, mv)?;
+        if let Helpers::Root(helpers) = &mut self.helpers {
+            for helper in helpers {
+                helper.observe(game, before, mv)?;
+            }
         }
-        if !self.config.reuse_tree || self.root_state.as_ref() != Some(before) || !self.nodes[0].expanded {
+        if !self.config.reuse_tree || self.root_state.as_ref() != Some(before) || !self.tree.nodes[0].expanded
+        {
             self.clear_tree();
             return Ok(());
         }
-        let root = &self.nodes[0];
+        let root = &self.tree.nodes[0];
         let child =
-            (root.first_child..root.first_child + root.num_children).find(|&c| self.node_move(c) == mv);
+            (root.first_child..root.first_child + root.num_children).find(|&c| self.tree.node_move(c) == mv);
         let mut after = before.clone();
         game.apply_move(&mut after, mv);
-        let live = game.complete_keeper(&mut after, &mut self.scratch, DEFAULT_KEEPER_LIMIT);
+        let live = game.complete_keeper(&mut after, &mut self.worker.scratch, DEFAULT_KEEPER_LIMIT);
         match (child, live) {
             (Some(c), Ok(true)) => {
-                self.reroot(c);
+                uct::reroot(&mut self.tree.nodes, &mut self.tree.actions, c);
                 self.root_state = Some(after);
             }
             (_, Err(e)) => {

@@ -4,7 +4,7 @@
 //! |-------------|-----------------------------------------------------------------------|
 //! | `random`    | none                                                                  |
 //! | `flatmc`    | `playouts` (per legal move, when no budget key is given)              |
-//! | `mcts`      | `c` (exploration, ≥ 0), `mast` (bool), `epsilon` (MAST/NST, 0..=1), `decay` (MAST/NST, 0..=1), `nst` (0, 1 or 2), `width` (the MAST/NST policy plays out only from roots with at most this many moves, else uniform playouts; default 256), `rave` (equivalence k ≥ 0), `grave` (reference visits), `rave-width` (RAVE only from roots with more than this many moves; 0: always), `threads` (1..=256), `reuse` (bool), `playout` (`full`, the default, or `split`: semi-split random walks; not with `mast` or `nst`, and without the default NST unless `nst` is given). Defaults: `c` 0.7, `nst` 1, `epsilon` 0.4, `decay` 0.2, no MAST, `rave` 250 with `grave` 30 from roots of more than 32 moves (chosen by the ladder of docs/results.md); the earlier default, UCB1 with sqrt 2 and random playouts, is `mcts:c=1.414,nst=0,rave=0` |
+//! | `mcts`      | `c` (exploration, ≥ 0), `mast` (bool), `epsilon` (MAST/NST, 0..=1), `decay` (MAST/NST, 0..=1), `nst` (0, 1 or 2), `width` (the MAST/NST policy plays out only from roots with at most this many moves, else uniform playouts; default 256), `rave` (equivalence k ≥ 0), `grave` (reference visits), `rave-width` (RAVE only from roots with more than this many moves; 0: always), `threads` (1..=256), `parallel` (`tree`, the default: all threads on one tree; or `root`: a tree per thread, root statistics summed), `reuse` (bool), `playout` (`full`, the default, or `split`: semi-split random walks; not with `mast` or `nst`, and without the default NST unless `nst` is given). Defaults: `c` 0.7, `nst` 1, `epsilon` 0.4, `decay` 0.2, no MAST, `rave` 250 with `grave` 30 from roots of more than 32 moves (chosen by the ladder of docs/results.md); the earlier default, UCB1 with sqrt 2 and random playouts, is `mcts:c=1.414,nst=0,rave=0` |
 //! | `split-mcts` (alias `smcts`) | `c`, `compress` (bool: steps are runs without a choice), `expansion` (`nodal` or `single`), `playout` (`full` or `split`), `steps` (`generated`, the default: by the reasoner's move-by-move interface; or `listed`: from sorted move lists), `reuse` (bool), `mast` (bool: split MAST, per action), `epsilon`, `decay`, `nst`, `rave`, `grave` (as for `mcts`, over actions), `rollup` (visits per child, ≥ 0; 0 off). Defaults: `c` 1.414, no MAST, NST or RAVE, epsilon 0.1, decay 1 |
 //! | `alphabeta` | `tt` (log2 table size, ≤ 30), `material` (weight of owned pieces), `piece.NAME` (weight of piece NAME), `eval` (`material`, the default, or `learned`: weights from self-play), `learn` (self-play games, 1 to 1,000,000), `learn-time` (a duration), `mobility` (bool: learn and use mobility) |
 //!
@@ -26,7 +26,7 @@ use crate::alpha_beta::{AlphaBeta, AlphaBetaConfig};
 use crate::budget::Budget;
 use crate::eval::EvalKind;
 use crate::flat_mc::{FlatMcConfig, FlatMonteCarlo};
-use crate::mcts::{Mcts, MctsConfig};
+use crate::mcts::{Mcts, MctsConfig, Parallelism};
 use crate::random::RandomAgent;
 use crate::split_mcts::{Expansion, SplitMcts, SplitMctsConfig, SplitPlayout, StepSource};
 
@@ -157,6 +157,21 @@ fn parse_playout(key: &str, value: &str) -> Result<SplitPlayout, SpecError> {
         "full" => Ok(SplitPlayout::Full),
         "split" => Ok(SplitPlayout::Split),
         _ => Err(bad(key, value, "full or split")),
+    }
+}
+
+fn parse_parallel(key: &str, value: &str) -> Result<Parallelism, SpecError> {
+    match value {
+        "tree" => Ok(Parallelism::Tree),
+        "root" => Ok(Parallelism::Root),
+        _ => Err(bad(key, value, "tree or root")),
+    }
+}
+
+fn parallel_name(parallel: Parallelism) -> &'static str {
+    match parallel {
+        Parallelism::Tree => "tree",
+        Parallelism::Root => "root",
     }
 }
 
@@ -304,7 +319,7 @@ impl FromStr for AgentSpec {
             "flatmc" => ("flatmc", "playouts, iterations, time, depth, seed"),
             "mcts" => (
                 "mcts",
-                "c, mast, epsilon, decay, nst, width, rave, grave, rave-width, threads, reuse, playout, iterations, time, depth, seed",
+                "c, mast, epsilon, decay, nst, width, rave, grave, rave-width, threads, parallel, reuse, playout, iterations, time, depth, seed",
             ),
             "split-mcts" | "smcts" => {
                 (
@@ -356,6 +371,7 @@ impl FromStr for AgentSpec {
                 ("flatmc", "playouts") => flat.playouts_per_move = parse_u64(key, value)?,
                 ("mcts", _) if mcts_shared.set(key, value)? => {}
                 ("mcts", "threads") => mcts.threads = parse_threads(key, value)?,
+                ("mcts", "parallel") => mcts.parallel = parse_parallel(key, value)?,
                 ("mcts", "width") => mcts.policy_width = parse_u32(key, value)?,
                 ("mcts", "rave-width") => mcts.rave_width = parse_u32(key, value)?,
                 ("split-mcts", _) if split_shared.set(key, value)? => {}
@@ -508,6 +524,7 @@ impl fmt::Display for AgentSpec {
                 let d = MctsConfig::default();
                 SharedMcts::of_mcts(c).write_changed(&SharedMcts::of_mcts(&d), &mut options);
                 changed(&mut options, "threads", c.threads, d.threads);
+                changed(&mut options, "parallel", parallel_name(c.parallel), parallel_name(d.parallel));
                 changed(&mut options, "width", c.policy_width, d.policy_width);
                 changed(&mut options, "rave-width", c.rave_width, d.rave_width);
                 "mcts"
@@ -601,6 +618,11 @@ mod tests {
             panic!("not mcts")
         };
         assert_eq!((m.nst, m.mast_decay, m.rave, m.grave_ref, m.threads), (1, 0.2, 250.0, 30, 2));
+        assert_eq!(m.parallel, Parallelism::Tree);
+        let AgentKind::Mcts(m) = parse("mcts:threads=2,parallel=root").unwrap().kind else {
+            panic!("not mcts")
+        };
+        assert_eq!((m.threads, m.parallel), (2, Parallelism::Root));
         let AgentKind::Mcts(m) = parse("mcts:playout=split").unwrap().kind else { panic!("not mcts") };
         assert_eq!(m.playout, SplitPlayout::Split);
         // Semi-split playouts drop the default NST policy, which ranks listed moves.
@@ -695,6 +717,7 @@ mod tests {
             "mcts:grave=-2",
             "mcts:threads=0",
             "mcts:threads=257",
+            "mcts:parallel=leaf",
             "mcts:width=wide",
             "mcts:width=-1",
             "mcts:rave-width=some",
@@ -766,6 +789,7 @@ mod tests {
             "mcts:c=1.4142135623730951,epsilon=0.1,decay=1,nst=0",
             "mcts:time=2s",
             "mcts:nst=2,threads=2,width=5000",
+            "mcts:threads=2,parallel=root",
             "mcts:rave=100,grave=5,rave-width=40",
             "split-mcts",
             "split-mcts:c=0.5,reuse=false,playout=split,compress=false,expansion=single,iterations=9",

@@ -80,6 +80,8 @@ fn mcts_enhancements_win_nim() {
         "mcts:iterations=300,rave=250",
         "mcts:iterations=300,rave=250,grave=20",
         "mcts:iterations=300,threads=2",
+        "mcts:iterations=300,threads=2,parallel=root",
+        "mcts:iterations=300,threads=2,nst=1,rave=250,rave-width=0",
         "mcts:iterations=300,playout=split",
         "mcts:iterations=300,rave=250,playout=split",
     ] {
@@ -128,7 +130,7 @@ fn the_same_seed_plays_the_same_game() {
     // The enhancements and root parallelism too: with an iteration budget the threads' searches
     // and their merge depend on the seed alone.
     let enhanced = |seed| -> GameRecord {
-        let spec = "mcts:iterations=40,mast=true,nst=1,rave=100,grave=5,threads=2";
+        let spec = "mcts:iterations=40,mast=true,nst=1,rave=100,grave=5,threads=2,parallel=root";
         let mut agents = vec![agent(&game, spec), agent(&game, "flatmc:playouts=3")];
         play_game(&game, &mut agents, seed, &PlayLimits::default()).unwrap()
     };
@@ -442,7 +444,15 @@ fn threads_speed() {
         let game = interpreter(file);
         let mut root = game.initial_state();
         assert!(game.complete_keeper(&mut root, &mut game.new_scratch(), 1000).unwrap());
-        let options = ["threads=1", "threads=2", "mast=true", "nst=1", "rave=250,grave=30", "playout=split"];
+        let options = [
+            "threads=1",
+            "threads=2",
+            "threads=2,parallel=root",
+            "mast=true",
+            "nst=1",
+            "rave=250,grave=30",
+            "playout=split",
+        ];
         for options in options {
             let spec = format!("mcts:{options},reuse=false");
             let mut a = agent(&game, &spec);
@@ -585,6 +595,29 @@ fn learned_weights_of_the_documented_games() {
                     .collect();
                 println!("  {player}: {}; mobility {:?}", pieces.join(", "), learned.mobility[p]);
             }
+        }
+    }
+}
+
+/// Tree parallelism shares one iteration budget over its threads and settles every virtual
+/// visit: after `n` iterations from connect4's opening (7 moves, none ending the game) the root
+/// moves' visits add up to exactly `n`, whatever the threads' interleaving.
+#[test]
+fn tree_parallel_threads_share_the_budget_and_settle_their_visits() {
+    let game = interpreter("connect4.rbg");
+    let mut root = game.initial_state();
+    assert!(game.complete_keeper(&mut root, &mut game.new_scratch(), 1000).unwrap());
+    for threads in [2, 3] {
+        for seed in 0..3 {
+            let spec = format!("mcts:threads={threads},reuse=false,seed={seed}");
+            let mut a = agent(&game, &spec);
+            let d = a.select_move(&game, &root, &Budget::iterations(500)).unwrap();
+            assert_eq!(d.stats.iterations, 500, "{spec}");
+            assert_eq!(d.stats.root.len(), 7, "{spec}");
+            assert_eq!(d.stats.root.iter().map(|m| m.visits).sum::<u64>(), 500, "{spec}");
+            let values = d.stats.root.iter().filter_map(|m| m.value);
+            assert!(values.clone().all(|v| (0.0..=1.0).contains(&v)), "{spec}: {:?}", d.stats.root);
+            assert_eq!(Some(d.mv.as_slice()), d.stats.root.first().map(|m| m.mv.as_slice()), "{spec}");
         }
     }
 }
