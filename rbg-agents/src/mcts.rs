@@ -39,8 +39,9 @@
 //! iterations on the one tree, behind a lock held for the descent (selection and expansion) and
 //! the backpropagation, not for the playout, which is most of an iteration's work. A descent
 //! counts its visit on every node of its path at once (a virtual loss until the reward comes
-//! back), so the other threads go down other paths. Each thread has its own generator and
-//! playout statistics (MAST, NST); an iteration budget counts over all threads. With more than
+//! back), so the other threads go down other paths. Each thread has its own generator; the
+//! playout statistics (MAST, NST) are one table that all threads read and add to; an iteration
+//! budget counts over all threads. With more than
 //! one thread the result depends on how the threads interleave. Root parallelism
 //! (`parallel = root`): each extra thread runs a search of its own, with its own tree,
 //! statistics and seed, within the same budget (iterations are counted per thread); the root
@@ -49,7 +50,7 @@
 //! both are the same search, reproducible from the seed.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard, PoisonError, RwLock};
 
 use rand::Rng;
 use rand_core::SeedableRng;
@@ -240,7 +241,7 @@ impl Tree {
 
 /// What one thread needs to run iterations on a tree: its generator, the search state and
 /// buffers, its playout statistics (MAST, NST) and RAVE's scratch. A tree-parallel search has
-/// one per thread; their action statistics stay their own.
+/// one per thread; they all learn and read the first one's action statistics ([`StatsHome`]).
 struct Worker<G: Game> {
     scratch: G::Scratch,
     rng: PlayoutRng,
@@ -272,9 +273,20 @@ struct Descent {
     terminal: bool,
 }
 
+/// Where an iteration's MAST/NST statistics live: the worker's own, or the one table of a
+/// tree-parallel search, which every thread reads in its playouts and adds its iterations to
+/// (statistics split over the threads would each learn from a fraction of the playouts).
+#[derive(Clone, Copy)]
+enum StatsHome<'a> {
+    Own,
+    Shared(&'a RwLock<ActionStats>),
+}
+
 /// What the threads of a tree-parallel search share besides the tree.
 struct SharedSearch<'a, S> {
     tree: &'a Mutex<Tree>,
+    /// The action statistics (MAST, NST).
+    stats: &'a RwLock<ActionStats>,
     root_state: &'a S,
     meter: &'a Meter,
     /// Iterations begun by all threads.
@@ -340,7 +352,7 @@ impl<G: Game> Worker<G> {
     /// Plays a playout from the search state by the action statistics' policy (uniformly at
     /// random when it is not active, for RAVE), recording its moves in the trail; returns the
     /// number of moves made.
-    fn policy_playout(&mut self, game: &G, config: &MctsConfig) -> Result<u64, SearchError> {
+    fn policy_playout(&mut self, game: &G, config: &MctsConfig, home: StatsHome) -> Result<u64, SearchError> {
         let state = self.state.as_mut().expect("search state");
         let mut plies = 0;
         while plies < config.max_playout_plies {
@@ -351,7 +363,13 @@ impl<G: Game> Worker<G> {
             let player = game.current_player(state);
             let pick = if self.by_policy {
                 let hashes = self.moves.iter().map(move_hash);
-                self.stats.pick(&mut self.rng, &self.trail, player, hashes)
+                match home {
+                    StatsHome::Own => self.stats.pick(&mut self.rng, &self.trail, player, hashes),
+                    StatsHome::Shared(stats) => {
+                        let stats = stats.read().unwrap_or_else(PoisonError::into_inner);
+                        stats.pick(&mut self.rng, &self.trail, player, hashes)
+                    }
+                }
             } else {
                 self.rng.gen_range(0..self.moves.len() as u32) as usize
             };
@@ -469,11 +487,11 @@ impl<G: Game> Worker<G> {
 
     /// The playout from where the descent ended; returns the number of moves made. It reads
     /// nothing of the tree, so tree-parallel threads run it without the lock.
-    fn play_out(&mut self, game: &G, config: &MctsConfig) -> Result<u64, SearchError> {
+    fn play_out(&mut self, game: &G, config: &MctsConfig, home: StatsHome) -> Result<u64, SearchError> {
         if config.playout == SplitPlayout::Split {
             self.walk_playout(game, config)
         } else if self.record {
-            self.policy_playout(game, config)
+            self.policy_playout(game, config, home)
         } else {
             let state = self.state.as_mut().expect("search state");
             let max_plies = config.max_playout_plies;
@@ -483,7 +501,7 @@ impl<G: Game> Worker<G> {
 
     /// Backpropagation: each node of the path adds the final reward of its mover (the visits
     /// were counted by the descent), then the action statistics and RAVE learn the iteration.
-    fn back_up(&mut self, game: &G, tree: &mut Tree, config: &MctsConfig) {
+    fn back_up(&mut self, game: &G, tree: &mut Tree, config: &MctsConfig, home: StatsHome) {
         rewards_into(game, self.state.as_ref().expect("search state"), &mut self.rewards);
         for &i in &self.path {
             let n = &mut tree.nodes[i as usize];
@@ -491,7 +509,13 @@ impl<G: Game> Worker<G> {
                 n.reward += self.rewards[n.mover as usize - 1];
             }
         }
-        self.stats.update(&self.trail, &self.rewards);
+        match home {
+            StatsHome::Own => self.stats.update(&self.trail, &self.rewards),
+            StatsHome::Shared(stats) => {
+                let mut stats = stats.write().unwrap_or_else(PoisonError::into_inner);
+                stats.update(&self.trail, &self.rewards);
+            }
+        }
         if tree.rave_active(config) {
             // The `d`-th node of the path made the `d`-th move of the trail.
             self.rave.update(&mut tree.nodes, &self.path, |d| d, &self.trail, &self.rewards);
@@ -508,9 +532,9 @@ impl<G: Game> Worker<G> {
     ) -> Result<(u64, u32), SearchError> {
         let mut descent = self.descend(game, tree, root_state, config)?;
         if !descent.terminal {
-            descent.visited += self.play_out(game, config)?;
+            descent.visited += self.play_out(game, config, StatsHome::Own)?;
         }
-        self.back_up(game, tree, config);
+        self.back_up(game, tree, config, StatsHome::Own);
         Ok((descent.visited, self.path.len() as u32 - 1))
     }
 
@@ -538,7 +562,7 @@ impl<G: Game> Worker<G> {
         config: &MctsConfig,
         stats: &mut SearchStats,
     ) -> Result<(), AgentError> {
-        let meter = shared.meter;
+        let (meter, home) = (shared.meter, StatsHome::Shared(shared.stats));
         while !shared.stop.load(Ordering::Relaxed) {
             let depth_reached =
                 meter.depth_limit().is_some_and(|d| shared.depth.load(Ordering::Relaxed) >= d);
@@ -548,10 +572,10 @@ impl<G: Game> Worker<G> {
             }
             let mut descent = self.descend(game, &mut *lock(shared.tree)?, shared.root_state, config)?;
             if !descent.terminal {
-                descent.visited += self.play_out(game, config)?;
+                descent.visited += self.play_out(game, config, home)?;
             }
             let mut tree = lock(shared.tree)?;
-            self.back_up(game, &mut tree, config);
+            self.back_up(game, &mut tree, config, home);
             if tree.root_decided() {
                 shared.stop.store(true, Ordering::Relaxed);
             }
@@ -621,12 +645,10 @@ impl<G: Game> Mcts<G> {
     }
 
     /// Starts a search from `state`: keeps the tree if it stands for `state` (and trees are
-    /// reused), else starts a new one; weighs down the action statistics.
+    /// reused), else starts a new one; weighs down the action statistics (a tree-parallel
+    /// search's are the first worker's).
     fn prepare(&mut self, state: &G::State) {
         self.worker.stats.decay(self.config.mast_decay);
-        if let Helpers::Tree(workers) = &mut self.helpers {
-            workers.iter_mut().for_each(|w| w.stats.decay(self.config.mast_decay));
-        }
         if self.root_state.as_ref() != Some(state) || !self.config.reuse_tree {
             self.clear_tree();
             self.tree.nodes.push(Node::new(0, 0, 0, Amaf::default()));
@@ -675,8 +697,11 @@ impl<G: Game> Mcts<G> {
         self.prepare(state);
         let Helpers::Tree(workers) = &mut self.helpers else { unreachable!("tree-parallel helpers") };
         let tree = Mutex::new(core::mem::take(&mut self.tree));
+        let no_stats = ActionStats::new(false, PolicySettings { epsilon: 0.0, context: 0 });
+        let stats = RwLock::new(core::mem::replace(&mut self.worker.stats, no_stats));
         let shared = SharedSearch {
             tree: &tree,
+            stats: &stats,
             root_state: self.root_state.as_ref().expect("tree root"),
             meter: &meter,
             iterations: AtomicU64::new(0),
@@ -694,6 +719,7 @@ impl<G: Game> Mcts<G> {
             }
             results
         });
+        self.worker.stats = stats.into_inner().unwrap_or_else(PoisonError::into_inner);
         match tree.into_inner() {
             Ok(tree) => self.tree = tree,
             Err(_) => self.clear_tree(),
