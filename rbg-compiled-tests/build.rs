@@ -91,11 +91,11 @@ fn main() {
         // the baselines are all in the shard.
         let home = if here { "" } else { "::rbg_compiled_shard::" };
         let ident = names::snake(name);
-        let _ = writeln!(arms, "{name:?} => Some(v.visit(&{home}{ident}::Reasoner)),");
+        let _ = writeln!(arms, "{name:?} => Some(v.visit(&SharedChildren(&{home}{ident}::Reasoner))),");
         if baseline {
             let _ = writeln!(
                 baseline_arms,
-                "{name:?} => Some(v.visit(&::rbg_compiled_shard::{ident}_baseline::Reasoner)),"
+                "{name:?} => Some(v.visit(&SharedChildren(&::rbg_compiled_shard::{ident}_baseline::Reasoner))),"
             );
         }
         let baseline_here = shard && baseline;
@@ -109,12 +109,12 @@ fn main() {
         if here {
             let module = generate_module(&game, name, &CompileOptions::default())
                 .unwrap_or_else(|e| panic!("{name} does not compile: {e}"));
-            let _ = writeln!(modules, "pub mod {ident} {{ {module} }}");
+            write_module(&mut modules, &ident, &module);
         }
         if baseline_here {
             let module = generate_module(&game, name, &baseline_options())
                 .unwrap_or_else(|e| panic!("{name} does not compile without optimisations: {e}"));
-            let _ = writeln!(modules, "pub mod {ident}_baseline {{ {module} }}");
+            write_module(&mut modules, &format!("{ident}_baseline"), &module);
         }
     }
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR")).join("games.rs");
@@ -126,18 +126,18 @@ fn main() {
     let switch_arms: String = switch_flags
         .iter()
         .enumerate()
-        .map(|(i, (_, module))| format!("{i} => Some(v.visit(&{module}::Reasoner)),"))
+        .map(|(i, (_, module))| format!("{i} => Some(v.visit(&SharedChildren(&{module}::Reasoner))),"))
         .collect();
     let switch_flags: Vec<&String> = switch_flags.iter().map(|(flag, _)| flag).collect();
     let sbg_names = compile_sbg_games(&mut modules);
     let geometry_names = compile_geometry_games(&mut modules);
     let geometry_arms: String = geometry_names
         .iter()
-        .map(|n| format!("{n:?} => Some(v.visit(&geometry_{}::Reasoner)),", names::snake(n)))
+        .map(|n| format!("{n:?} => Some(v.visit(&SharedChildren(&geometry_{}::Reasoner))),", names::snake(n)))
         .collect();
     let sbg_arms: String = sbg_names
         .iter()
-        .map(|n| format!("{n:?} => Some(v.visit(&sbg_{}::Reasoner)),", names::snake(n)))
+        .map(|n| format!("{n:?} => Some(v.visit(&SharedChildren(&sbg_{}::Reasoner))),", names::snake(n)))
         .collect();
     let names: Vec<String> = games.iter().map(|(n, _)| format!("{n:?}")).collect();
     let code = format!(
@@ -179,6 +179,28 @@ fn main() {
     std::fs::write(&out, code).unwrap_or_else(|e| panic!("cannot write {}: {e}", out.display()));
 }
 
+/// Appends the generated `module` as `pub mod {ident}` to `modules`, with the game's
+/// [`SharedSearch`] entry point: the children's search compiled once, in this crate (see
+/// rbg-compiled-shard's `SharedChildren`, through which the registry hands every game out).
+fn write_module(modules: &mut String, ident: &str, module: &impl std::fmt::Display) {
+    let _ = writeln!(
+        modules,
+        "pub mod {ident} {{ {module} }}\n\
+         impl crate::SharedSearch for {ident}::Reasoner {{\n\
+             #[inline(never)]\n\
+             fn visit_children_dyn(\n\
+                 &self,\n\
+                 s: &mut <Self as Game>::State,\n\
+                 sc: &mut <Self as Game>::Scratch,\n\
+                 child: &mut <Self as Game>::State,\n\
+                 visit: &mut dyn FnMut(&mut <Self as Game>::State) -> ::core::ops::ControlFlow<()>,\n\
+             ) -> Result<Option<u64>, ::rbg_core::SearchError> {{\n\
+                 Game::visit_children(self, s, sc, child, visit)\n\
+             }}\n\
+         }}"
+    );
+}
+
 /// Compiles `SWITCH_GAME` once per switch of the compiler's options, that switch alone flipped;
 /// returns each switch's flag and the module of its variant (`switch_variant_{i}`, or the
 /// default's module where the switch does not change the game's code: the same code needs no
@@ -203,7 +225,7 @@ fn compile_switch_variants(games: &[(String, PathBuf)], modules: &mut String) ->
         let ident = if variant_code == default_code {
             names::snake(name)
         } else {
-            let _ = writeln!(modules, "pub mod switch_variant_{i} {{ {module} }}");
+            write_module(modules, &format!("switch_variant_{i}"), &module);
             format!("switch_variant_{i}")
         };
         variants.push((switch.flag.to_string(), ident));
@@ -242,7 +264,7 @@ fn compile_geometry_games(modules: &mut String) -> Vec<String> {
         let game = parsed.game.unwrap_or_else(|| panic!("{name} does not parse: {:?}", parsed.diagnostics));
         let module = generate_module(&game, &name, &CompileOptions::default())
             .unwrap_or_else(|e| panic!("{name} does not compile: {e}"));
-        let _ = writeln!(modules, "pub mod geometry_{} {{ {module} }}", names::snake(&name));
+        write_module(modules, &format!("geometry_{}", names::snake(&name)), &module);
         names.push(name);
     }
     names
@@ -262,7 +284,7 @@ fn compile_sbg_games(modules: &mut String) -> Vec<String> {
             .unwrap_or_else(|| panic!("{name}.sbg: the translation does not parse: {:?}", generated.parsed));
         let module = generate_module(&game, &name, &CompileOptions::default())
             .unwrap_or_else(|e| panic!("{name}.sbg does not compile: {e}"));
-        let _ = writeln!(modules, "pub mod sbg_{} {{ {module} }}", names::snake(&name));
+        write_module(modules, &format!("sbg_{}", names::snake(&name)), &module);
         names.push(name);
     }
     names

@@ -4,6 +4,9 @@
 
 #![forbid(unsafe_code)]
 
+/// Every game of the registry is handed out as a `SharedChildren`, so that no test binary
+/// compiles a game's children's search again (see rbg-compiled-shard).
+pub use rbg_compiled_shard::{SharedChildren, SharedSearch};
 use rbg_core::Game;
 
 /// A computation to run on a compiled reasoner whose type depends on the game.

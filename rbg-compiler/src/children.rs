@@ -9,12 +9,16 @@ use quote::quote;
 
 use crate::ctx::Ctx;
 
-/// The sink of the search (module items); empty when the switch is off.
+/// The sink of the search and the child builder it shares with `fewer-searches`'s `StateSink`
+/// (module items); empty when neither uses them.
 pub(crate) fn sinks(c: &Ctx) -> TokenStream {
+    let builder = if c.o.visit_children || c.fewer_searches { build_child() } else { TokenStream::new() };
     if !c.o.visit_children {
-        return TokenStream::new();
+        return builder;
     }
     quote! {
+        #builder
+
         /// Builds the state after each move in `child` and hands it to a visitor.
         struct ChildSink<'a, F> {
             child: &'a mut State,
@@ -33,10 +37,7 @@ pub(crate) fn sinks(c: &Ctx) -> TokenStream {
             }
             #[inline(always)]
             fn found_child(&mut self, st: &State, vertex: Cell, player: PlayerId, node: NodeId) -> bool {
-                self.child.clone_from(st);
-                self.child.vertex = vertex;
-                self.child.player = player;
-                self.child.node = node;
+                build_child(self.child, st, vertex, player, node);
                 self.visited += 1;
                 (self.visit)(self.child).is_break()
             }
@@ -44,21 +45,33 @@ pub(crate) fn sinks(c: &Ctx) -> TokenStream {
     }
 }
 
-/// The `Game` method overridden by the switch (inside the impl); empty when it is off. With
-/// `shared-visitor` it hands the caller's closure, as a `&mut dyn FnMut`, to
-/// `visit_children_shared` (see [`shared`]).
+/// The function building a child (a module item), one definition for every sink that builds
+/// children (`ChildSink`, `StateSink::Child`), so that what a child is stays in one place.
+fn build_child() -> TokenStream {
+    quote! {
+        /// Builds in `child` the state after the move just found: `st` is the working state,
+        /// which holds the move's modifications (kept exact by `Sink::DERIVED`), and the
+        /// move's switch sets the rules position `vertex`, `player` and `node`.
+        #[inline(always)]
+        fn build_child(child: &mut State, st: &State, vertex: Cell, player: PlayerId, node: NodeId) {
+            child.clone_from(st);
+            child.vertex = vertex;
+            child.player = player;
+            child.node = node;
+        }
+    }
+}
+
+/// The `Game` method overridden by the switch (inside the impl); empty when it is off. The
+/// search is generic over the caller's visitor, so perft's closure is called directly at each
+/// child (no `&mut dyn FnMut`, whatever `shared-visitor` says): a user's crate calls it from
+/// one place, where sharing would save no build time. Crates with many callers route them
+/// through one non-generic function of their own (rbg-compiled-tests: `SharedChildren`).
 pub(crate) fn methods(c: &Ctx) -> TokenStream {
     if !c.o.visit_children {
         return TokenStream::new();
     }
-    let body = if c.o.shared_visitor {
-        quote! {
-            let mut visit = visit;
-            visit_children_shared(s, sc, child, &mut visit)
-        }
-    } else {
-        search_body(c)
-    };
+    let body = search_body(c);
     quote! {
         fn visit_children<F>(
             &self,
@@ -70,31 +83,6 @@ pub(crate) fn methods(c: &Ctx) -> TokenStream {
         where
             F: FnMut(&mut State) -> ControlFlow<()>,
         {
-            #body
-        }
-    }
-}
-
-/// With `shared-visitor` (module items): the children's search for every visitor, compiled
-/// once in the crate holding the module. A generic `visit_children` would instantiate the
-/// search in each crate that calls it with a closure of its own (every perft driver, every
-/// test binary: a copy of the whole search per game each time); behind a `&mut dyn FnMut` the
-/// callers share this one copy, at an indirect call per child.
-pub(crate) fn shared(c: &Ctx) -> TokenStream {
-    if !c.o.visit_children || !c.o.shared_visitor {
-        return TokenStream::new();
-    }
-    let body = search_body(c);
-    quote! {
-        /// `Game::visit_children`'s search, shared by every visitor (not inlined: callers in
-        /// other crates call it rather than compile the search again).
-        #[inline(never)]
-        fn visit_children_shared(
-            s: &mut State,
-            sc: &mut Scratch,
-            child: &mut State,
-            visit: &mut dyn FnMut(&mut State) -> ControlFlow<()>,
-        ) -> Result<Option<u64>, SearchError> {
             #body
         }
     }

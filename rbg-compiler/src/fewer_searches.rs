@@ -88,10 +88,7 @@ pub(crate) fn sinks(c: &Ctx) -> TokenStream {
                     }
                     StateSink::Child { child, visit, visited, broken } => {
                         if !*broken {
-                            child.clone_from(st);
-                            child.vertex = vertex;
-                            child.player = player;
-                            child.node = node;
+                            build_child(child, st, vertex, player, node);
                             **visited += 1;
                             *broken = visit(child).is_break();
                         }

@@ -70,7 +70,7 @@ pub use crate_files::{write_crate, CrateDeps, WrittenCrate, GENERATED_MARKER};
 
 /// The version of the generator, part of every cache key: bump it when the generated code
 /// changes in a way that cargo's own change detection would not notice.
-pub const GENERATOR_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "-g18");
+pub const GENERATOR_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "-g19");
 
 rbg_automaton::option_switches! {
     /// What to generate. Every switch defaults to on; turning one off keeps the moves identical
@@ -149,13 +149,12 @@ rbg_automaton::option_switches! {
             /// fixed offset onto a cell holding given pieces (breakthrough's pawn steps): a
             /// popcount per offset instead of a search (design notes 5 and 6.3). Off: a search.
             pub set_moves: bool = true, "set-moves", Optimisation;
-            /// `visit_moves` and `visit_children` hand the caller's closure, as a
-            /// `&mut dyn FnMut`, to one search each, compiled once in the game's crate instead
-            /// of once per caller's closure and crate (the drivers' streaming fallbacks, the C
-            /// ABI's visitor, `has_legal_move`, every perft driver): a quarter to a third less
-            /// build time, at one indirect call per move streamed or child built
-            /// (docs/results.md, "Compile time"). Listing, counting and drawing keep their own
-            /// searches. Off: one search per visitor.
+            /// `visit_moves` hands the caller's closure, as a `&mut dyn FnMut`, to one search,
+            /// compiled once in the game's crate instead of once per caller's closure and crate
+            /// (the drivers' streaming fallbacks, the C ABI's visitor, `has_legal_move`): a
+            /// quarter to a third less build time, at one indirect call per move streamed
+            /// (docs/results.md, "Compile time"). Listing, counting, drawing and perft's
+            /// children keep their own searches. Off: one search per visitor.
             pub shared_visitor: bool = true, "shared-visitor", Optimisation;
             /// On games whose search code is large (the arimaa games), compile the search
             /// for four sinks instead of seven: the keeper's first move, drawing and perft's

@@ -81,7 +81,6 @@ pub(crate) fn module(
     let sinks = scratch::sinks();
     let count_sinks = count_replay::sinks(&c);
     let child_sinks = children::sinks(&c);
-    let shared_children = children::shared(&c);
     let shared_visit = game_impl::shared_visit_moves(&c);
     let shared_sinks = fewer_searches::sinks(&c);
     let exprs = exprs::functions(&c)?;
@@ -99,7 +98,6 @@ pub(crate) fn module(
         #sinks
         #count_sinks
         #child_sinks
-        #shared_children
         #shared_visit
         #shared_sinks
         #exprs
