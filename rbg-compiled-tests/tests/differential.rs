@@ -310,3 +310,30 @@ fn own_playout_loops_play_the_generic_loops_games() {
     println!("{cached} playouts drew from a class cache");
     assert!(cached > 100, "only {cached} playouts drew from a class cache");
 }
+
+/// The registry hands every game out as rbg-compiled-shard's `SharedChildren`, which forwards
+/// each `Game` method to the compiled game by hand. A method added to `Game` with a default
+/// body and not forwarded there would make these tests check the default instead of the
+/// compiled game's own code, silently: so every method of the trait must be forwarded, but
+/// `perft_subtree`, which the wrapper keeps as the trait's default on purpose.
+#[test]
+fn the_shared_children_wrapper_forwards_every_game_method() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let read =
+        |path: &str| std::fs::read_to_string(root.join(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let fn_names = |text: &str| -> Vec<String> {
+        let words: Vec<&str> = text.split(|c: char| !(c.is_alphanumeric() || c == '_')).collect();
+        words.windows(2).filter(|w| w[0] == "fn" && !w[1].is_empty()).map(|w| w[1].to_string()).collect()
+    };
+    let game_rs = read("rbg-core/src/game.rs");
+    let trait_start = game_rs.find("pub trait Game").expect("the Game trait");
+    let trait_end = trait_start + game_rs[trait_start..].find("\n}\n").expect("the end of the Game trait");
+    let wrapper_rs = read("rbg-compiled-shard/src/lib.rs");
+    let impl_start = wrapper_rs.find("for SharedChildren").expect("the wrapper's impl of Game");
+    let forwarded = fn_names(&wrapper_rs[impl_start..]);
+    let methods = fn_names(&game_rs[trait_start..trait_end]);
+    assert!(methods.len() > 20, "the Game trait's methods were not found: {methods:?}");
+    let missing: Vec<_> =
+        methods.iter().filter(|m| *m != "perft_subtree" && !forwarded.contains(m)).collect();
+    assert!(missing.is_empty(), "SharedChildren does not forward {missing:?}");
+}
