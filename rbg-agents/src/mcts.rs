@@ -685,17 +685,18 @@ impl<G: Game> Mcts<G> {
         self.decide(game, state, stats, &meter)
     }
 
-    /// A tree-parallel search from `state`: every thread iterates on the one tree.
+    /// A tree-parallel search from `state`: this thread and one per worker iterate on the one
+    /// tree.
     fn search_tree_parallel(
         &mut self,
         game: &G,
         state: &G::State,
         budget: &Budget,
+        workers: &mut [Worker<G>],
     ) -> Result<Decision, AgentError> {
         mover(game, state)?;
         let meter = Meter::start(budget.with_default_iterations(DEFAULT_MCTS_ITERATIONS));
         self.prepare(state);
-        let Helpers::Tree(workers) = &mut self.helpers else { unreachable!("tree-parallel helpers") };
         let tree = Mutex::new(core::mem::take(&mut self.tree));
         let no_stats = ActionStats::new(false, PolicySettings { epsilon: 0.0, context: 0 });
         let stats = RwLock::new(core::mem::replace(&mut self.worker.stats, no_stats));
@@ -780,16 +781,16 @@ impl<G: Game> Mcts<G> {
         Ok(Decision { mv: tree.node_move(best).to_vec(), stats })
     }
 
-    /// Root parallelism: a search of its own on each thread, root statistics merged.
+    /// Root parallelism: a search of its own on this thread and on one per helper, root
+    /// statistics merged.
     fn search_root_parallel(
         &mut self,
         game: &G,
         state: &G::State,
         budget: &Budget,
+        helpers: &mut [Mcts<G>],
     ) -> Result<Decision, AgentError> {
         let start = std::time::Instant::now();
-        let Helpers::Root(helpers) = &mut self.helpers else { unreachable!("root-parallel helpers") };
-        let mut helpers = core::mem::take(helpers);
         let (own, others) = std::thread::scope(|scope| {
             let handles: Vec<_> =
                 helpers.iter_mut().map(|h| scope.spawn(move || h.search(game, state, budget))).collect();
@@ -797,7 +798,6 @@ impl<G: Game> Mcts<G> {
             let others: Vec<_> = handles.into_iter().map(|h| h.join()).collect();
             (own, others)
         });
-        self.helpers = Helpers::Root(helpers);
         let mut decisions = vec![own?];
         for other in others {
             let other = other.map_err(|_| AgentError::Aborted("a search thread failed".to_string()))?;
@@ -851,10 +851,22 @@ impl<G: Game> Agent<G> for Mcts<G> {
     }
 
     fn select_move(&mut self, game: &G, state: &G::State, budget: &Budget) -> Result<Decision, AgentError> {
-        match &self.helpers {
-            Helpers::Root(helpers) if !helpers.is_empty() => self.search_root_parallel(game, state, budget),
-            Helpers::Tree(workers) if !workers.is_empty() => self.search_tree_parallel(game, state, budget),
-            _ => self.search(game, state, budget),
+        // The helpers are taken out for the search, which borrows the rest of `self`.
+        match core::mem::replace(&mut self.helpers, Helpers::Root(Vec::new())) {
+            Helpers::Root(mut helpers) if !helpers.is_empty() => {
+                let decision = self.search_root_parallel(game, state, budget, &mut helpers);
+                self.helpers = Helpers::Root(helpers);
+                decision
+            }
+            Helpers::Tree(mut workers) if !workers.is_empty() => {
+                let decision = self.search_tree_parallel(game, state, budget, &mut workers);
+                self.helpers = Helpers::Tree(workers);
+                decision
+            }
+            none => {
+                self.helpers = none;
+                self.search(game, state, budget)
+            }
         }
     }
 
