@@ -2,9 +2,11 @@
 //!
 //! The corpus is found by rbg-testdata (`$RBG_CORPUS`, else `../shared/corpus`). When it is
 //! missing the crate has no games, and the tests fail or skip by rbg-testdata's policy
-//! (`RBG_SKIP_CONFORMANCE`, `CI`). The build itself reads no other variable, so setting `CI` does
-//! not rebuild this (large) crate. A game the compiler rejects fails the build: every corpus game
-//! must compile.
+//! (`RBG_SKIP_CONFORMANCE`, `CI`). The build itself reads no other variable of ours, so setting
+//! `CI` does not rebuild this (large) crate; of cargo's it reads `RUSTC_WORKSPACE_WRAPPER`, to
+//! compile only a sample of the games for clippy, which checks and does not build (see
+//! `linted_by_clippy`). A game the compiler rejects fails the build: every corpus game must
+//! compile.
 //!
 //! The Simplified Boardgames of `games/sbg/` are compiled too, from their RBG translation
 //! (rbg-sbg), so the compiled engine is checked against the direct SBG reasoner.
@@ -74,18 +76,42 @@ fn in_shard(index: usize) -> bool {
     index % 2 == 1
 }
 
+/// Games compiled when the crate is built for clippy (see [`linted_by_clippy`]), with their
+/// baselines: one of each shape the generator treats differently (patterns and a flipping
+/// keeper, split moves, classes, many pieces, unbounded moves and variables).
+const CLIPPY_SAMPLE: &[&str] =
+    &["reversi", "breakthrough_split", "connect4", "chess", "paperSoccer", "hex_5x5"];
+
+/// Whether this build is clippy's (cargo runs workspace members through `clippy-driver`, and
+/// tells build scripts so). Clippy type-checks this crate twice (library and test profile)
+/// without generating code, which for all 30 MB of generated games took four of its six
+/// minutes; the generated code's lints are the generator's, so a sample of games shows them.
+fn linted_by_clippy() -> bool {
+    println!("cargo:rerun-if-env-changed=RUSTC_WORKSPACE_WRAPPER");
+    std::env::var("RUSTC_WORKSPACE_WRAPPER").is_ok_and(|wrapper| wrapper.contains("clippy-driver"))
+}
+
 fn main() {
     println!("cargo:rerun-if-env-changed=RBG_CORPUS");
     let dir = rbg_testdata::corpus_dir();
     println!("cargo:rerun-if-changed={}", dir.display());
-    let games: Vec<(String, PathBuf)> =
-        rbg_testdata::corpus_games(&dir).into_iter().map(|g| (g.name, g.path)).collect();
+    let sample = linted_by_clippy();
+    // Indexed in the whole corpus, so that a game is in the same crate in the sample.
+    let games: Vec<(usize, String, PathBuf)> = rbg_testdata::corpus_games(&dir)
+        .into_iter()
+        .enumerate()
+        .filter(|(_, g)| !sample || CLIPPY_SAMPLE.contains(&g.name.as_str()))
+        .map(|(index, g)| (index, g.name, g.path))
+        .collect();
+    if sample && !games.is_empty() {
+        assert_eq!(games.len(), CLIPPY_SAMPLE.len(), "a game of CLIPPY_SAMPLE is not in the corpus");
+    }
     let shard = std::env::var("CARGO_PKG_NAME").is_ok_and(|name| name == SHARD);
     let mut modules = String::new();
     let mut arms = String::new();
     let mut baseline_arms = String::new();
-    for (index, (name, path)) in games.iter().enumerate() {
-        let here = in_shard(index) == shard;
+    for (index, name, path) in &games {
+        let here = in_shard(*index) == shard;
         let baseline = BASELINE_GAMES.contains(&name.as_str());
         // The registry (of this crate, not the shard's) names the shard's modules by path;
         // the baselines are all in the shard.
@@ -122,15 +148,15 @@ fn main() {
         std::fs::write(&out, modules).unwrap_or_else(|e| panic!("cannot write {}: {e}", out.display()));
         return;
     }
-    let switch_flags = compile_switch_variants(&games, &mut modules);
+    let switch_flags = compile_switch_variants(&games, &mut modules, sample);
     let switch_arms: String = switch_flags
         .iter()
         .enumerate()
         .map(|(i, (_, module))| format!("{i} => Some(v.visit(&SharedChildren(&{module}::Reasoner))),"))
         .collect();
     let switch_flags: Vec<&String> = switch_flags.iter().map(|(flag, _)| flag).collect();
-    let sbg_names = compile_sbg_games(&mut modules);
-    let geometry_names = compile_geometry_games(&mut modules);
+    let sbg_names = compile_sbg_games(&mut modules, sample);
+    let geometry_names = compile_geometry_games(&mut modules, sample);
     let geometry_arms: String = geometry_names
         .iter()
         .map(|n| format!("{n:?} => Some(v.visit(&SharedChildren(&geometry_{}::Reasoner))),", names::snake(n)))
@@ -139,7 +165,7 @@ fn main() {
         .iter()
         .map(|n| format!("{n:?} => Some(v.visit(&SharedChildren(&sbg_{}::Reasoner))),", names::snake(n)))
         .collect();
-    let names: Vec<String> = games.iter().map(|(n, _)| format!("{n:?}")).collect();
+    let names: Vec<String> = games.iter().map(|(_, n, _)| format!("{n:?}")).collect();
     let code = format!(
         "{modules}\n\
          /// Names of the compiled games.\n\
@@ -204,9 +230,25 @@ fn write_module(modules: &mut String, ident: &str, module: &impl std::fmt::Displ
 /// Compiles `SWITCH_GAME` once per switch of the compiler's options, that switch alone flipped;
 /// returns each switch's flag and the module of its variant (`switch_variant_{i}`, or the
 /// default's module where the switch does not change the game's code: the same code needs no
-/// second build).
-fn compile_switch_variants(games: &[(String, PathBuf)], modules: &mut String) -> Vec<(String, String)> {
-    let Some((name, path)) = games.iter().find(|(n, _)| n == SWITCH_GAME) else { return Vec::new() };
+/// second build). For clippy's `sample` every flag names the default's module: the baselines
+/// show clippy the code of switches turned off.
+fn compile_switch_variants(
+    games: &[(usize, String, PathBuf)],
+    modules: &mut String,
+    sample: bool,
+) -> Vec<(String, String)> {
+    let Some((index, name, path)) = games.iter().find(|(_, n, _)| n == SWITCH_GAME) else {
+        return Vec::new();
+    };
+    // The default's module is named by path when it lives in the shard.
+    let home = if in_shard(*index) { "::rbg_compiled_shard::" } else { "" };
+    let default_module = format!("{home}{}", names::snake(name));
+    if sample {
+        return CompileOptions::all_switches()
+            .iter()
+            .map(|s| (s.flag.to_string(), default_module.clone()))
+            .collect();
+    }
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let game = rbg_parser::parse(name, &bytes).game.unwrap_or_else(|| panic!("{name} does not parse"));
     // The code without the header naming the options.
@@ -223,7 +265,7 @@ fn compile_switch_variants(games: &[(String, PathBuf)], modules: &mut String) ->
         assert!(options.set_switch(switch.name, !switch.default), "switch {} cannot be set", switch.name);
         let (variant_code, module) = code(&options);
         let ident = if variant_code == default_code {
-            names::snake(name)
+            default_module.clone()
         } else {
             write_module(modules, &format!("switch_variant_{i}"), &module);
             format!("switch_variant_{i}")
@@ -255,10 +297,11 @@ fn game_files(dir: &str, ext: &str) -> Vec<(String, PathBuf)> {
 }
 
 /// Compiles every game of `games/geometry/` (boards from the `tiling` generator) into `modules`
-/// (as `geometry_NAME`); returns the games' names (file stems), sorted.
-fn compile_geometry_games(modules: &mut String) -> Vec<String> {
+/// (as `geometry_NAME`), only the first for clippy's `sample`; returns the games' names (file
+/// stems), sorted.
+fn compile_geometry_games(modules: &mut String, sample: bool) -> Vec<String> {
     let mut names = Vec::new();
-    for (name, path) in game_files("geometry", "rbg") {
+    for (name, path) in game_files("geometry", "rbg").into_iter().take(if sample { 1 } else { usize::MAX }) {
         let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
         let parsed = rbg_parser::parse(&name, &bytes);
         let game = parsed.game.unwrap_or_else(|| panic!("{name} does not parse: {:?}", parsed.diagnostics));
@@ -270,11 +313,11 @@ fn compile_geometry_games(modules: &mut String) -> Vec<String> {
     names
 }
 
-/// Compiles the RBG translation of every game of `games/sbg/` into `modules` (as `sbg_NAME`);
-/// returns the games' names (file stems), sorted.
-fn compile_sbg_games(modules: &mut String) -> Vec<String> {
+/// Compiles the RBG translation of every game of `games/sbg/` into `modules` (as `sbg_NAME`),
+/// only the first for clippy's `sample`; returns the games' names (file stems), sorted.
+fn compile_sbg_games(modules: &mut String, sample: bool) -> Vec<String> {
     let mut names = Vec::new();
-    for (name, path) in game_files("sbg", "sbg") {
+    for (name, path) in game_files("sbg", "sbg").into_iter().take(if sample { 1 } else { usize::MAX }) {
         let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
         let sbg =
             rbg_sbg::parse(&name, &bytes).unwrap_or_else(|ds| panic!("{name}.sbg does not parse: {ds:?}"));

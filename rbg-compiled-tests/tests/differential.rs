@@ -268,6 +268,9 @@ fn unoptimised_compiled_moves_agree_with_the_interpreter() {
 /// errors (too long, keeper limit 0). Returns the playouts that drew from a class cache.
 struct OwnLoop;
 
+/// The moves a game's playouts may list in one setting of [`OwnLoop`] before it stops early.
+const MOVES_LISTED_PER_SETTING: u64 = 2_000_000;
+
 impl GameVisitor for OwnLoop {
     type Output = u64;
     fn visit<G: Game>(self, game: &G) -> u64 {
@@ -283,6 +286,7 @@ impl GameVisitor for OwnLoop {
             let limits = PlayoutLimits { max_plies, keeper_limit, ..PlayoutLimits::default() };
             let mut own = rbg_core::PlayoutRng::from_state([5, 6, 7, 8]);
             let mut generic = own.clone();
+            let mut moves_listed = 0;
             for _ in 0..20 {
                 let (mut s, mut t) = (root.clone(), root.clone());
                 let a = game.random_playout(&mut s, &mut sc, &mut buffers, &mut own, &limits);
@@ -292,6 +296,12 @@ impl GameVisitor for OwnLoop {
                 if let Ok(outcome) = a {
                     assert_eq!(observe(game, &s), observe(game, &t));
                     cached += u64::from(!outcome.moves_exact);
+                    moves_listed += outcome.moves_seen;
+                }
+                // Connect6 lists some 60,000 moves a ply (two stones): a few of its playouts
+                // say as much as twenty of another game's.
+                if moves_listed > MOVES_LISTED_PER_SETTING {
+                    break;
                 }
             }
         }
