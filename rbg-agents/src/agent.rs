@@ -25,6 +25,23 @@ pub struct SearchStats {
     pub root: Vec<RootMove>,
 }
 
+impl SearchStats {
+    /// Counts one iteration that visited `nodes` states and reached `depth`.
+    pub(crate) fn count_iteration(&mut self, nodes: u64, depth: u32) {
+        self.iterations += 1;
+        self.nodes += nodes;
+        self.depth = self.depth.max(depth);
+    }
+
+    /// Adds the iterations, states and depth of another search of the same decision (another
+    /// thread's).
+    pub(crate) fn add_counts(&mut self, other: &SearchStats) {
+        self.iterations += other.iterations;
+        self.nodes += other.nodes;
+        self.depth = self.depth.max(other.depth);
+    }
+}
+
 /// One move at the root of a search (see [`SearchStats::root`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RootMove {

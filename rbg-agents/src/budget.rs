@@ -98,7 +98,9 @@ impl Meter {
         self.budget.time.is_some_and(|t| self.start.elapsed() >= t)
     }
 
-    pub(crate) fn depth_limit(&self) -> Option<u32> {
-        self.budget.depth
+    /// Whether a tree search that has done `iterations` and reached `depth` stops: its budget
+    /// is spent or its depth limit reached.
+    pub(crate) fn search_over(&self, iterations: u64, depth: u32) -> bool {
+        self.budget.depth.is_some_and(|d| depth >= d) || self.exhausted(iterations)
     }
 }

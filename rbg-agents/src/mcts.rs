@@ -564,10 +564,9 @@ impl<G: Game> Worker<G> {
     ) -> Result<(), AgentError> {
         let (meter, home) = (shared.meter, StatsHome::Shared(shared.stats));
         while !shared.stop.load(Ordering::Relaxed) {
-            let depth_reached =
-                meter.depth_limit().is_some_and(|d| shared.depth.load(Ordering::Relaxed) >= d);
             // Claiming the iteration first keeps an iteration budget exact over the threads.
-            if depth_reached || meter.exhausted(shared.iterations.fetch_add(1, Ordering::Relaxed)) {
+            let claimed = shared.iterations.fetch_add(1, Ordering::Relaxed);
+            if meter.search_over(claimed, shared.depth.load(Ordering::Relaxed)) {
                 break;
             }
             let mut descent = self.descend(game, &mut *lock(shared.tree)?, shared.root_state, config)?;
@@ -582,9 +581,7 @@ impl<G: Game> Worker<G> {
             drop(tree);
             let depth = self.path.len() as u32 - 1;
             shared.depth.fetch_max(depth, Ordering::Relaxed);
-            stats.nodes += descent.visited;
-            stats.depth = stats.depth.max(depth);
-            stats.iterations += 1;
+            stats.count_iteration(descent.visited, depth);
         }
         Ok(())
     }
@@ -664,8 +661,7 @@ impl<G: Game> Mcts<G> {
         let mut stats = SearchStats::default();
         let root_state = self.root_state.as_ref().expect("tree root");
         loop {
-            let depth_reached = meter.depth_limit().is_some_and(|d| stats.depth >= d);
-            if depth_reached || meter.exhausted(stats.iterations) {
+            if meter.search_over(stats.iterations, stats.depth) {
                 break;
             }
             let (visited, depth) = match self.worker.iterate(game, &mut self.tree, root_state, &self.config) {
@@ -675,9 +671,7 @@ impl<G: Game> Mcts<G> {
                     return Err(e.into());
                 }
             };
-            stats.nodes += visited;
-            stats.depth = stats.depth.max(depth);
-            stats.iterations += 1;
+            stats.count_iteration(visited, depth);
             if self.tree.root_decided() {
                 break;
             }
@@ -734,9 +728,7 @@ impl<G: Game> Mcts<G> {
                     return Err(e);
                 }
             };
-            stats.nodes += thread.nodes;
-            stats.depth = stats.depth.max(thread.depth);
-            stats.iterations += thread.iterations;
+            stats.add_counts(&thread);
         }
         self.decide(game, state, stats, &meter)
     }
@@ -914,9 +906,7 @@ fn merge_root_decisions(decisions: Vec<Decision>) -> Decision {
     let mut stats = SearchStats::default();
     let mut root: Vec<(RootMove, f64)> = Vec::new();
     for d in decisions {
-        stats.iterations += d.stats.iterations;
-        stats.nodes += d.stats.nodes;
-        stats.depth = stats.depth.max(d.stats.depth);
+        stats.add_counts(&d.stats);
         for m in d.stats.root {
             let reward = m.value.unwrap_or(0.0) * m.visits as f64;
             match root.iter_mut().find(|(r, _)| r.mv == m.mv) {

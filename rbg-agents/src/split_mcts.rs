@@ -795,14 +795,11 @@ impl<G: Game> Agent<G> for SplitMcts<G> {
         }
         let mut stats = SearchStats::default();
         loop {
-            let depth_reached = meter.depth_limit().is_some_and(|d| stats.depth >= d);
-            if depth_reached || meter.exhausted(stats.iterations) {
+            if meter.search_over(stats.iterations, stats.depth) {
                 break;
             }
             let (visited, depth) = self.iterate(game).inspect_err(|_| self.clear_tree())?;
-            stats.nodes += visited;
-            stats.depth = stats.depth.max(depth);
-            stats.iterations += 1;
+            stats.count_iteration(visited, depth);
             // A root without moves (game over) or with a single move needs no further search.
             let root = &self.nodes[0];
             if root.terminal

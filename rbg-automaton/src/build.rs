@@ -215,7 +215,7 @@ impl<'g> Builder<'g> {
             return X::Op(Op::Fail);
         }
         if rows.iter().all(|r| r.len() <= 1) {
-            let det: Vec<u32> = rows.iter().map(|r| r.iter().next().unwrap_or(NONE)).collect();
+            let det: Vec<u32> = rows.iter().map(|r| r.first().copied().unwrap_or(NONE)).collect();
             let identity_where_defined = det.iter().enumerate().all(|(v, &w)| w == NONE || w == v as u32);
             if identity_where_defined {
                 let mut set = CellSet::empty(vertices);
@@ -327,7 +327,7 @@ impl<'g> Builder<'g> {
             }
             ActionKind::Pattern { positive, body } => {
                 if self.opts.precomputed_patterns && self.positional(body, true) {
-                    let holds = self.positional.pattern_set(body);
+                    let holds = self.positional.pattern_set(body).clone();
                     let set = if *positive { holds } else { holds.complement(self.board.vertices()) };
                     self.cell_test(set)
                 } else {

@@ -3,9 +3,11 @@
 //!
 //! A positional expression reads nothing but the board graph: shifts, no-ops, and patterns whose
 //! body is itself positional. Its effect is a pure relation between start and end vertices, so it
-//! can be evaluated once per start vertex at build time. Evaluation works on whole vertex sets
+//! can be evaluated once per start vertex at build time. Evaluation works on vertex sets
 //! (`reach(expr, S)` = end vertices of words of `expr` from any vertex of `S`), which makes stars
-//! a frontier fixpoint and keeps the cost at O(|expr| · V²/64) per table.
+//! a frontier fixpoint. The sets are lists of the vertices reached, not board-sized bit sets, so
+//! a table costs its vertices times what each reaches: a line of a million cells used to spend
+//! O(V²/64) words on one pattern set.
 
 use std::collections::HashMap;
 
@@ -73,7 +75,7 @@ impl BoardGraph {
 }
 
 /// A set of vertices as a bitset.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct CellSet {
     words: Vec<u64>,
 }
@@ -98,6 +100,10 @@ impl CellSet {
 
     pub fn insert(&mut self, v: u32) {
         self.words[v as usize / 64] |= 1 << (v % 64);
+    }
+
+    fn remove(&mut self, v: u32) {
+        self.words[v as usize / 64] &= !(1 << (v % 64));
     }
 
     pub fn is_empty(&self) -> bool {
@@ -190,7 +196,7 @@ impl FanTable {
         self.all_vertices
     }
 
-    pub(crate) fn from_rows(rows: &[CellSet], vertices: u32) -> FanTable {
+    pub(crate) fn from_rows(rows: &[Vec<u32>], vertices: u32) -> FanTable {
         let uniform = rows.windows(2).all(|w| w[0] == w[1]);
         let all_vertices = uniform && rows.first().is_some_and(|r| r.len() == vertices as usize);
         let mut targets = Vec::new();
@@ -201,7 +207,7 @@ impl FanTable {
                 continue;
             }
             let start = targets.len() as u32;
-            targets.extend(row.iter());
+            targets.extend_from_slice(row);
             spans.push((start, targets.len() as u32));
         }
         FanTable { rows: spans, targets, uniform, all_vertices }
@@ -227,102 +233,144 @@ pub(crate) struct Positional<'a> {
     board: &'a BoardGraph,
     /// Vertices where a positional pattern body has a complete word, by body address.
     pattern_sets: HashMap<*const Rule, CellSet>,
+    /// Scratch of [`Positional::reach`]: one vertex set per nesting depth of stars, empty
+    /// between evaluations.
+    star_marks: Vec<CellSet>,
+    star_depth: usize,
+    /// Scratch of [`Positional::distinct`], empty between calls.
+    distinct_marks: CellSet,
 }
 
 impl<'a> Positional<'a> {
     pub(crate) fn new(board: &'a BoardGraph) -> Self {
-        Positional { board, pattern_sets: HashMap::new() }
+        Positional {
+            board,
+            pattern_sets: HashMap::new(),
+            star_marks: Vec::new(),
+            star_depth: 0,
+            distinct_marks: CellSet::empty(board.vertices()),
+        }
     }
 
-    /// The end vertices of words of the positional `rule` started at any vertex of `from`.
-    pub(crate) fn reach(&mut self, rule: &Rule, from: &CellSet) -> CellSet {
+    /// The end vertices of words of the positional `rule` started at any vertex of `from` (no
+    /// repeats, in no particular order; so is the result). Sets are lists of the vertices
+    /// reached, so a vertex's evaluation costs what it reaches, whatever the board's size.
+    pub(crate) fn reach(&mut self, rule: &Rule, from: Vec<u32>) -> Vec<u32> {
         match rule {
             Rule::Concat(cs) => {
-                let mut set = from.clone();
+                let mut set = from;
                 for c in cs {
                     if set.is_empty() {
                         break;
                     }
-                    set = self.reach(c, &set);
+                    set = self.reach(c, set);
                 }
                 set
             }
             Rule::Alt(cs) => {
-                let mut set = CellSet::empty(self.board.vertices());
+                let mut set = Vec::new();
                 for c in cs {
-                    set.union_with(&self.reach(c, from));
+                    set.extend(self.reach(c, from.clone()));
                 }
-                set
+                self.distinct(set)
             }
             Rule::Star(body) => {
-                let mut all = from.clone();
-                let mut frontier = from.clone();
-                while !frontier.is_empty() {
-                    frontier = self.reach(body, &frontier).difference(&all);
-                    all.union_with(&frontier);
+                // The vertices reached so far, as a list and as marks on the board (a bit set
+                // of this star's nesting depth, kept between evaluations and cleared after).
+                let depth = self.star_depth;
+                if self.star_marks.len() == depth {
+                    self.star_marks.push(CellSet::empty(self.board.vertices()));
                 }
+                let mut marks = core::mem::take(&mut self.star_marks[depth]);
+                from.iter().for_each(|&v| marks.insert(v));
+                let mut all = from.clone();
+                let mut frontier = from;
+                self.star_depth += 1;
+                while !frontier.is_empty() {
+                    frontier = self.reach(body, frontier);
+                    frontier.retain(|&v| !marks.contains(v));
+                    frontier.iter().for_each(|&v| marks.insert(v));
+                    all.extend_from_slice(&frontier);
+                }
+                self.star_depth -= 1;
+                all.iter().for_each(|&v| marks.remove(v));
+                self.star_marks[depth] = marks;
                 all
             }
             Rule::Action(a) => match &a.kind {
                 ActionKind::Shift(l) => {
-                    let mut set = CellSet::empty(self.board.vertices());
-                    for v in from.iter() {
-                        let w = self.board.neighbour(v, *l);
-                        if w != NONE {
-                            set.insert(w);
-                        }
-                    }
-                    set
+                    let ends = from.iter().map(|&v| self.board.neighbour(v, *l)).filter(|&w| w != NONE);
+                    self.distinct(ends.collect())
                 }
                 ActionKind::Pattern { positive, body } => {
                     let holds = self.pattern_set(body);
-                    if *positive {
-                        from.intersection(&holds)
-                    } else {
-                        from.difference(&holds)
-                    }
+                    let mut set = from;
+                    set.retain(|&v| holds.contains(v) == *positive);
+                    set
                 }
                 // No-ops and, inside patterns, switches.
-                _ => from.clone(),
+                _ => from,
             },
         }
     }
 
+    /// `set` without repeats (the first of each kept, in order).
+    fn distinct(&mut self, mut set: Vec<u32>) -> Vec<u32> {
+        if set.len() > 1 {
+            let marks = &mut self.distinct_marks;
+            set.retain(|&v| {
+                let new = !marks.contains(v);
+                marks.insert(v);
+                new
+            });
+            set.iter().for_each(|&v| marks.remove(v));
+        }
+        set
+    }
+
+    /// `set` (without repeats) in ascending order: sorted when short, read off the board's
+    /// marks when it holds at least one vertex in 64 (then the scan costs less than sorting).
+    fn ascending(&mut self, mut set: Vec<u32>) -> Vec<u32> {
+        if set.len() * 64 < self.board.vertices() as usize {
+            set.sort_unstable();
+            return set;
+        }
+        let marks = &mut self.distinct_marks;
+        set.iter().for_each(|&v| marks.insert(v));
+        set.clear();
+        set.extend(marks.iter());
+        set.iter().for_each(|&v| marks.remove(v));
+        set
+    }
+
     /// The vertices at which the positional pattern body has a complete word.
-    pub(crate) fn pattern_set(&mut self, body: &Rule) -> CellSet {
+    pub(crate) fn pattern_set(&mut self, body: &Rule) -> &CellSet {
         let key = body as *const Rule;
-        if let Some(set) = self.pattern_sets.get(&key) {
-            return set.clone();
-        }
-        let mut holds = CellSet::empty(self.board.vertices());
-        for v in 0..self.board.vertices() {
-            let mut start = CellSet::empty(self.board.vertices());
-            start.insert(v);
-            if !self.reach(body, &start).is_empty() {
-                holds.insert(v);
+        if !self.pattern_sets.contains_key(&key) {
+            let mut holds = CellSet::empty(self.board.vertices());
+            for v in 0..self.board.vertices() {
+                if !self.reach(body, vec![v]).is_empty() {
+                    holds.insert(v);
+                }
             }
+            self.pattern_sets.insert(key, holds);
         }
-        self.pattern_sets.insert(key, holds.clone());
-        holds
+        &self.pattern_sets[&key]
     }
 
     /// The table rows of a positional sequence (`alternative` = false) or alternative of rules
     /// taken from the game IR: `rows[v]` = the end vertices from `{v}`. The rules must outlive
     /// this evaluator (pattern results are cached by address).
-    pub(crate) fn rows(&mut self, items: &[&Rule], alternative: bool) -> Vec<CellSet> {
+    pub(crate) fn rows(&mut self, items: &[&Rule], alternative: bool) -> Vec<Vec<u32>> {
         (0..self.board.vertices())
             .map(|v| {
-                let mut start = CellSet::empty(self.board.vertices());
-                start.insert(v);
-                if alternative {
-                    let mut set = CellSet::empty(self.board.vertices());
-                    for item in items {
-                        set.union_with(&self.reach(item, &start));
-                    }
-                    set
+                let row = if alternative {
+                    let ends = items.iter().flat_map(|item| self.reach(item, vec![v])).collect();
+                    self.distinct(ends)
                 } else {
-                    items.iter().fold(start, |set, item| self.reach(item, &set))
-                }
+                    items.iter().fold(vec![v], |set, item| self.reach(item, set))
+                };
+                self.ascending(row)
             })
             .collect()
     }
