@@ -64,6 +64,7 @@ fn baseline_options() -> CompileOptions {
         shared_visitor: false,
         fewer_searches: false,
         ray_captures: false,
+        bulk_counts: false,
         fat_lto: false,
     }
 }

@@ -51,15 +51,16 @@ fn perft(game: &str, depth: usize, extra: &[&str]) -> Vec<(u64, u64)> {
 #[test]
 fn help_lists_every_switch_with_its_documentation() {
     let flags = switch_flags();
-    // 10 of the shared program, 19 of the compiler (`--no-fewer-searches` and
-    // `--no-class-playouts` the newest), 9 of the interpreter.
-    assert_eq!(flags.len(), 38, "{flags:?}");
+    // 10 of the shared program, 20 of the compiler (`--no-bulk-counts` the newest), 9 of the
+    // interpreter.
+    assert_eq!(flags.len(), 39, "{flags:?}");
     for flag in [
         "--no-board-words",
         "--no-set-moves",
         "--no-shared-visitor",
         "--no-fewer-searches",
         "--no-ray-captures",
+        "--no-bulk-counts",
         "--no-fat-lto",
         "--no-fuse-ops",
         "--no-pure-patterns",
@@ -146,6 +147,7 @@ fn switch_combinations_keep_the_compiled_engines_perft() {
         "--no-fused-class-moves",
         "--no-class-playouts",
         "--no-board-words",
+        "--no-bulk-counts",
     ];
     let (game, expected) = GAMES[2];
     for combination in [program.to_vec(), compiler.to_vec(), [program, compiler].concat()] {

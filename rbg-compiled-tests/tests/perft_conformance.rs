@@ -66,8 +66,8 @@ fn each_switch_alone_keeps_the_compiled_perft() {
     if !available(&[&conformance_dir().join("reference-perft.csv"), &corpus_dir()]) {
         return;
     }
-    // 10 switches of the shared program and 17 of the compiler (`rbg perft --help`).
-    assert_eq!(SWITCH_VARIANTS.len(), 29, "{SWITCH_VARIANTS:?}");
+    // 10 switches of the shared program and 20 of the compiler (`rbg perft --help`).
+    assert_eq!(SWITCH_VARIANTS.len(), 30, "{SWITCH_VARIANTS:?}");
     let rows: Vec<_> = reference_perft_up_to(100_000).into_iter().filter(|r| r.game == SWITCH_GAME).collect();
     assert!(rows.len() >= 4, "{SWITCH_GAME} has {} rows", rows.len());
     for (index, flag) in SWITCH_VARIANTS.iter().enumerate() {
@@ -99,17 +99,20 @@ impl GameVisitor for Playouts {
     }
 }
 
-/// Ray captures (reversi's flips as one loop per direction) play the same games from the same
-/// seed as the search they replace, whether the playouts count and replay or list the moves.
+/// Ray captures (reversi's flips as one loop per direction) and bulk counts (its moves counted
+/// by a popcount) play the same games from the same seed as the searches they replace, whether
+/// the playouts count and replay or list the moves.
 #[test]
-fn ray_captures_play_the_same_playouts() {
-    let Some(index) = SWITCH_VARIANTS.iter().position(|flag| *flag == "no-ray-captures") else {
-        return;
-    };
-    for mode in [CountReplay::From(0), CountReplay::From(u64::MAX)] {
-        let on = visit_game(SWITCH_GAME, Playouts(mode)).expect("compiled");
-        let off = visit_switch_variant(index, Playouts(mode)).expect("compiled");
-        assert_eq!(on, off, "{mode:?}");
-        assert!(on.0 > 300 * 20, "{on:?}");
+fn ray_captures_and_bulk_counts_play_the_same_playouts() {
+    for flag in ["no-ray-captures", "no-bulk-counts"] {
+        let Some(index) = SWITCH_VARIANTS.iter().position(|f| *f == flag) else {
+            continue;
+        };
+        for mode in [CountReplay::From(0), CountReplay::From(u64::MAX)] {
+            let on = visit_game(SWITCH_GAME, Playouts(mode)).expect("compiled");
+            let off = visit_switch_variant(index, Playouts(mode)).expect("compiled");
+            assert_eq!(on, off, "{flag} {mode:?}");
+            assert!(on.0 > 300 * 20, "{on:?}");
+        }
     }
 }

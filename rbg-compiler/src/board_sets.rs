@@ -324,14 +324,42 @@ pub(crate) fn memo_test(automaton: AutomatonId) -> TokenStream {
     quote!(((#name(st, sc) >> w) & 1 != 0))
 }
 
-/// The `Scratch` fields of the memos (none without memos).
+/// The `Scratch` fields of the memos (none without memos): the epoch each set was made in and,
+/// where some set is [`keyed_by_words`], the state words it was made from.
 pub(crate) fn scratch_fields(c: &Ctx) -> TokenStream {
     let m = c.board.memos();
     if m == 0 {
         return TokenStream::new();
     }
     let m = lit(m as u64);
-    quote!(board_epoch: u64, board_seen: [u64; #m], board_sets: [BoardSet; #m],)
+    let keys = if memoised(c).any(|a| keyed_by_words(c, a)) {
+        quote!(board_keys: [[BoardSet; WORD_SLOTS]; #m], board_keyed: [bool; #m],)
+    } else {
+        TokenStream::new()
+    };
+    quote!(board_epoch: u64, board_seen: [u64; #m], board_sets: [BoardSet; #m], #keys)
+}
+
+/// The memoised pattern automata.
+fn memoised<'a>(c: &'a Ctx) -> impl Iterator<Item = AutomatonId> + 'a {
+    c.p.automaton_ids().filter(|a| c.board.memo_slot(*a).is_some())
+}
+
+/// Whether the set of memoised pattern `a` is kept from one search to the next while the
+/// state's piece words are unchanged (counting a state's moves and then replaying one evaluate
+/// it once): it must be a function of those words alone (its pieces, and those of the patterns
+/// it nests, read from the words, switch `board-words`; no variable compared), and worth the
+/// comparison of the words at every new epoch (it walks rays: reversi's sets took 0.82x to 0.92x
+/// the instructions of its counting playouts this way, where the few shifts of
+/// breakthrough_split's cost less to recompute than to compare, docs/results.md).
+fn keyed_by_words(c: &Ctx, a: AutomatonId) -> bool {
+    let nested = c.board.with_nested(c.p, [a]);
+    let reads_words_alone = nested
+        .iter()
+        .all(|&b| c.board.ops_of(c.p, b).all(|op| !matches!(op, Op::Compare { .. } | Op::OnSet(_))));
+    let walks_rays =
+        nested.iter().any(|&b| c.board.nodes_of(b).iter().any(|&n| successors(c.p, n).contains(&n)));
+    c.words.board_patterns_read_words() && reads_words_alone && walks_rays
 }
 
 /// Starts a new memo epoch: the semi-state may differ from the one the memos were made in.
@@ -366,8 +394,7 @@ pub(crate) fn functions(c: &Ctx) -> TokenStream {
     if c.board.memos() == 0 {
         return out;
     }
-    let memoised = c.p.automaton_ids().filter(|a| c.board.memo[a.get() as usize].is_some());
-    let mut needed = c.board.with_nested(c.p, memoised);
+    let mut needed = c.board.with_nested(c.p, memoised(c));
     needed.sort();
     let from_state = c.words.board_patterns_read_words();
     for a in needed {
@@ -378,6 +405,28 @@ pub(crate) fn functions(c: &Ctx) -> TokenStream {
         let a = AutomatonId::new(i as u32);
         let (memo, set) = (memo_fn_ident(a), board_fn_ident(a));
         let slot = lit(*slot as u64);
+        if keyed_by_words(c, a) {
+            let doc = format!(
+                "The set of pattern automaton {a}, computed once per memo epoch and kept while the \
+                 state's piece words are those it was computed from."
+            );
+            out.extend(quote! {
+                #[doc = #doc]
+                #[inline(always)]
+                fn #memo(st: &State, sc: &mut Scratch) -> BoardSet {
+                    if sc.board_seen[#slot] != sc.board_epoch {
+                        if !sc.board_keyed[#slot] || sc.board_keys[#slot] != st.words {
+                            sc.board_sets[#slot] = #set(st);
+                            sc.board_keys[#slot] = st.words;
+                            sc.board_keyed[#slot] = true;
+                        }
+                        sc.board_seen[#slot] = sc.board_epoch;
+                    }
+                    sc.board_sets[#slot]
+                }
+            });
+            continue;
+        }
         let doc = format!("The set of pattern automaton {a}, computed once per memo epoch.");
         out.extend(quote! {
             #[doc = #doc]
@@ -428,7 +477,7 @@ pub(crate) fn fan_prefilter(c: &Ctx, n: u32) -> Option<TokenStream> {
                     }
                 },
                 Op::InSet(s) => cell_set_bits(c, s).into_token_stream(),
-                Op::Pattern { automaton, positive } if c.board.reads_memo(next.get(), automaton) => {
+                Op::Pattern { automaton, positive } if is_prefilter_test(c, next.get(), op) => {
                     memoised = true;
                     let name = memo_fn_ident(automaton);
                     if positive {
@@ -450,6 +499,32 @@ pub(crate) fn fan_prefilter(c: &Ctx, n: u32) -> Option<TokenStream> {
     }
     let row = set_lit(row_bits(fan.row(0)));
     Some(quote!(((#(#edges)|*) & #row)))
+}
+
+/// Whether `op`, on an edge of a prefiltered fan's continuation `next`, is one of the tests
+/// that [`fan_prefilter`] reads for the whole row: an on-test, a cell-set test, or a pattern
+/// with a memo.
+fn is_prefilter_test(c: &Ctx, next: u32, op: &Op) -> bool {
+    match *op {
+        Op::On(_) | Op::InSet(_) => true,
+        Op::Pattern { automaton, .. } => c.board.reads_memo(next, automaton),
+        _ => false,
+    }
+}
+
+/// Whether every cell that prefiltered fan `n` visits is exactly one move: its continuation
+/// has one edge, made of the tests the prefilter has read and the move's switch, so the moves
+/// of the fan are the bits of its prefilter, in order (a sink counting them may take them
+/// by a popcount, see [`crate::search`]). The caller checks that the continuation's function
+/// does nothing else (no visited check, stack check or loop).
+pub(crate) fn cells_are_moves(c: &Ctx, n: u32) -> bool {
+    let NodeKind::Fan { next, .. } = c.p.node(NodeId::new(n)).kind() else { return false };
+    if !c.o.bulk_counts || c.is_pattern(n) || !c.board.prefilters(c.p, n) {
+        return false;
+    }
+    let [edge] = c.p.node_edges(next) else { return false };
+    let Some((Op::Switch { .. }, tests)) = c.p.edge_ops(edge).split_last() else { return false };
+    tests.iter().all(|op| is_prefilter_test(c, next.get(), op))
 }
 
 /// `word_pattern_A(st)`: like `board_pattern_A`, reading its pieces from the state's words

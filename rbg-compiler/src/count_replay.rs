@@ -26,6 +26,12 @@ pub(crate) fn sinks(c: &Ctx) -> TokenStream {
                 self.0 += 1;
                 false
             }
+            const SKIPS: bool = true;
+            #[inline(always)]
+            fn skip_moves(&mut self, n: u64) -> u64 {
+                self.0 += n;
+                n
+            }
         }
 
         /// Stops at the move with the given number (from 0) and keeps it applied.
@@ -41,6 +47,14 @@ pub(crate) fn sinks(c: &Ctx) -> TokenStream {
                 }
                 self.0 -= 1;
                 false
+            }
+            const SKIPS: bool = true;
+            /// The moves before the wanted one.
+            #[inline(always)]
+            fn skip_moves(&mut self, n: u64) -> u64 {
+                let skipped = n.min(self.0);
+                self.0 -= skipped;
+                skipped
             }
         }
     }

@@ -70,7 +70,7 @@ pub use crate_files::{write_crate, CrateDeps, WrittenCrate, GENERATED_MARKER};
 
 /// The version of the generator, part of every cache key: bump it when the generated code
 /// changes in a way that cargo's own change detection would not notice.
-pub const GENERATOR_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "-g19");
+pub const GENERATOR_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "-g20");
 
 rbg_automaton::option_switches! {
     /// What to generate. Every switch defaults to on; turning one off keeps the moves identical
@@ -142,7 +142,9 @@ rbg_automaton::option_switches! {
             pub class_playouts: bool = true, "class-playouts", Optimisation;
             /// The whole-board sets of `board-patterns` read their pieces from words that the
             /// state keeps (`set_piece` moves one bit per word) instead of collecting them from
-            /// the board at every evaluation. Off: a pass over the board per piece set read.
+            /// the board at every evaluation, and a set that reads nothing else stays memoised
+            /// from one search to the next while those words are unchanged. Off: a pass over the
+            /// board per piece set read, and a memo per search.
             pub board_words: bool = true, "board-words", Optimisation;
             /// Count the moves, find the drawn one and build perft's children with word
             /// operations at a rules position whose moves each take a piece of one set along a
@@ -169,6 +171,12 @@ rbg_automaton::option_switches! {
             /// moves, counting and replay (design notes 5). Off: a pattern search and a
             /// modifier per cell.
             pub ray_captures: bool = true, "ray-captures", Optimisation;
+            /// Where every cell of a fan's whole-board set (`board-patterns`) is one move, with
+            /// nothing after the tests the set has read but the move's switch (reversi's move:
+            /// an empty cell where a flip is possible), count those moves with a popcount and
+            /// find the drawn one by dropping the cells before it, instead of entering the
+            /// continuation at each cell. Off: a visit per cell.
+            pub bulk_counts: bool = true, "bulk-counts", Optimisation;
             /// Build the written crate with fat link-time optimisation across crates (its
             /// profile; no generated code changes). Off: each crate is optimised on its own
             /// and linked as built (the game's code is still one codegen unit): the runner
@@ -272,7 +280,8 @@ mod tests {
              +monotonic-classes +pattern-sharing +unchecked-modifiers +compact-state \
              +deferred-checks +pattern-order +piece-sets +monotonic-fill +lean-apply +count-replay \
              +visit-children +board-patterns +word-tests +fused-class-moves +class-playouts \
-             +board-words +set-moves +shared-visitor +fewer-searches +ray-captures +fat-lto"
+             +board-words +set-moves +shared-visitor +fewer-searches +ray-captures +bulk-counts \
+             +fat-lto"
         );
     }
 

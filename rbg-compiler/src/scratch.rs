@@ -101,6 +101,16 @@ pub(crate) fn sinks() -> TokenStream {
             }
             /// A complete move (its last action is the switch); `true` stops the search.
             fn found(&mut self, path: &[Action]) -> bool;
+            /// The sink takes runs of moves by their number alone (`skip_moves`).
+            const SKIPS: bool = false;
+            /// The next `n` moves of the search are complete moves without modifications of
+            /// their own (one per cell of a fan's whole-board set, design notes 6.3): returns
+            /// how many of them, from the first, the sink takes as found without seeing them.
+            /// None of those may stop the search; the search finds the rest one by one.
+            #[inline(always)]
+            fn skip_moves(&mut self, _n: u64) -> u64 {
+                0
+            }
             /// The sink dropped moves: the search may end early.
             #[inline(always)]
             fn overflowed(&self) -> bool {

@@ -269,13 +269,19 @@ impl SearchGen<'_> {
     /// check or loop).
     fn prefiltered_visit(&mut self, next: u32, passed: usize) -> Option<TokenStream> {
         let c = self.c;
-        let plain = c.p.node(NodeId::new(next)).slot().is_none()
-            && !c.stack.checked[next as usize]
-            && !loops_to_itself(c, next);
         let edges = ordered_edges(c, next);
-        let ([e], true) = (edges.as_slice(), plain) else { return None };
+        let ([e], true) = (edges.as_slice(), self.is_plain(next)) else { return None };
         let block = self.edge_block(next, 0, e, passed, false);
         Some(quote!({ let v = w; #block }))
+    }
+
+    /// Whether node `next`'s function only runs its edges: no visited check, stack check or
+    /// loop back to itself.
+    fn is_plain(&self, next: u32) -> bool {
+        let c = self.c;
+        c.p.node(NodeId::new(next)).slot().is_none()
+            && !c.stack.checked[next as usize]
+            && !loops_to_itself(c, next)
     }
 
     fn fan_body(&mut self, n: u32) -> TokenStream {
@@ -289,8 +295,24 @@ impl SearchGen<'_> {
         // memoised whole-board set, or from the state's piece words; never both, and never for a
         // fan over a piece-location set); the cells that pass are visited lowest first (the
         // order of the row).
+        let mut skip = TokenStream::new();
         let prefilter = match crate::board_sets::fan_prefilter(c, n) {
-            Some(cells) => Some((cells, call.clone())),
+            Some(cells) => {
+                if crate::board_sets::cells_are_moves(c, n) && self.is_plain(next.get()) {
+                    // Each cell is one move: a sink that counts moves takes the first ones
+                    // by their number, and the loop drops their cells.
+                    skip = quote! {
+                        if K::SKIPS {
+                            let mut skipped = k.skip_moves(u64::from(bits.count_ones()));
+                            while skipped > 0 {
+                                bits &= bits - 1;
+                                skipped -= 1;
+                            }
+                        }
+                    };
+                }
+                Some((cells, call.clone()))
+            }
             None => crate::word_tests::fan_prefilter(c, n).map(|cells| {
                 // The cells it visits pass the tests it read; an only edge need not repeat them.
                 let passed = c.words.passed_tests(n);
@@ -301,6 +323,7 @@ impl SearchGen<'_> {
         if let Some((cells, visit)) = prefilter {
             return quote! {
                 let mut bits: BoardSet = #cells;
+                #skip
                 while bits != 0 {
                     let w = bits.trailing_zeros() as Cell;
                     bits &= bits - 1;

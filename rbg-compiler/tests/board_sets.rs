@@ -1,6 +1,7 @@
-//! Where the generator evaluates patterns for the whole board at once (design notes 6.3), and
-//! where it runs ray captures as one loop (`ray_captures.rs`), read off
-//! the generated source. That the sets are right is tested end to end in
+//! Where the generator evaluates patterns for the whole board at once (design notes 6.3), where
+//! it runs ray captures as one loop (`ray_captures.rs`) and where it counts moves by a popcount
+//! (switch `bulk-counts`), read off the generated source. That the sets are right is tested end
+//! to end in
 //! `rbg-cli/tests/board_patterns.rs` (against the interpreter, with the switch on and off) and by
 //! the corpus conformance tests.
 
@@ -166,4 +167,35 @@ fn reversi_written_as_walk_out_then_flip_back_keeps_the_search() {
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let code = ray_capture_source(&text, &CompileOptions::default());
     assert_eq!(code.matches("run += 1;").count(), 0);
+}
+
+#[test]
+fn moves_that_are_the_cells_of_a_whole_board_set_are_counted_by_popcount_unless_switched_off() {
+    // Each empty cell with a capture is one move (the flips are the keeper's): the count is the
+    // set's popcount.
+    let skips = |code: &str| code.matches("k.skip_moves(u64::from(bits.count_ones()))").count();
+    let code = ray_capture_source(&flipping_game("right"), &CompileOptions::default());
+    assert_eq!(skips(&code), 2, "{code}");
+    let options = CompileOptions { bulk_counts: false, ..CompileOptions::default() };
+    assert_eq!(skips(&ray_capture_source(&flipping_game("right"), &options)), 0);
+    // A modifier after the tests makes each cell's move do more than its switch.
+    let code = source(8, 8, RAY_RULES, &CompileOptions::default());
+    assert!(code.contains("fn board_memo_"), "{code}");
+    assert_eq!(skips(&code), 0, "{code}");
+}
+
+#[test]
+fn sets_that_walk_rays_stay_memoised_while_the_piece_words_are_unchanged() {
+    let keyed = |code: &str| code.contains("sc.board_keys[");
+    // Reversi's move test walks rays over `o` and `x`, read from the state's words.
+    assert!(keyed(&ray_capture_source(&flipping_game("right"), &CompileOptions::default())));
+    assert!(keyed(&source(8, 8, RAY_RULES, &CompileOptions::default())));
+    // Without the words the set is collected from the board, and memoised per search only.
+    let options = CompileOptions { board_words: false, ..CompileOptions::default() };
+    let code = source(8, 8, RAY_RULES, &options);
+    assert!(code.contains("fn board_memo_") && !keyed(&code), "{code}");
+    // A set of a few shifts costs less to recompute than the words to compare.
+    let shifts = "(->a anySquare {e} {? left {o} + right {o}} [x] ->b)*";
+    let code = source(8, 8, shifts, &CompileOptions::default());
+    assert!(code.contains("fn board_memo_") && !keyed(&code), "{code}");
 }
