@@ -118,13 +118,18 @@ impl LearnedWeights {
     /// The predicted reward of each player in a state with these piece counts (per piece id)
     /// and `moves` legal moves of player `mover + 1`.
     pub fn predict(&self, pieces: &[u32], mover: usize, moves: u64) -> Vec<f64> {
-        (0..self.intercept.len())
-            .map(|p| {
-                let material: f64 = self.pieces[p].iter().zip(pieces).map(|(w, &c)| w * c as f64).sum();
-                let mobility = self.mobility[p].get(mover).map_or(0.0, |w| w * moves as f64);
-                self.intercept[p] + material + mobility
-            })
-            .collect()
+        let mut out = vec![0.0; self.intercept.len()];
+        self.predict_into(pieces, mover, moves, &mut out);
+        out
+    }
+
+    /// [`LearnedWeights::predict`] into `out` (one entry per player; extra entries untouched).
+    pub fn predict_into(&self, pieces: &[u32], mover: usize, moves: u64, out: &mut [f64]) {
+        for (p, prediction) in out.iter_mut().enumerate().take(self.intercept.len()) {
+            let material: f64 = self.pieces[p].iter().zip(pieces).map(|(w, &c)| w * c as f64).sum();
+            let mobility = self.mobility[p].get(mover).map_or(0.0, |w| w * moves as f64);
+            *prediction = self.intercept[p] + material + mobility;
+        }
     }
 }
 

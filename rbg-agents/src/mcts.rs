@@ -50,7 +50,7 @@
 //! both are the same search, reproducible from the seed.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard, PoisonError, RwLock};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
 use rand::Rng;
 use rand_core::SeedableRng;
@@ -66,6 +66,7 @@ use crate::agent::{
 };
 use crate::budget::{Budget, Meter};
 use crate::flat_mc::random_playout;
+use crate::learn::{piece_counts, LearnedWeights};
 use crate::split_mcts::SplitPlayout;
 use crate::uct::{self, Amaf, Rave};
 
@@ -111,6 +112,10 @@ pub struct MctsConfig {
     pub playout: SplitPlayout,
     /// Playouts longer than this many player moves stop and are scored where they stand.
     pub max_playout_plies: u64,
+    /// Playouts stop after this many moves, and where the game goes on, the evaluation learned
+    /// by self-play ([`crate::learn`], the `eval=learned` of alpha-beta) predicts each player's
+    /// reward instead of the game's end (0: playouts run to the end).
+    pub cutoff: u64,
     /// When the tree grows beyond this many nodes, the search stops expanding it (iterations
     /// then only run playouts below existing leaves).
     pub max_nodes: usize,
@@ -139,6 +144,7 @@ impl Default for MctsConfig {
             reuse_tree: true,
             playout: SplitPlayout::Full,
             max_playout_plies: 10_000,
+            cutoff: 0,
             max_nodes: 4_000_000,
         }
     }
@@ -263,6 +269,12 @@ struct Worker<G: Game> {
     record: bool,
     /// The current iteration's playout follows the policy (decided when its descent ended).
     by_policy: bool,
+    /// The learned evaluation that judges playouts cut off by [`MctsConfig::cutoff`].
+    evaluation: Option<Arc<LearnedWeights>>,
+    /// The current iteration's playout was cut off before the game ended.
+    cut: bool,
+    /// Piece counts of a cut-off state.
+    counts: Vec<u32>,
 }
 
 /// How an iteration's descent through the tree ended.
@@ -315,6 +327,9 @@ impl<G: Game> Worker<G> {
             walked: Vec::new(),
             record: false,
             by_policy: false,
+            evaluation: None,
+            cut: false,
+            counts: Vec::new(),
         }
     }
 
@@ -352,10 +367,10 @@ impl<G: Game> Worker<G> {
     /// Plays a playout from the search state by the action statistics' policy (uniformly at
     /// random when it is not active, for RAVE), recording its moves in the trail; returns the
     /// number of moves made.
-    fn policy_playout(&mut self, game: &G, config: &MctsConfig, home: StatsHome) -> Result<u64, SearchError> {
+    fn policy_playout(&mut self, game: &G, limit: u64, home: StatsHome) -> Result<u64, SearchError> {
         let state = self.state.as_mut().expect("search state");
         let mut plies = 0;
-        while plies < config.max_playout_plies {
+        while plies < limit {
             game.legal_moves(state, &mut self.scratch, &mut self.moves)?;
             if self.moves.is_empty() {
                 break;
@@ -387,10 +402,10 @@ impl<G: Game> Worker<G> {
     /// Plays a semi-split playout from the search state (see the module documentation),
     /// recording its moves in the trail when the iteration records them; returns the number of
     /// moves made.
-    fn walk_playout(&mut self, game: &G, config: &MctsConfig) -> Result<u64, SearchError> {
+    fn walk_playout(&mut self, game: &G, limit: u64) -> Result<u64, SearchError> {
         let state = self.state.as_mut().expect("search state");
         let mut plies = 0;
-        while plies < config.max_playout_plies {
+        while plies < limit {
             self.walked.clear();
             let walker = &mut self.walker;
             if !walker.complete_randomly(game, state, &mut self.scratch, &mut self.walked, &mut self.rng)? {
@@ -436,6 +451,7 @@ impl<G: Game> Worker<G> {
         self.path.clear();
         self.path.push(0);
         self.trail.clear();
+        self.cut = false;
         self.record = tree.records_trail(config);
         let mut node = 0u32;
         let mut descent = Descent { visited: 0, terminal: false };
@@ -488,21 +504,49 @@ impl<G: Game> Worker<G> {
     /// The playout from where the descent ended; returns the number of moves made. It reads
     /// nothing of the tree, so tree-parallel threads run it without the lock.
     fn play_out(&mut self, game: &G, config: &MctsConfig, home: StatsHome) -> Result<u64, SearchError> {
-        if config.playout == SplitPlayout::Split {
-            self.walk_playout(game, config)
+        let limit = self.playout_limit(config);
+        let plies = if config.playout == SplitPlayout::Split {
+            self.walk_playout(game, limit)?
         } else if self.record {
-            self.policy_playout(game, config, home)
+            self.policy_playout(game, limit, home)?
         } else {
             let state = self.state.as_mut().expect("search state");
-            let max_plies = config.max_playout_plies;
-            random_playout(game, state, &mut self.scratch, &mut self.playout, &mut self.rng, max_plies)
+            random_playout(game, state, &mut self.scratch, &mut self.playout, &mut self.rng, limit)?
+        };
+        self.cut = self.evaluation.is_some() && plies == limit && {
+            let state = self.state.as_mut().expect("search state");
+            game.has_legal_move(state, &mut self.scratch)?
+        };
+        Ok(plies)
+    }
+
+    /// The most moves a playout makes: the cut-off where an evaluation judges the rest.
+    fn playout_limit(&self, config: &MctsConfig) -> u64 {
+        match (&self.evaluation, config.cutoff) {
+            (Some(_), cutoff) if cutoff > 0 => cutoff.min(config.max_playout_plies),
+            _ => config.max_playout_plies,
+        }
+    }
+
+    /// Each player's reward at the end of the iteration: the game's scores, or the learned
+    /// evaluation's prediction (within [0, 1]) where the playout was cut off.
+    fn rewards_of_iteration(&mut self, game: &G) {
+        let state = self.state.as_ref().expect("search state");
+        match (&self.evaluation, self.cut) {
+            (Some(weights), true) => {
+                piece_counts(game, state, &mut self.counts);
+                let mover = (game.current_player(state) as usize).saturating_sub(1);
+                weights.predict_into(&self.counts, mover, 0, &mut self.rewards);
+                self.rewards.iter_mut().for_each(|r| *r = r.clamp(0.0, 1.0));
+            }
+            _ => rewards_into(game, state, &mut self.rewards),
         }
     }
 
     /// Backpropagation: each node of the path adds the final reward of its mover (the visits
     /// were counted by the descent), then the action statistics and RAVE learn the iteration.
     fn back_up(&mut self, game: &G, tree: &mut Tree, config: &MctsConfig, home: StatsHome) {
-        rewards_into(game, self.state.as_ref().expect("search state"), &mut self.rewards);
+        self.rewards_of_iteration(game);
         for &i in &self.path {
             let n = &mut tree.nodes[i as usize];
             if n.mover != 0 {
@@ -629,6 +673,19 @@ impl<G: Game> Mcts<G> {
             root_state: None,
             helpers,
         }
+    }
+
+    /// The agent with `weights` judging the playouts that [`MctsConfig::cutoff`] cuts off (on
+    /// every thread); without it, or with a cut-off of 0, playouts run to the end.
+    pub fn with_evaluation(mut self, weights: Arc<LearnedWeights>) -> Self {
+        self.worker.evaluation = Some(weights.clone());
+        match &mut self.helpers {
+            Helpers::Root(searches) => {
+                searches.iter_mut().for_each(|m| m.worker.evaluation = Some(weights.clone()))
+            }
+            Helpers::Tree(workers) => workers.iter_mut().for_each(|w| w.evaluation = Some(weights.clone())),
+        }
+        self
     }
 
     /// Number of nodes in the current tree (root included; 0 before the first search).
@@ -813,6 +870,7 @@ impl<G: Game> Agent<G> for Mcts<G> {
             (c.threads > 1, format!("threads={}", c.threads)),
             (c.threads > 1 && c.parallel == Parallelism::Root, "parallel=root".to_string()),
             (c.playout == SplitPlayout::Split, "playout=split".to_string()),
+            (c.cutoff > 0 && self.worker.evaluation.is_some(), format!("cutoff={}", c.cutoff)),
         ];
         for (_, option) in options.iter().filter(|(on, _)| *on) {
             name.push(',');

@@ -4,7 +4,7 @@
 //! |-------------|-----------------------------------------------------------------------|
 //! | `random`    | none                                                                  |
 //! | `flatmc`    | `playouts` (per legal move, when no budget key is given)              |
-//! | `mcts`      | `c` (exploration, ≥ 0), `mast` (bool), `epsilon` (MAST/NST, 0..=1), `decay` (MAST/NST, 0..=1), `nst` (0, 1 or 2), `width` (the MAST/NST policy plays out only from roots with at most this many moves, else uniform playouts; default 256), `rave` (equivalence k ≥ 0), `grave` (reference visits), `rave-width` (RAVE only from roots with more than this many moves; 0: always), `threads` (1..=256), `parallel` (`tree`, the default: all threads on one tree; or `root`: a tree per thread, root statistics summed), `reuse` (bool), `playout` (`full`, the default, or `split`: semi-split random walks; not with `mast` or `nst`, and without the default NST unless `nst` is given). Defaults: `c` 0.7, `nst` 1, `epsilon` 0.4, `decay` 0.2, no MAST, `rave` 250 with `grave` 30 from roots of more than 32 moves (chosen by the ladder of docs/results.md); the earlier default, UCB1 with sqrt 2 and random playouts, is `mcts:c=1.414,nst=0,rave=0` |
+//! | `mcts`      | `c` (exploration, ≥ 0), `mast` (bool), `epsilon` (MAST/NST, 0..=1), `decay` (MAST/NST, 0..=1), `nst` (0, 1 or 2), `width` (the MAST/NST policy plays out only from roots with at most this many moves, else uniform playouts; default 256), `rave` (equivalence k ≥ 0), `grave` (reference visits), `rave-width` (RAVE only from roots with more than this many moves; 0: always), `threads` (1..=256), `parallel` (`tree`, the default: all threads on one tree; or `root`: a tree per thread, root statistics summed), `reuse` (bool), `playout` (`full`, the default, or `split`: semi-split random walks; not with `mast` or `nst`, and without the default NST unless `nst` is given), `cutoff` (playouts stop after this many moves and the evaluation learned by self-play, as alpha-beta's `eval=learned`, predicts the rewards; 0, the default, plays to the end). Defaults: `c` 0.7, `nst` 1, `epsilon` 0.4, `decay` 0.2, no MAST, `rave` 250 with `grave` 30 from roots of more than 32 moves (chosen by the ladder of docs/results.md); the earlier default, UCB1 with sqrt 2 and random playouts, is `mcts:c=1.414,nst=0,rave=0` |
 //! | `split-mcts` (alias `smcts`) | `c`, `compress` (bool: steps are runs without a choice), `expansion` (`nodal` or `single`), `playout` (`full` or `split`), `steps` (`generated`, the default: by the reasoner's move-by-move interface; or `listed`: from sorted move lists), `reuse` (bool), `mast` (bool: split MAST, per action), `epsilon`, `decay`, `nst`, `rave`, `grave` (as for `mcts`, over actions), `rollup` (visits per child, ≥ 0; 0 off). Defaults: `c` 1.414, no MAST, NST or RAVE, epsilon 0.1, decay 1 |
 //! | `alphabeta` | `tt` (log2 table size, ≤ 30), `material` (weight of owned pieces), `piece.NAME` (weight of piece NAME), `eval` (`material`, the default, or `learned`: weights from self-play), `learn` (self-play games, 1 to 1,000,000), `learn-time` (a duration), `mobility` (bool: learn and use mobility) |
 //!
@@ -26,6 +26,7 @@ use crate::alpha_beta::{AlphaBeta, AlphaBetaConfig};
 use crate::budget::Budget;
 use crate::eval::EvalKind;
 use crate::flat_mc::{FlatMcConfig, FlatMonteCarlo};
+use crate::learn::{learn_cached, LearnConfig};
 use crate::mcts::{Mcts, MctsConfig, Parallelism};
 use crate::random::RandomAgent;
 use crate::split_mcts::{Expansion, SplitMcts, SplitMctsConfig, SplitPlayout, StepSource};
@@ -319,7 +320,7 @@ impl FromStr for AgentSpec {
             "flatmc" => ("flatmc", "playouts, iterations, time, depth, seed"),
             "mcts" => (
                 "mcts",
-                "c, mast, epsilon, decay, nst, width, rave, grave, rave-width, threads, parallel, reuse, playout, iterations, time, depth, seed",
+                "c, mast, epsilon, decay, nst, width, rave, grave, rave-width, threads, parallel, reuse, playout, cutoff, iterations, time, depth, seed",
             ),
             "split-mcts" | "smcts" => {
                 (
@@ -374,6 +375,7 @@ impl FromStr for AgentSpec {
                 ("mcts", "parallel") => mcts.parallel = parse_parallel(key, value)?,
                 ("mcts", "width") => mcts.policy_width = parse_u32(key, value)?,
                 ("mcts", "rave-width") => mcts.rave_width = parse_u32(key, value)?,
+                ("mcts", "cutoff") => mcts.cutoff = parse_u64(key, value)?,
                 ("split-mcts", _) if split_shared.set(key, value)? => {}
                 ("split-mcts", "compress") => split.compress = parse_bool(key, value)?,
                 ("split-mcts", "rollup") => split.rollup = parse_exploration(key, value)?,
@@ -475,6 +477,11 @@ impl AgentSpec {
         Ok(match &self.kind {
             AgentKind::Random => Box::new(RandomAgent::new(game, self.seed)),
             AgentKind::FlatMc(c) => Box::new(FlatMonteCarlo::new(game, c.clone(), self.seed)),
+            AgentKind::Mcts(c) if c.cutoff > 0 => {
+                // Learned here, before any move, as for alpha-beta's `eval=learned`.
+                let weights = learn_cached(game, &LearnConfig::default()).map_err(BuildError::Learn)?;
+                Box::new(Mcts::new(game, c.clone(), self.seed).with_evaluation(weights))
+            }
             AgentKind::Mcts(c) => Box::new(Mcts::new(game, c.clone(), self.seed)),
             AgentKind::SplitMcts(c) => Box::new(SplitMcts::new(game, c.clone(), self.seed)),
             AgentKind::AlphaBeta(c) => Box::new(AlphaBeta::new(game, c.clone())?),
@@ -527,6 +534,7 @@ impl fmt::Display for AgentSpec {
                 changed(&mut options, "parallel", parallel_name(c.parallel), parallel_name(d.parallel));
                 changed(&mut options, "width", c.policy_width, d.policy_width);
                 changed(&mut options, "rave-width", c.rave_width, d.rave_width);
+                changed(&mut options, "cutoff", c.cutoff, d.cutoff);
                 "mcts"
             }
             AgentKind::SplitMcts(c) => {

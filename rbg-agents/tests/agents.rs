@@ -621,3 +621,44 @@ fn tree_parallel_threads_share_the_budget_and_settle_their_visits() {
         }
     }
 }
+
+/// `ONE_PIECE_DECIDES` with six filler moves between white's choice and the scoring.
+const ONE_PIECE_DECIDES_LATE: &str = "
+#players = white(100), black(100)
+#pieces = e, bad, good, filler
+#variables =
+#board = rectangle(up, down, left, right, [e, e, e, e, e, e, e])
+#rules = ->white ([bad] + [good]) right ->black [filler] right ->white [filler] right
+    ->black [filler] right ->white [filler] right ->black [filler] right ->white [filler]
+    ->> left left left left left left
+    ({good} [$ white = 100, black = 0] + {bad} [$ white = 0, black = 100]) ->> {}
+";
+
+#[test]
+fn cut_off_playouts_are_judged_by_the_learned_evaluation() {
+    let game = interpreter_of("onePieceLate.rbg", ONE_PIECE_DECIDES_LATE);
+    let mut sc = game.new_scratch();
+    let mut start = game.initial_state();
+    assert!(game.complete_keeper(&mut start, &mut sc, 100).unwrap());
+    let good = game.info().pieces.iter().position(|p| p == "good").unwrap();
+    let search = |spec: &str| {
+        let mut a = agent(&game, spec);
+        let decision = a.select_move(&game, &start, &Budget::iterations(300)).unwrap();
+        let mut after = start.clone();
+        game.apply_move(&mut after, &decision.mv);
+        (game.piece(&after, 0) as usize, decision.stats, a.name())
+    };
+    let (cut_choice, cut, cut_name) = search("mcts:cutoff=1,reuse=false,seed=3");
+    let (full_choice, full, _) = search("mcts:reuse=false,seed=3");
+    assert_eq!((cut_choice, full_choice), (good, good));
+    assert!(cut_name.contains("cutoff=1"), "{cut_name}");
+    // At most one playout move an iteration: fewer states visited than playouts to the end
+    // (six moves from the first level of the tree).
+    assert!(cut.nodes < full.nodes, "{cut:?} {full:?}");
+    // The evaluation predicts white's win after `good` (the fit is exact, as above).
+    assert!(cut.value.unwrap() > 0.9, "{cut:?}");
+    for bad in ["mcts:cutoff=-1", "mcts:cutoff=x", "mcts:cutoff=", "split-mcts:cutoff=2"] {
+        assert!(bad.parse::<AgentSpec>().is_err(), "{bad}");
+    }
+    assert_eq!("mcts:cutoff=8".parse::<AgentSpec>().unwrap().to_string(), "mcts:cutoff=8");
+}
