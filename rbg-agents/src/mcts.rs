@@ -522,9 +522,10 @@ impl<G: Game> Worker<G> {
 
     /// The most moves a playout makes: the cut-off where an evaluation judges the rest.
     fn playout_limit(&self, config: &MctsConfig) -> u64 {
-        match (&self.evaluation, config.cutoff) {
-            (Some(_), cutoff) if cutoff > 0 => cutoff.min(config.max_playout_plies),
-            _ => config.max_playout_plies,
+        if self.evaluation.is_some() && config.cutoff > 0 {
+            config.cutoff.min(config.max_playout_plies)
+        } else {
+            config.max_playout_plies
         }
     }
 

@@ -405,35 +405,26 @@ pub(crate) fn functions(c: &Ctx) -> TokenStream {
         let a = AutomatonId::new(i as u32);
         let (memo, set) = (memo_fn_ident(a), board_fn_ident(a));
         let slot = lit(*slot as u64);
-        if keyed_by_words(c, a) {
-            let doc = format!(
-                "The set of pattern automaton {a}, computed once per memo epoch and kept while the \
-                 state's piece words are those it was computed from."
-            );
-            out.extend(quote! {
-                #[doc = #doc]
-                #[inline(always)]
-                fn #memo(st: &State, sc: &mut Scratch) -> BoardSet {
-                    if sc.board_seen[#slot] != sc.board_epoch {
-                        if !sc.board_keyed[#slot] || sc.board_keys[#slot] != st.words {
-                            sc.board_sets[#slot] = #set(st);
-                            sc.board_keys[#slot] = st.words;
-                            sc.board_keyed[#slot] = true;
-                        }
-                        sc.board_seen[#slot] = sc.board_epoch;
-                    }
-                    sc.board_sets[#slot]
+        // A set keyed by the words is computed again only when they changed.
+        let (compute, doc) = if keyed_by_words(c, a) {
+            let compute = quote! {
+                if !sc.board_keyed[#slot] || sc.board_keys[#slot] != st.words {
+                    sc.board_sets[#slot] = #set(st);
+                    sc.board_keys[#slot] = st.words;
+                    sc.board_keyed[#slot] = true;
                 }
-            });
-            continue;
-        }
-        let doc = format!("The set of pattern automaton {a}, computed once per memo epoch.");
+            };
+            (compute, ", and kept while the state's piece words are those it was computed from")
+        } else {
+            (quote!(sc.board_sets[#slot] = #set(st);), "")
+        };
+        let doc = format!("The set of pattern automaton {a}, computed once per memo epoch{doc}.");
         out.extend(quote! {
             #[doc = #doc]
             #[inline(always)]
             fn #memo(st: &State, sc: &mut Scratch) -> BoardSet {
                 if sc.board_seen[#slot] != sc.board_epoch {
-                    sc.board_sets[#slot] = #set(st);
+                    #compute
                     sc.board_seen[#slot] = sc.board_epoch;
                 }
                 sc.board_sets[#slot]
