@@ -22,6 +22,7 @@ use rbg_parser::ir::{self, ActionKind, Rule};
 
 use super::analysis;
 use super::expr::{self, Expr};
+use super::pattern_tails;
 use super::tables::{is_positional, BoardGraph, CellSet, FanTable, Positional};
 use super::{
     Automaton, AutomatonId, BuildError, CellSetId, DetTableId, Edge, ExprId, FanTableId, Modifier, Node,
@@ -87,6 +88,12 @@ pub(super) fn build(game: &ir::Game, opts: &ProgramOptions) -> Result<Program, B
         initial_pieces.push(v.piece as u8);
     }
     let bounds = game.var_bounds();
+    let mut initial_cells = vec![0; game.pieces.len()];
+    initial_pieces.iter().for_each(|&p| initial_cells[p as usize] += 1);
+    let shared_tails = (opts.pattern_memo && opts.pattern_tails)
+        .then(|| pattern_tails::share_pattern_tails(&game.rules, &initial_cells))
+        .flatten();
+    let rules = shared_tails.as_ref().unwrap_or(&game.rules);
     // The builder borrows the board for the positional evaluator; keep it alive beside it.
     let board_ref: &BoardGraph = &board;
     let mut b = Builder {
@@ -113,7 +120,7 @@ pub(super) fn build(game: &ir::Game, opts: &ProgramOptions) -> Result<Program, B
     let start = b.new_node();
     let end = b.new_node();
     b.automata.push(Automaton { start, is_pattern: false });
-    let x = b.convert(&game.rules, false)?;
+    let x = b.convert(rules, false)?;
     b.thompson(x, start, end);
     if opts.fold_chains {
         b.fold();

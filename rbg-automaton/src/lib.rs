@@ -44,7 +44,9 @@
 //!   expression reads one ([`Program::counts_pieces`]);
 //! * **monotonic classes** (2.15), re-derived from the definition (see [`MonotonicClass`]);
 //! * **pattern sharing and memoisation** (6.10): equal pattern bodies share one automaton, and
-//!   the search may cache a pattern's result per vertex while no modifier changed the state.
+//!   the search may cache a pattern's result per vertex while no modifier changed the state;
+//! * **pattern tails**: a run of alternatives ending a pattern body that equals another
+//!   pattern's body is asked as that pattern, so the two share it (see `pattern_tails`).
 
 #![forbid(unsafe_code)]
 
@@ -52,6 +54,7 @@ mod analysis;
 mod build;
 mod expr;
 mod facts;
+mod pattern_tails;
 pub mod switches;
 mod tables;
 
@@ -98,6 +101,10 @@ option_switches! {
             /// Share one automaton between equal pattern bodies and memoise pattern results per
             /// (pattern, vertex) while the semi-state is unchanged.
             pub pattern_memo: bool = true, "pattern-sharing", Optimisation;
+            /// Ask a run of alternatives at the end of a pattern body that equals another
+            /// pattern's body as that pattern, so both share one automaton and its memo (needs
+            /// `pattern_memo`).
+            pub pattern_tails: bool = true, "pattern-tails", Optimisation;
         }
     }
 }
@@ -116,6 +123,7 @@ impl ProgramOptions {
             always_count_pieces: true,
             monotonic_classes: false,
             pattern_memo: false,
+            pattern_tails: false,
         }
     }
 }

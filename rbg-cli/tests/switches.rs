@@ -51,9 +51,9 @@ fn perft(game: &str, depth: usize, extra: &[&str]) -> Vec<(u64, u64)> {
 #[test]
 fn help_lists_every_switch_with_its_documentation() {
     let flags = switch_flags();
-    // 10 of the shared program, 20 of the compiler (`--no-bulk-counts` the newest), 9 of the
+    // 11 of the shared program (`--no-pattern-tails` the newest), 20 of the compiler, 9 of the
     // interpreter.
-    assert_eq!(flags.len(), 39, "{flags:?}");
+    assert_eq!(flags.len(), 40, "{flags:?}");
     for flag in [
         "--no-board-words",
         "--no-set-moves",
@@ -131,6 +131,7 @@ fn switch_combinations_keep_the_compiled_engines_perft() {
         "--always-count-pieces",
         "--no-monotonic-classes",
         "--no-pattern-sharing",
+        "--no-pattern-tails",
     ];
     let compiler: &[&str] = &[
         "--no-unchecked-modifiers",

@@ -99,12 +99,13 @@ impl GameVisitor for Playouts {
     }
 }
 
-/// Ray captures (reversi's flips as one loop per direction) and bulk counts (its moves counted
-/// by a popcount) play the same games from the same seed as the searches they replace, whether
-/// the playouts count and replay or list the moves.
+/// Ray captures (reversi's flips as one loop per direction), bulk counts (its moves counted
+/// by a popcount) and pattern tails (its keeper reading the move sets) play the same games from
+/// the same seed as the searches they replace, whether the playouts count and replay or list
+/// the moves.
 #[test]
-fn ray_captures_and_bulk_counts_play_the_same_playouts() {
-    for flag in ["no-ray-captures", "no-bulk-counts"] {
+fn ray_captures_bulk_counts_and_pattern_tails_play_the_same_playouts() {
+    for flag in ["no-ray-captures", "no-bulk-counts", "no-pattern-tails"] {
         let Some(index) = SWITCH_VARIANTS.iter().position(|f| *f == flag) else {
             continue;
         };

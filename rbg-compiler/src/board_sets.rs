@@ -50,6 +50,9 @@ const MIN_ASKED_CELLS: usize = 16;
 const MAX_RAY_ROUNDS: usize = 16;
 /// Patterns with a memo in `Scratch` (arrays up to 32 entries derive `Default`).
 const MAX_MEMOS: usize = 32;
+/// A fan's continuation with more paths, or longer ones, keeps the visit of its cells
+/// ([`fan_exists`]).
+const MAX_EXISTS_PATHS: usize = 8;
 
 /// Which patterns are evaluated as whole-board sets, and where.
 #[derive(Clone, Debug, Default)]
@@ -63,6 +66,9 @@ pub(crate) struct BoardPlan {
     nodes: Vec<Vec<u32>>,
     /// Per automaton: its body has a word form ([`evaluable_automata`]).
     evaluable: Vec<bool>,
+    /// Per automaton: the memoised patterns that the rules ask, after asking it, before a piece
+    /// changes ([`asked_again`]).
+    asked_again: Vec<Vec<AutomatonId>>,
 }
 
 impl BoardPlan {
@@ -82,7 +88,12 @@ impl BoardPlan {
         let evaluable = evaluable_automata(p, &nodes);
         if !enabled {
             // The word forms stay known (word tests use them); no pattern is memoised.
-            return BoardPlan { memo: vec![None; p.automata().len()], hot: Vec::new(), nodes, evaluable };
+            return BoardPlan {
+                memo: vec![None; p.automata().len()],
+                nodes,
+                evaluable,
+                ..BoardPlan::default()
+            };
         }
         let hot = hot_nodes(p);
         let mut memo = vec![None; p.automata().len()];
@@ -103,7 +114,16 @@ impl BoardPlan {
                 }
             }
         }
-        BoardPlan { memo, hot, nodes, evaluable }
+        let mut plan = BoardPlan { memo, hot, nodes, evaluable, asked_again: Vec::new() };
+        plan.asked_again = asked_again(p, &plan);
+        plan
+    }
+
+    /// Whether memoised pattern `pattern`, asked inside pattern automaton `asker`, is asked by the
+    /// rules again after `asker` and before a piece changes: its set, once computed, serves
+    /// that later search too, so `asker` tries it before its other alternatives.
+    pub(crate) fn is_asked_again(&self, asker: AutomatonId, pattern: AutomatonId) -> bool {
+        self.asked_again.get(asker.get() as usize).is_some_and(|v| v.contains(&pattern))
     }
 
     /// Whether fan node `n` may visit the cells of a memoised set ([`fan_prefilter`]): a fan
@@ -168,6 +188,84 @@ impl BoardPlan {
         self.hot.get(n as usize).copied().unwrap_or(false)
             && self.memo.get(automaton.get() as usize).is_some_and(|m| m.is_some())
     }
+}
+
+/// Per automaton `A` that owns a hot node reading two memos or more: the memoised patterns the
+/// rules ask (nested ones included) on some path from an edge asking `A`, in the same search
+/// or the next one, before the first op that changes a piece. A switch changes no piece, so a
+/// set kept while the pieces are unchanged serves the next player's first search.
+fn asked_again(p: &Program, plan: &BoardPlan) -> Vec<Vec<AutomatonId>> {
+    let mut out = vec![Vec::new(); p.automata().len()];
+    let rules = AutomatonId::new(0);
+    let chooses = |a: AutomatonId| {
+        plan.nodes_of(a).iter().any(|&n| {
+            let memos =
+                p.node_edges(NodeId::new(n)).iter().flat_map(|e| p.edge_ops(e)).filter(
+                    |op| matches!(**op, Op::Pattern { automaton, .. } if plan.reads_memo(n, automaton)),
+                );
+            memos.count() >= 2
+        })
+    };
+    for &n in plan.nodes_of(rules) {
+        for e in p.node_edges(NodeId::new(n)) {
+            let ops = p.edge_ops(e);
+            for (i, op) in ops.iter().enumerate() {
+                let Op::Pattern { automaton, .. } = *op else { continue };
+                if !chooses(automaton) || !out[automaton.index()].is_empty() {
+                    continue;
+                }
+                let asked = asked_from(p, &ops[i + 1..], e.target());
+                out[automaton.index()] = plan
+                    .with_nested(p, asked)
+                    .into_iter()
+                    .filter(|&a| a != automaton && plan.memo_slot(a).is_some())
+                    .collect();
+            }
+        }
+    }
+    out
+}
+
+/// The patterns asked by `ops` and then by the rules from node `from` on, on every path up to
+/// the first op that changes a piece or the end of the next search (the second switch).
+fn asked_from(p: &Program, ops: &[Op], from: NodeId) -> Vec<AutomatonId> {
+    let mut asked = Vec::new();
+    // Per node, whether it was reached before a switch (0) or after one (1).
+    let mut seen = vec![[false; 2]; p.nodes().len()];
+    let mut stack = Vec::new();
+    if let Some(switches) = read_until_change(ops, 0, &mut asked) {
+        stack.push((from, switches));
+    }
+    while let Some((n, switches)) = stack.pop() {
+        if std::mem::replace(&mut seen[n.index()][switches], true) {
+            continue;
+        }
+        if let NodeKind::Fan { next, .. } = p.node(n).kind() {
+            stack.push((next, switches));
+            continue;
+        }
+        for e in p.node_edges(n) {
+            if let Some(after) = read_until_change(p.edge_ops(e), switches, &mut asked) {
+                stack.push((e.target(), after));
+            }
+        }
+    }
+    asked
+}
+
+/// Adds the patterns `ops` asks before a piece changes or a second switch; the switches passed
+/// after `ops` (from `switches` before), or `None` where the path ends.
+fn read_until_change(ops: &[Op], mut switches: usize, asked: &mut Vec<AutomatonId>) -> Option<usize> {
+    for op in ops {
+        match *op {
+            Op::Off { .. } => return None,
+            Op::Switch { .. } if switches == 1 => return None,
+            Op::Switch { .. } => switches = 1,
+            Op::Pattern { automaton, .. } if !asked.contains(&automaton) => asked.push(automaton),
+            _ => {}
+        }
+    }
+    Some(switches)
 }
 
 /// The patterns whose bodies use only ops with a word form. Nesting is acyclic, so a pass that
@@ -257,7 +355,8 @@ fn cheap_shape(p: &Program, nodes: &[u32]) -> bool {
 /// (reversi's fan over empty cells asks 60 there, breakthrough's over its pawns 16, amazons'
 /// over its amazons 4). Nodes further on are usually reached from few cells, after tests that
 /// filter; there, and after fans that ask few cells, the scalar search, which stops at the first
-/// word, is cheaper.
+/// word, is cheaper. Nodes reached by tests that the fan's filter implies are asked as often as
+/// the continuation, so they are hot too ([`passed_through`]).
 fn hot_nodes(p: &Program) -> Vec<bool> {
     let mut hot = vec![false; p.nodes().len()];
     let initial = p.initial_pieces();
@@ -274,10 +373,37 @@ fn hot_nodes(p: &Program) -> Vec<bool> {
             };
             if (0..p.board().vertices()).map(asked).max().unwrap_or(0) >= MIN_ASKED_CELLS {
                 hot[next.index()] = true;
+                for n in passed_through(p, next, filter) {
+                    hot[n.index()] = true;
+                }
             }
         }
     }
     hot
+}
+
+/// The nodes that every cell a fan asks reaches from `next` (the fan's continuation): the
+/// targets of edges that only test pieces which the fan's filter already ensures (reversi's
+/// keeper, `anySquare {e} ({? mine} + {? theirs})`, asks its two patterns one node after the
+/// fan's `{e}`).
+fn passed_through(p: &Program, next: NodeId, filter: Option<u64>) -> Vec<NodeId> {
+    let Some(filter) = filter else { return Vec::new() };
+    let implied = |op: &Op| matches!(*op, Op::On(mask) if filter & !mask == 0);
+    let mut out = Vec::new();
+    let mut stack = vec![next];
+    while let Some(n) = stack.pop() {
+        if p.node(n).is_fan() {
+            continue;
+        }
+        for e in p.node_edges(n) {
+            let t = e.target();
+            if p.edge_ops(e).iter().all(implied) && t != next && !out.contains(&t) {
+                out.push(t);
+                stack.push(t);
+            }
+        }
+    }
+    out
 }
 
 /// A shift as masked bit shifts: `(delta, sources)` pairs, where every vertex in `sources` moves
@@ -445,40 +571,14 @@ pub(crate) fn fan_prefilter(c: &Ctx, n: u32) -> Option<TokenStream> {
     if !c.board.prefilters(c.p, n) {
         return None;
     }
-    let tracked = c.tracked_set(n).map(|k| (k, c.a.tracked_masks()[k]));
     let mut edges = Vec::new();
     for e in c.p.node_edges(next) {
         let mut tests = Vec::new();
         let mut memoised = false;
         for op in c.p.edge_ops(e) {
-            tests.push(match *op {
-                Op::On(mask) => match tracked {
-                    // The fan's own set is exact wherever the fan runs (it iterates it).
-                    Some((k, tracked_mask)) if tracked_mask == mask => {
-                        let k = lit(k as u64);
-                        if c.l.vertices > 64 {
-                            quote!((st.occ[#k][0] as BoardSet | (st.occ[#k][1] as BoardSet) << 64))
-                        } else {
-                            quote!(st.occ[#k][0])
-                        }
-                    }
-                    _ => {
-                        let pieces = c.piece_pattern_mask(mask);
-                        quote!(board_bits(st, |p| matches!(p, #pieces)))
-                    }
-                },
-                Op::InSet(s) => cell_set_bits(c, s).into_token_stream(),
-                Op::Pattern { automaton, positive } if is_prefilter_test(c, next.get(), op) => {
-                    memoised = true;
-                    let name = memo_fn_ident(automaton);
-                    if positive {
-                        quote!(#name(st, sc))
-                    } else {
-                        quote!(!#name(st, sc))
-                    }
-                }
-                _ => break,
-            });
+            let Some(test) = prefilter_test(c, n, next.get(), op) else { break };
+            memoised |= matches!(op, Op::Pattern { .. });
+            tests.push(test);
         }
         if !memoised {
             return None;
@@ -490,6 +590,84 @@ pub(crate) fn fan_prefilter(c: &Ctx, n: u32) -> Option<TokenStream> {
     }
     let row = set_lit(row_bits(fan.row(0)));
     Some(quote!(((#(#edges)|*) & #row)))
+}
+
+/// The whole-row form of one test of prefiltered fan `n`'s continuation `next`, if it has one
+/// ([`is_prefilter_test`]).
+fn prefilter_test(c: &Ctx, n: u32, next: u32, op: &Op) -> Option<TokenStream> {
+    if !is_prefilter_test(c, next, op) {
+        return None;
+    }
+    let tracked = c.tracked_set(n).map(|k| (k, c.a.tracked_masks()[k]));
+    Some(match *op {
+        Op::On(mask) => match tracked {
+            // The fan's own set is exact wherever the fan runs (it iterates it).
+            Some((k, tracked_mask)) if tracked_mask == mask => {
+                let k = lit(k as u64);
+                if c.l.vertices > 64 {
+                    quote!((st.occ[#k][0] as BoardSet | (st.occ[#k][1] as BoardSet) << 64))
+                } else {
+                    quote!(st.occ[#k][0])
+                }
+            }
+            _ => {
+                let pieces = c.piece_pattern_mask(mask);
+                quote!(board_bits(st, |p| matches!(p, #pieces)))
+            }
+        },
+        Op::InSet(s) => cell_set_bits(c, s).into_token_stream(),
+        Op::Pattern { automaton, positive } => {
+            let name = memo_fn_ident(automaton);
+            if positive {
+                quote!(#name(st, sc))
+            } else {
+                quote!(!#name(st, sc))
+            }
+        }
+        _ => return None,
+    })
+}
+
+/// For a fan `n` inside a pattern whose continuation is made of whole-row tests only (on-tests,
+/// cell sets, memoised patterns) up to an accepting node, without cycles: whether the pattern
+/// goes on from some cell of the row, as one word test per path, asked in the order of the
+/// edges and stopping at the first that holds. A memoised set is thus only computed when the
+/// paths before it found no cell (reversi's keeper reads the next player's move set first, see
+/// [`crate::search::ordered_edges`], and needs the other one only when that is empty).
+pub(crate) fn fan_exists(c: &Ctx, n: u32) -> Option<TokenStream> {
+    let NodeKind::Fan { table, next, .. } = c.p.node(NodeId::new(n)).kind() else { return None };
+    if !c.is_pattern(n) || !c.board.prefilters(c.p, n) {
+        return None;
+    }
+    let row = set_lit(row_bits(c.p.fan_table(table).row(0)));
+    let mut paths = Vec::new();
+    // (node, the tests of the path so far, its edges), depth first in edge order.
+    let mut stack = vec![(next.get(), Vec::new(), 0)];
+    while let Some((node, tests, depth)) = stack.pop() {
+        if c.p.node(NodeId::new(node)).is_accepting() {
+            paths.push(quote!((#(#tests &)* #row) != 0));
+            continue;
+        }
+        let too_many = paths.len() + stack.len() > MAX_EXISTS_PATHS || depth > MAX_EXISTS_PATHS;
+        if c.p.node(NodeId::new(node)).is_fan() || too_many {
+            return None;
+        }
+        let mut branches = Vec::new();
+        for e in crate::search::ordered_edges(c, node) {
+            let target = e.target().get();
+            if target == node || target == next.get() {
+                return None;
+            }
+            let mut path = tests.clone();
+            for op in c.p.edge_ops(&e) {
+                // Tests are read at the fan's continuation; later nodes are the same cell.
+                path.push(prefilter_test(c, n, next.get(), op)?);
+            }
+            branches.push((target, path, depth + 1));
+        }
+        stack.extend(branches.into_iter().rev());
+    }
+    (!paths.is_empty()).then(|| quote!(#(#paths)||*))
 }
 
 /// Whether `op`, on an edge of a prefiltered fan's continuation `next`, is one of the tests

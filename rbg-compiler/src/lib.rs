@@ -70,7 +70,7 @@ pub use crate_files::{write_crate, CrateDeps, WrittenCrate, GENERATED_MARKER};
 
 /// The version of the generator, part of every cache key: bump it when the generated code
 /// changes in a way that cargo's own change detection would not notice.
-pub const GENERATOR_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "-g20");
+pub const GENERATOR_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "-g21");
 
 rbg_automaton::option_switches! {
     /// What to generate. Every switch defaults to on; turning one off keeps the moves identical
@@ -97,8 +97,9 @@ rbg_automaton::option_switches! {
             /// letting an on-test or a set test double as the check (design notes 2.9). Off:
             /// check after every shift.
             pub deferred_checks: bool = true, "deferred-checks", Optimisation;
-            /// Inside patterns, try the edges closest to an accepting node first (a pattern's
-            /// result does not depend on the order). Off: program order.
+            /// Inside patterns, try the edges closest to an accepting node first, and among
+            /// them a memoised pattern that the rules ask again before a piece changes (a
+            /// pattern's result does not depend on the order). Off: program order.
             pub pattern_order: bool = true, "pattern-order", Optimisation;
             /// Keep, per piece filter of a fan over every cell, the set of cells holding such a
             /// piece in the state, and iterate its bits instead of scanning the board (design
@@ -277,7 +278,7 @@ mod tests {
             CompileOptions::default().fingerprint(),
             "+shift-tables +precomputed-patterns +fold-chains +tail-duplication \
              +visited-elimination +constant-folding +fan-filters -always-count-pieces \
-             +monotonic-classes +pattern-sharing +unchecked-modifiers +compact-state \
+             +monotonic-classes +pattern-sharing +pattern-tails +unchecked-modifiers +compact-state \
              +deferred-checks +pattern-order +piece-sets +monotonic-fill +lean-apply +count-replay \
              +visit-children +board-patterns +word-tests +fused-class-moves +class-playouts \
              +board-words +set-moves +shared-visitor +fewer-searches +ray-captures +bulk-counts \

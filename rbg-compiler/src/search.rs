@@ -290,6 +290,9 @@ impl SearchGen<'_> {
         let NodeKind::Fan { table, next, filter } = c.p.node(NodeId::new(n)).kind() else {
             return quote!(false);
         };
+        if let Some(any) = crate::board_sets::fan_exists(c, n) {
+            return any;
+        }
         let call = self.call_node(next.get(), &quote!(w), &quote!(d));
         // Design notes 6.3: the continuation's first tests, for the whole row at once (from a
         // memoised whole-board set, or from the state's piece words; never both, and never for a
@@ -828,7 +831,19 @@ pub(crate) fn ordered_edges(c: &Ctx, n: u32) -> Vec<Edge> {
     if c.is_pattern(n) && c.o.pattern_order {
         // A pattern only asks whether an accepting node is reachable, so the order of its
         // alternatives is free: try the ones closest to acceptance first.
-        edges.sort_by_key(|e| c.a.accept_distance(e.target()).unwrap_or(u32::MAX));
+        // Among those, first a memoised pattern that the rules ask again before a piece
+        // changes: its set then serves both.
+        let owner = c.a.owner(NodeId::new(n));
+        let asked_again = |e: &Edge| {
+            let again = |op: &Op| match (*op, owner) {
+                (Op::Pattern { automaton, .. }, Some(owner)) => {
+                    c.board.reads_memo(n, automaton) && c.board.is_asked_again(owner, automaton)
+                }
+                _ => false,
+            };
+            !c.p.edge_ops(e).first().is_some_and(again)
+        };
+        edges.sort_by_key(|e| (c.a.accept_distance(e.target()).unwrap_or(u32::MAX), asked_again(e)));
     }
     edges
 }

@@ -199,3 +199,45 @@ fn sets_that_walk_rays_stay_memoised_while_the_piece_words_are_unchanged() {
     let code = source(8, 8, shifts, &CompileOptions::default());
     assert!(code.contains("fn board_memo_") && !keyed(&code), "{code}");
 }
+
+/// Two players' moves each asked as a pattern of rays, and after `a`'s move the test "can anyone
+/// move" written out as the rays of both (reversi's keeper).
+const MINE: &str = "left {o} left ({o} left)* {x} + right {o} right ({o} right)* {x}";
+const THEIRS: &str = "left {x} left ({x} left)* {o} + right {x} right ({x} right)* {o}";
+
+fn keeper_source(options: &CompileOptions) -> String {
+    let rules = format!(
+        "(->a anySquare {{e}} {{? {MINE}}} [x] {{? anySquare {{e}} ({MINE} + {THEIRS})}} \
+         ->b anySquare {{e}} {{? {THEIRS}}} [o])*"
+    );
+    source(8, 8, &rules, options)
+}
+
+/// The memo function that the fan of the move ending in `[piece]` reads.
+fn move_memo(code: &str, piece: &str) -> String {
+    let at =
+        code.find(&format!("[{piece}] →")).or_else(|| code.find(&format!("[{piece}]"))).expect("the move");
+    let before = &code[..at];
+    let memo = before.rfind("board_memo_").expect("a memo before the move");
+    code[memo..].split('(').next().expect("a name").to_string()
+}
+
+#[test]
+fn a_keeper_written_out_reads_the_move_sets_the_next_player_first() {
+    let code = keeper_source(&CompileOptions::default());
+    let theirs = move_memo(&code, "o");
+    let mine = move_memo(&code, "x");
+    assert_ne!(theirs, mine, "{code}");
+    // The keeper asks whether some empty cell is in either set, `b`'s first: `b`'s search asks
+    // it next while the pieces are unchanged, so it is computed once for both.
+    let either =
+        format!("{theirs}(st, sc) & 18446744073709551615) != 0\n        || (st.occ[0][0] & {mine}(st, sc)");
+    assert!(code.contains(&either), "{code}");
+    // Off: the keeper walks the rays itself and reads no memo at its empty cells.
+    let options = CompileOptions {
+        program: rbg_automaton::ProgramOptions { pattern_tails: false, ..Default::default() },
+        ..CompileOptions::default()
+    };
+    let code = keeper_source(&options);
+    assert!(!code.contains("!= 0\n        || (st.occ"), "{code}");
+}

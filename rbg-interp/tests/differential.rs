@@ -25,6 +25,7 @@ fn variants() -> Vec<(&'static str, InterpOptions)> {
         ("no constant folding", ProgramOptions { constant_folding: false, ..d() }),
         ("no fan filters", ProgramOptions { fan_filters: false, ..d() }),
         ("no pattern memo", ProgramOptions { pattern_memo: false, ..d() }),
+        ("no pattern tails", ProgramOptions { pattern_tails: false, ..d() }),
         ("piece counts always", ProgramOptions { always_count_pieces: true, ..d() }),
     ];
     let mut all: Vec<(&'static str, InterpOptions)> = program_variants
