@@ -30,6 +30,10 @@ use rbg_parser::ir::{Action, ActionKind, PieceId, Rule};
 /// be rewritten (the compiled engine's whole-board sets serve fans asking at least 16 cells).
 pub(crate) const MIN_CROWDED_CELLS: usize = 16;
 
+/// At most this many pattern bodies are candidates (the search for runs is linear in them; no
+/// corpus game asks more than 544 patterns, gess, before sharing).
+const MAX_BODIES: usize = 1024;
+
 /// The rules with pattern tails replaced by shared patterns, or `None` when nothing changes.
 /// `initial_cells[p]`: how many cells of the initial board hold piece `p`.
 pub(crate) fn share_pattern_tails(rules: &Rule, initial_cells: &[usize]) -> Option<Rule> {
@@ -50,7 +54,7 @@ fn collect_alternative_bodies<'r>(rule: &'r Rule, out: &mut Vec<&'r [Rule]>) {
         Rule::Star(body) => collect_alternative_bodies(body, out),
         Rule::Action(Action { kind: ActionKind::Pattern { body, .. }, .. }) => {
             if let Rule::Alt(terms) = body.as_ref() {
-                if terms.len() >= 2 && !out.contains(&terms.as_slice()) {
+                if terms.len() >= 2 && out.len() < MAX_BODIES && !out.contains(&terms.as_slice()) {
                     out.push(terms);
                 }
             }
