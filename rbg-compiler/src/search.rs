@@ -834,7 +834,7 @@ pub(crate) fn ordered_edges(c: &Ctx, n: u32) -> Vec<Edge> {
         // Among those, first a memoised pattern that the rules ask again before a piece
         // changes: its set then serves both.
         let owner = c.a.owner(NodeId::new(n));
-        let asked_again = |e: &Edge| {
+        let not_asked_again = |e: &Edge| {
             let again = |op: &Op| match (*op, owner) {
                 (Op::Pattern { automaton, .. }, Some(owner)) => {
                     c.board.reads_memo(n, automaton) && c.board.is_asked_again(owner, automaton)
@@ -843,7 +843,7 @@ pub(crate) fn ordered_edges(c: &Ctx, n: u32) -> Vec<Edge> {
             };
             !c.p.edge_ops(e).first().is_some_and(again)
         };
-        edges.sort_by_key(|e| (c.a.accept_distance(e.target()).unwrap_or(u32::MAX), asked_again(e)));
+        edges.sort_by_key(|e| (c.a.accept_distance(e.target()).unwrap_or(u32::MAX), not_asked_again(e)));
     }
     edges
 }
