@@ -66,8 +66,8 @@ fn each_switch_alone_keeps_the_compiled_perft() {
     if !available(&[&conformance_dir().join("reference-perft.csv"), &corpus_dir()]) {
         return;
     }
-    // 10 switches of the shared program and 20 of the compiler (`rbg perft --help`).
-    assert_eq!(SWITCH_VARIANTS.len(), 30, "{SWITCH_VARIANTS:?}");
+    // 11 switches of the shared program and 20 of the compiler (`rbg perft --help`).
+    assert_eq!(SWITCH_VARIANTS.len(), 31, "{SWITCH_VARIANTS:?}");
     let rows: Vec<_> = reference_perft_up_to(100_000).into_iter().filter(|r| r.game == SWITCH_GAME).collect();
     assert!(rows.len() >= 4, "{SWITCH_GAME} has {} rows", rows.len());
     for (index, flag) in SWITCH_VARIANTS.iter().enumerate() {
