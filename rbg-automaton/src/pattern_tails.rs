@@ -28,7 +28,7 @@ use rbg_parser::ir::{Action, ActionKind, PieceId, Rule};
 
 /// An on-test of pieces on at least this many cells of the initial board opens a sum that may
 /// be rewritten (the compiled engine's whole-board sets serve fans asking at least 16 cells).
-pub(crate) const MIN_CROWDED_CELLS: usize = 16;
+const MIN_CROWDED_CELLS: usize = 16;
 
 /// At most this many pattern bodies are candidates (the search for runs is linear in them; no
 /// corpus game asks more than 544 patterns, gess, before sharing).
@@ -93,16 +93,11 @@ impl Rewriter<'_> {
     fn action(&self, a: &Action) -> Action {
         match &a.kind {
             ActionKind::Pattern { positive, body } => Action {
-                kind: ActionKind::Pattern { positive: *positive, body: Box::new(self.body(body)) },
+                kind: ActionKind::Pattern { positive: *positive, body: Box::new(self.tail(body)) },
                 index: a.index,
             },
             _ => a.clone(),
         }
-    }
-
-    /// A pattern's body: its tail rewritten.
-    fn body(&self, body: &Rule) -> Rule {
-        self.tail(body)
     }
 
     /// `rule` in tail position of a pattern body.
@@ -136,7 +131,7 @@ impl Rewriter<'_> {
             match self.longest_run(&terms[i..]).filter(|_| replace) {
                 Some(len) => {
                     let run = Rule::Alt(terms[i..i + len].to_vec());
-                    let kind = ActionKind::Pattern { positive: true, body: Box::new(self.body(&run)) };
+                    let kind = ActionKind::Pattern { positive: true, body: Box::new(self.tail(&run)) };
                     out.push(Rule::Action(Action { kind, index: 0 }));
                     i += len;
                 }

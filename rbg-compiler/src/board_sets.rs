@@ -641,7 +641,7 @@ pub(crate) fn fan_exists(c: &Ctx, n: u32) -> Option<TokenStream> {
     }
     let row = set_lit(row_bits(c.p.fan_table(table).row(0)));
     let mut paths = Vec::new();
-    // (node, the tests of the path so far, its edges), depth first in edge order.
+    // (node, the tests of the path so far, its depth), depth first in edge order.
     let mut stack = vec![(next.get(), Vec::new(), 0)];
     while let Some((node, tests, depth)) = stack.pop() {
         if c.p.node(NodeId::new(node)).is_accepting() {
