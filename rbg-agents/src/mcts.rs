@@ -40,8 +40,9 @@
 //! the backpropagation, not for the playout, which is most of an iteration's work. A descent
 //! counts its visit on every node of its path at once (a virtual loss until the reward comes
 //! back), so the other threads go down other paths. Each thread has its own generator; the
-//! playout statistics (MAST, NST) are one table that all threads read and add to; an iteration
-//! budget counts over all threads. With more than
+//! playout statistics (MAST, NST) are one table that all threads read without a lock and add
+//! to a batch of iterations at a time (see [`crate::action_stats`]); an iteration budget counts
+//! over all threads. With more than
 //! one thread the result depends on how the threads interleave. Root parallelism
 //! (`parallel = root`): each extra thread runs a search of its own, with its own tree,
 //! statistics and seed, within the same budget (iterations are counted per thread); the root
@@ -50,7 +51,7 @@
 //! both are the same search, reproducible from the seed.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use rand::Rng;
 use rand_core::SeedableRng;
@@ -60,7 +61,7 @@ use rbg_core::playout::PlayoutBuffers;
 use rbg_core::split::StepGenerator;
 use rbg_core::{Action, Game, MoveList, PlayoutRng, SearchError};
 
-use crate::action_stats::{ActionStats, PolicySettings, TrailEntry};
+use crate::action_stats::{ActionStats, DeferredUpdates, PolicySettings, TrailEntry};
 use crate::agent::{
     move_hash, mover, rewards_into, sort_root, splitmix, Agent, AgentError, Decision, RootMove, SearchStats,
 };
@@ -258,6 +259,8 @@ struct Worker<G: Game> {
     rewards: Vec<f64>,
     /// MAST and NST statistics.
     stats: ActionStats,
+    /// Iterations not yet added to the statistics of a tree-parallel search.
+    deferred: DeferredUpdates,
     /// The moves made in the current iteration (when recorded, see [`Tree::records_trail`]).
     trail: Vec<TrailEntry>,
     /// RAVE and GRAVE.
@@ -291,14 +294,14 @@ struct Descent {
 #[derive(Clone, Copy)]
 enum StatsHome<'a> {
     Own,
-    Shared(&'a RwLock<ActionStats>),
+    Shared(&'a ActionStats),
 }
 
 /// What the threads of a tree-parallel search share besides the tree.
 struct SharedSearch<'a, S> {
     tree: &'a Mutex<Tree>,
     /// The action statistics (MAST, NST).
-    stats: &'a RwLock<ActionStats>,
+    stats: &'a ActionStats,
     root_state: &'a S,
     meter: &'a Meter,
     /// Iterations begun by all threads.
@@ -321,6 +324,7 @@ impl<G: Game> Worker<G> {
             path: Vec::new(),
             rewards: vec![0.0; game.info().num_players()],
             stats: ActionStats::new(config.policy(), settings),
+            deferred: DeferredUpdates::default(),
             trail: Vec::new(),
             rave: Rave::new(config.rave, config.grave_ref),
             walker: StepGenerator::new(),
@@ -380,10 +384,7 @@ impl<G: Game> Worker<G> {
                 let hashes = self.moves.iter().map(move_hash);
                 match home {
                     StatsHome::Own => self.stats.pick(&mut self.rng, &self.trail, player, hashes),
-                    StatsHome::Shared(stats) => {
-                        let stats = stats.read().unwrap_or_else(PoisonError::into_inner);
-                        stats.pick(&mut self.rng, &self.trail, player, hashes)
-                    }
+                    StatsHome::Shared(stats) => stats.pick(&mut self.rng, &self.trail, player, hashes),
                 }
             } else {
                 self.rng.gen_range(0..self.moves.len() as u32) as usize
@@ -556,10 +557,7 @@ impl<G: Game> Worker<G> {
         }
         match home {
             StatsHome::Own => self.stats.update(&self.trail, &self.rewards),
-            StatsHome::Shared(stats) => {
-                let mut stats = stats.write().unwrap_or_else(PoisonError::into_inner);
-                stats.update(&self.trail, &self.rewards);
-            }
+            StatsHome::Shared(stats) => self.deferred.push(stats, &self.trail, &self.rewards),
         }
         if tree.rave_active(config) {
             // The `d`-th node of the path made the `d`-th move of the trail.
@@ -594,6 +592,7 @@ impl<G: Game> Worker<G> {
     ) -> Result<SearchStats, AgentError> {
         let mut stats = SearchStats::default();
         let result = self.iterate_shared(game, shared, config, &mut stats);
+        self.deferred.flush(shared.stats);
         if result.is_err() {
             shared.stop.store(true, Ordering::Relaxed);
         }
@@ -625,7 +624,10 @@ impl<G: Game> Worker<G> {
             }
             drop(tree);
             let depth = self.path.len() as u32 - 1;
-            shared.depth.fetch_max(depth, Ordering::Relaxed);
+            // Read first: a write at every iteration would move the word between the cores.
+            if depth > shared.depth.load(Ordering::Relaxed) {
+                shared.depth.fetch_max(depth, Ordering::Relaxed);
+            }
             stats.count_iteration(descent.visited, depth);
         }
         Ok(())
@@ -751,7 +753,8 @@ impl<G: Game> Mcts<G> {
         self.prepare(state);
         let tree = Mutex::new(core::mem::take(&mut self.tree));
         let no_stats = ActionStats::new(false, PolicySettings { epsilon: 0.0, context: 0 });
-        let stats = RwLock::new(core::mem::replace(&mut self.worker.stats, no_stats));
+        let mut stats = core::mem::replace(&mut self.worker.stats, no_stats);
+        stats.allocate();
         let shared = SharedSearch {
             tree: &tree,
             stats: &stats,
@@ -772,7 +775,7 @@ impl<G: Game> Mcts<G> {
             }
             results
         });
-        self.worker.stats = stats.into_inner().unwrap_or_else(PoisonError::into_inner);
+        self.worker.stats = stats;
         match tree.into_inner() {
             Ok(tree) => self.tree = tree,
             Err(_) => self.clear_tree(),

@@ -434,7 +434,8 @@ fn process_cpu_time() -> Option<std::time::Duration> {
 
 /// Search speed: iterations per second of wall time and of CPU time with 1 and 2 threads, and
 /// with the playout policy or RAVE, from breakthrough's and connect4's initial states, for
-/// docs/results.md. Run by hand (`RBG_SPEED_GAMES`: other files of games/, space-separated):
+/// docs/results.md. Run by hand (`RBG_SPEED_GAMES`: other files of games/, space-separated;
+/// `RBG_SPEED_OPTIONS`: the agent options to run, space-separated; `RBG_SPEED_SECONDS`: a search's time):
 /// `cargo test --release -p rbg-agents --test agents -- --ignored --nocapture threads_speed`.
 #[test]
 #[ignore]
@@ -444,28 +445,24 @@ fn threads_speed() {
         let game = interpreter(file);
         let mut root = game.initial_state();
         assert!(game.complete_keeper(&mut root, &mut game.new_scratch(), 1000).unwrap());
-        let options = [
-            "threads=1",
-            "threads=2",
-            "threads=2,parallel=root",
-            "mast=true",
-            "nst=1",
-            "rave=250,grave=30",
-            "playout=split",
-        ];
-        for options in options {
+        let all =
+            "threads=1 threads=2 threads=2,parallel=root mast=true nst=1 rave=250,grave=30 playout=split";
+        let seconds = std::env::var("RBG_SPEED_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(3.0);
+        let options = std::env::var("RBG_SPEED_OPTIONS").unwrap_or_else(|_| all.into());
+        for options in options.split_whitespace() {
             let spec = format!("mcts:{options},reuse=false");
             let mut a = agent(&game, &spec);
-            let budget = Budget::time(std::time::Duration::from_secs(3));
+            let budget = Budget::time(std::time::Duration::from_secs_f64(seconds));
             let cpu = process_cpu_time();
             let d = a.select_move(&game, &root, &budget).unwrap();
             let cpu = cpu.zip(process_cpu_time()).map(|(a, b)| (b - a).as_secs_f64());
             let wall = d.stats.elapsed.as_secs_f64();
             let per_cpu = cpu.map(|c| d.stats.iterations as f64 / c);
             eprintln!(
-                "{file} {options}: {} iterations, {:.0} it/s wall, cpu {cpu:?} s, {per_cpu:?} it/cpu-s",
+                "{file} {options}: {} iterations, {:.0} it/s wall, {:.1} states/it, cpu {cpu:?} s, {per_cpu:?} it/cpu-s",
                 d.stats.iterations,
-                d.stats.iterations as f64 / wall
+                d.stats.iterations as f64 / wall,
+                d.stats.nodes as f64 / d.stats.iterations.max(1) as f64
             );
         }
     }
