@@ -989,3 +989,52 @@ fn merge_root_decisions(decisions: Vec<Decision>) -> Decision {
     stats.value = stats.root.first().and_then(|m| m.value);
     Decision { mv, stats }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::{move_hash, Agent};
+    use crate::budget::Budget;
+
+    /// White picks one of two pieces, black puts its filler, then the game ends: every
+    /// iteration's trail is white's move, then black's one move.
+    const PICK_THEN_FILL: &str = "
+#players = white(100), black(100)
+#pieces = e, bad, good, filler
+#variables =
+#board = rectangle(up, down, left, right, [e, e])
+#rules = ->white ([bad] + [good]) right ->black [filler] ->> left
+    ({good} [$ white = 100, black = 0] + {bad} [$ white = 0, black = 100]) ->> {}
+";
+
+    /// The threads of a tree-parallel search keep iterations back and add them in batches;
+    /// by the end of the search every iteration of every thread is in the statistics: black's
+    /// filler move counts exactly one visit per iteration (fewer than a batch per thread here,
+    /// so only the flush at the end adds them).
+    #[test]
+    fn tree_parallel_statistics_hold_every_iteration_at_the_end() {
+        let parsed = rbg_parser::parse("pick.rbg", PICK_THEN_FILL.as_bytes()).game.expect("parses");
+        let game = rbg_interp::Interpreter::new(&parsed, "pick.rbg", Default::default()).expect("builds");
+        let mut sc = game.new_scratch();
+        let mut root = game.initial_state();
+        assert!(game.complete_keeper(&mut root, &mut sc, 100).unwrap());
+        let mut moves = MoveList::new();
+        game.legal_moves(&mut root, &mut sc, &mut moves).unwrap();
+        let mut after = root.clone();
+        game.apply_move(&mut after, moves.get(0));
+        assert!(game.complete_keeper(&mut after, &mut sc, 100).unwrap());
+        game.legal_moves(&mut after, &mut sc, &mut moves).unwrap();
+        assert_eq!(moves.len(), 1, "black has its one filler move");
+        let filler = move_hash(moves.get(0));
+        let iterations = 300;
+        assert!(iterations / 2 < DeferredUpdates::BATCH as u64);
+        for threads in [1, 2, 3] {
+            let config = MctsConfig { threads, reuse_tree: false, mast_decay: 1.0, ..MctsConfig::default() };
+            let mut mcts = Mcts::new(&game, config, 5);
+            let d = mcts.select_move(&game, &root, &Budget::iterations(iterations)).unwrap();
+            assert_eq!(d.stats.iterations, iterations);
+            let (_, count) = mcts.worker.stats.entry(&[], 0, 2, filler);
+            assert_eq!(count, iterations as f64, "{threads} threads");
+        }
+    }
+}
