@@ -68,7 +68,7 @@ use crate::agent::{
 use crate::budget::{Budget, Meter};
 use crate::flat_mc::random_playout;
 use crate::learn::{piece_counts, LearnedWeights};
-use crate::split_mcts::SplitPlayout;
+use crate::split_mcts::{SplitMcts, SplitMctsConfig, SplitPlayout};
 use crate::uct::{self, Amaf, Rave};
 
 /// Settings of [`Mcts`].
@@ -102,6 +102,14 @@ pub struct MctsConfig {
     /// handful of moves the plain means settle fast and the AMAF bias only costs (connect4's
     /// 7 columns, docs/results.md "Ladder").
     pub rave_width: u32,
+    /// A game whose first position the agent searches (after it is built or reset) has more
+    /// than this many moves is played by split-move MCTS (`split-mcts:c=0.4`, one thread, the
+    /// same budget; [`crate::split_mcts`]), whose tree splits each move into its actions;
+    /// [`SPLIT_NEVER`]: never. With thousands of moves a state, a tree of whole moves spends
+    /// its iterations giving each move one visit (docs/results.md, "Ladder": amazons). The
+    /// choice holds for the whole game: amazons' moves fall below a thousand within a few
+    /// turns, and a switch back to whole moves there played no better than never splitting.
+    pub split_width: u32,
     /// Threads of the search (see [`Parallelism`]).
     pub threads: usize,
     /// How several threads share the search.
@@ -140,6 +148,7 @@ impl Default for MctsConfig {
             rave: 250.0,
             grave_ref: 30,
             rave_width: DEFAULT_RAVE_WIDTH,
+            split_width: DEFAULT_SPLIT_WIDTH,
             threads: 1,
             parallel: Parallelism::Tree,
             reuse_tree: true,
@@ -174,11 +183,20 @@ pub const DEFAULT_POLICY_WIDTH: u32 = 256;
 /// 81 moves and amazons' 2,000, where it gained (docs/results.md, "Ladder").
 pub const DEFAULT_RAVE_WIDTH: u32 = 32;
 
+/// The default [`MctsConfig::split_width`]: below amazons' opening (2,176 moves), where
+/// `split-mcts:c=0.4` won 19 of 20 games against whole-move MCTS at 100 ms a move, above
+/// 19x19 go's 361 and hex 9x9's 81, where whole-move MCTS is the one measured to be stronger
+/// (hex: split-mcts -191; docs/results.md, "Ladder").
+pub const DEFAULT_SPLIT_WIDTH: u32 = 1000;
+
+/// [`MctsConfig::split_width`] that never hands a move to split-move MCTS (written `off`).
+pub const SPLIT_NEVER: u32 = u32::MAX;
+
 impl MctsConfig {
     /// The default of `mcts` until the ladder (docs/results.md): UCB1 with `c` = sqrt 2 and
     /// uniformly random playouts, no action statistics, no RAVE. As a specification:
-    /// `mcts:c=1.4142135623730951,epsilon=0.1,decay=1,nst=0,rave=0` (epsilon and decay do
-    /// nothing without MAST or NST, so `mcts:c=1.414,nst=0,rave=0` plays the same way but for
+    /// `mcts:c=1.4142135623730951,epsilon=0.1,decay=1,nst=0,rave=0,split-width=off` (epsilon and
+    /// decay do nothing without MAST or NST, so `mcts:c=1.414,nst=0,rave=0,split-width=off` plays the same way but for
     /// the last digits of `c`).
     pub fn classic() -> Self {
         MctsConfig {
@@ -187,6 +205,7 @@ impl MctsConfig {
             mast_decay: 1.0,
             nst: 0,
             rave: 0.0,
+            split_width: SPLIT_NEVER,
             ..MctsConfig::default()
         }
     }
@@ -657,6 +676,11 @@ pub struct Mcts<G: Game> {
     worker: Worker<G>,
     /// The other threads (`threads - 1`).
     helpers: Helpers<G>,
+    /// The search of games that open wider than [`MctsConfig::split_width`].
+    split: Option<Box<SplitMcts<G>>>,
+    /// Whether this game is played by `split`: decided at the first search after the agent
+    /// is built or reset.
+    splitting: Option<bool>,
 }
 
 impl<G: Game> Mcts<G> {
@@ -669,12 +693,16 @@ impl<G: Game> Mcts<G> {
             }
             Parallelism::Tree => Helpers::Tree(helper_seeds.map(|s| Worker::new(game, &config, s)).collect()),
         };
+        let split = (config.split_width != SPLIT_NEVER)
+            .then(|| Box::new(SplitMcts::new(game, split_config(&config), split_seed(seed))));
         Mcts {
             worker: Worker::new(game, &config, seed),
             config,
             tree: Tree::default(),
             root_state: None,
             helpers,
+            split,
+            splitting: None,
         }
     }
 
@@ -689,6 +717,20 @@ impl<G: Game> Mcts<G> {
             Helpers::Tree(workers) => workers.iter_mut().for_each(|w| w.evaluation = Some(weights.clone())),
         }
         self
+    }
+
+    /// Whether `state` has more moves than [`MctsConfig::split_width`].
+    fn root_is_wide(&mut self, game: &G, state: &G::State) -> Result<bool, AgentError> {
+        let mut root = state.clone();
+        let w = &mut self.worker;
+        let moves = match game.count_moves(&mut root, &mut w.scratch)? {
+            Some(n) => n,
+            None => {
+                game.legal_moves(&mut root, &mut w.scratch, &mut w.moves)?;
+                w.moves.len() as u64
+            }
+        };
+        Ok(moves > u64::from(self.config.split_width))
     }
 
     /// Number of nodes in the current tree (root included; 0 before the first search).
@@ -874,6 +916,7 @@ impl<G: Game> Agent<G> for Mcts<G> {
             (c.threads > 1, format!("threads={}", c.threads)),
             (c.threads > 1 && c.parallel == Parallelism::Root, "parallel=root".to_string()),
             (c.playout == SplitPlayout::Split, "playout=split".to_string()),
+            (c.split_width != SPLIT_NEVER, format!("split-width={}", c.split_width)),
             (c.cutoff > 0 && self.worker.evaluation.is_some(), format!("cutoff={}", c.cutoff)),
         ];
         for (_, option) in options.iter().filter(|(on, _)| *on) {
@@ -886,6 +929,10 @@ impl<G: Game> Agent<G> for Mcts<G> {
     fn reset(&mut self, seed: u64) {
         self.worker.reset(seed);
         self.clear_tree();
+        if let Some(split) = &mut self.split {
+            split.reset(split_seed(seed));
+        }
+        self.splitting = None;
         match &mut self.helpers {
             Helpers::Root(helpers) => {
                 for (i, helper) in helpers.iter_mut().enumerate() {
@@ -905,6 +952,12 @@ impl<G: Game> Agent<G> for Mcts<G> {
     }
 
     fn select_move(&mut self, game: &G, state: &G::State, budget: &Budget) -> Result<Decision, AgentError> {
+        if self.split.is_some() && self.splitting.is_none() {
+            self.splitting = Some(self.root_is_wide(game, state)?);
+        }
+        if let (Some(split), Some(true)) = (&mut self.split, self.splitting) {
+            return split.select_move(game, state, budget);
+        }
         // The helpers are taken out for the search, which borrows the rest of `self`.
         match core::mem::replace(&mut self.helpers, Helpers::Root(Vec::new())) {
             Helpers::Root(mut helpers) if !helpers.is_empty() => {
@@ -925,6 +978,9 @@ impl<G: Game> Agent<G> for Mcts<G> {
     }
 
     fn observe(&mut self, game: &G, before: &G::State, mv: &[Action]) -> Result<(), AgentError> {
+        if let Some(split) = &mut self.split {
+            split.observe(game, before, mv)?;
+        }
         if let Helpers::Root(helpers) = &mut self.helpers {
             for helper in helpers {
                 helper.observe(game, before, mv)?;
@@ -954,6 +1010,17 @@ impl<G: Game> Agent<G> for Mcts<G> {
         }
         Ok(())
     }
+}
+
+/// The split-move search of an `mcts` agent's wide roots: `split-mcts:c=0.4` (the setting
+/// of the ladder, docs/results.md) with the agent's budget.
+fn split_config(config: &MctsConfig) -> SplitMctsConfig {
+    SplitMctsConfig { c: 0.4, budget: config.budget, ..SplitMctsConfig::default() }
+}
+
+/// The seed of the split-move search of an agent seeded `seed`.
+fn split_seed(seed: u64) -> u64 {
+    splitmix(seed ^ 0x5911_75ed)
 }
 
 /// The seed of the `i`-th extra thread's search.
@@ -1006,6 +1073,36 @@ mod tests {
 #rules = ->white ([bad] + [good]) right ->black [filler] ->> left
     ({good} [$ white = 100, black = 0] + {bad} [$ white = 0, black = 100]) ->> {}
 ";
+
+    /// In a game that opens wider than `split-width` the agent plays as `split-mcts:c=0.4`
+    /// with its budget (the same decision as that agent seeded alike); in a narrower one, or
+    /// with `off`, as without split-width.
+    #[test]
+    fn wide_roots_are_searched_by_split_move_mcts() {
+        let parsed = rbg_parser::parse("pick.rbg", PICK_THEN_FILL.as_bytes()).game.expect("parses");
+        let game = rbg_interp::Interpreter::new(&parsed, "pick.rbg", Default::default()).expect("builds");
+        let mut root = game.initial_state();
+        assert!(game.complete_keeper(&mut root, &mut game.new_scratch(), 100).unwrap());
+        let budget = Budget::iterations(60);
+        let decide = |agent: &mut dyn Agent<_>| {
+            let d = agent.select_move(&game, &root, &budget).unwrap();
+            (
+                d.mv,
+                d.stats.iterations,
+                d.stats.nodes,
+                d.stats.root.iter().map(|m| m.visits).collect::<Vec<_>>(),
+            )
+        };
+        // White has 2 moves: wider than 1, not wider than 2.
+        let config = |split_width| MctsConfig { split_width, ..MctsConfig::default() };
+        let split = decide(&mut Mcts::new(&game, config(1), 9));
+        let alone = decide(&mut SplitMcts::new(&game, split_config(&config(1)), split_seed(9)));
+        assert_eq!(split, alone);
+        let narrow = decide(&mut Mcts::new(&game, config(2), 9));
+        let off = decide(&mut Mcts::new(&game, config(SPLIT_NEVER), 9));
+        assert_eq!(narrow, off);
+        assert!(Mcts::new(&game, config(2), 9).name().contains("split-width=2"));
+    }
 
     /// The threads of a tree-parallel search keep iterations back and add them in batches;
     /// by the end of the search every iteration of every thread is in the statistics: black's

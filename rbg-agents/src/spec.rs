@@ -4,7 +4,7 @@
 //! |-------------|-----------------------------------------------------------------------|
 //! | `random`    | none                                                                  |
 //! | `flatmc`    | `playouts` (per legal move, when no budget key is given)              |
-//! | `mcts`      | `c` (exploration, ≥ 0), `mast` (bool), `epsilon` (MAST/NST, 0..=1), `decay` (MAST/NST, 0..=1), `nst` (0, 1 or 2), `width` (the MAST/NST policy plays out only from roots with at most this many moves, else uniform playouts; default 256), `rave` (equivalence k ≥ 0), `grave` (reference visits), `rave-width` (RAVE only from roots with more than this many moves; 0: always), `threads` (1..=256), `parallel` (`tree`, the default: all threads on one tree; or `root`: a tree per thread, root statistics summed), `reuse` (bool), `playout` (`full`, the default, or `split`: semi-split random walks; not with `mast` or `nst`, and without the default NST unless `nst` is given), `cutoff` (playouts stop after this many moves and the evaluation learned by self-play, as alpha-beta's `eval=learned`, predicts the rewards; 0, the default, plays to the end). Defaults: `c` 0.7, `nst` 1, `epsilon` 0.4, `decay` 0.2, no MAST, `rave` 250 with `grave` 30 from roots of more than 32 moves (chosen by the ladder of docs/results.md); the earlier default, UCB1 with sqrt 2 and random playouts, is `mcts:c=1.414,nst=0,rave=0` |
+//! | `mcts`      | `c` (exploration, ≥ 0), `mast` (bool), `epsilon` (MAST/NST, 0..=1), `decay` (MAST/NST, 0..=1), `nst` (0, 1 or 2), `width` (the MAST/NST policy plays out only from roots with at most this many moves, else uniform playouts; default 256), `rave` (equivalence k ≥ 0), `grave` (reference visits), `rave-width` (RAVE only from roots with more than this many moves; 0: always), `split-width` (a game whose first position searched has more than this many moves is played by `split-mcts:c=0.4` with the same budget, on one thread; `off`: never; default 1000), `threads` (1..=256), `parallel` (`tree`, the default: all threads on one tree; or `root`: a tree per thread, root statistics summed), `reuse` (bool), `playout` (`full`, the default, or `split`: semi-split random walks; not with `mast` or `nst`, and without the default NST unless `nst` is given), `cutoff` (playouts stop after this many moves and the evaluation learned by self-play, as alpha-beta's `eval=learned`, predicts the rewards; 0, the default, plays to the end). Defaults: `c` 0.7, `nst` 1, `epsilon` 0.4, `decay` 0.2, no MAST, `rave` 250 with `grave` 30 from roots of more than 32 moves, split-move MCTS in games that open with more than 1000 (chosen by the ladder of docs/results.md); the earlier default, UCB1 with sqrt 2 and random playouts, is `mcts:c=1.414,nst=0,rave=0,split-width=off` |
 //! | `split-mcts` (alias `smcts`) | `c`, `compress` (bool: steps are runs without a choice), `expansion` (`nodal` or `single`), `playout` (`full` or `split`), `steps` (`generated`, the default: by the reasoner's move-by-move interface; or `listed`: from sorted move lists), `reuse` (bool), `mast` (bool: split MAST, per action), `epsilon`, `decay`, `nst`, `rave`, `grave` (as for `mcts`, over actions), `rollup` (visits per child, ≥ 0; 0 off). Defaults: `c` 1.414, no MAST, NST or RAVE, epsilon 0.1, decay 1 |
 //! | `alphabeta` | `tt` (log2 table size, ≤ 30), `material` (weight of owned pieces), `piece.NAME` (weight of piece NAME), `eval` (`material`, the default, or `learned`: weights from self-play), `learn` (self-play games, 1 to 1,000,000), `learn-time` (a duration), `mobility` (bool: learn and use mobility) |
 //!
@@ -27,7 +27,7 @@ use crate::budget::Budget;
 use crate::eval::EvalKind;
 use crate::flat_mc::{FlatMcConfig, FlatMonteCarlo};
 use crate::learn::{learn_cached, LearnConfig};
-use crate::mcts::{Mcts, MctsConfig, Parallelism};
+use crate::mcts::{Mcts, MctsConfig, Parallelism, SPLIT_NEVER};
 use crate::random::RandomAgent;
 use crate::split_mcts::{Expansion, SplitMcts, SplitMctsConfig, SplitPlayout, StepSource};
 
@@ -115,6 +115,26 @@ fn parse_i64(key: &str, value: &str) -> Result<i64, SpecError> {
 
 fn parse_u32(key: &str, value: &str) -> Result<u32, SpecError> {
     value.parse().map_err(|_| bad(key, value, "a non-negative integer below 2^32"))
+}
+
+/// `split-width`: a number of moves below 2^32 - 1, or `off` ([`SPLIT_NEVER`]).
+fn parse_split_width(key: &str, value: &str) -> Result<u32, SpecError> {
+    match value {
+        "off" => Ok(SPLIT_NEVER),
+        _ => value
+            .parse()
+            .ok()
+            .filter(|&w| w != SPLIT_NEVER)
+            .ok_or_else(|| bad(key, value, "a number of moves or off")),
+    }
+}
+
+fn split_width_name(width: u32) -> String {
+    if width == SPLIT_NEVER {
+        "off".to_string()
+    } else {
+        width.to_string()
+    }
 }
 
 fn parse_bool(key: &str, value: &str) -> Result<bool, SpecError> {
@@ -320,7 +340,7 @@ impl FromStr for AgentSpec {
             "flatmc" => ("flatmc", "playouts, iterations, time, depth, seed"),
             "mcts" => (
                 "mcts",
-                "c, mast, epsilon, decay, nst, width, rave, grave, rave-width, threads, parallel, reuse, playout, cutoff, iterations, time, depth, seed",
+                "c, mast, epsilon, decay, nst, width, rave, grave, rave-width, split-width, threads, parallel, reuse, playout, cutoff, iterations, time, depth, seed",
             ),
             "split-mcts" | "smcts" => {
                 (
@@ -375,6 +395,7 @@ impl FromStr for AgentSpec {
                 ("mcts", "parallel") => mcts.parallel = parse_parallel(key, value)?,
                 ("mcts", "width") => mcts.policy_width = parse_u32(key, value)?,
                 ("mcts", "rave-width") => mcts.rave_width = parse_u32(key, value)?,
+                ("mcts", "split-width") => mcts.split_width = parse_split_width(key, value)?,
                 ("mcts", "cutoff") => mcts.cutoff = parse_u64(key, value)?,
                 ("split-mcts", _) if split_shared.set(key, value)? => {}
                 ("split-mcts", "compress") => split.compress = parse_bool(key, value)?,
@@ -534,6 +555,12 @@ impl fmt::Display for AgentSpec {
                 changed(&mut options, "parallel", parallel_name(c.parallel), parallel_name(d.parallel));
                 changed(&mut options, "width", c.policy_width, d.policy_width);
                 changed(&mut options, "rave-width", c.rave_width, d.rave_width);
+                changed(
+                    &mut options,
+                    "split-width",
+                    split_width_name(c.split_width),
+                    split_width_name(d.split_width),
+                );
                 changed(&mut options, "cutoff", c.cutoff, d.cutoff);
                 "mcts"
             }
@@ -643,7 +670,7 @@ mod tests {
         assert_eq!((d.rave, d.grave_ref, d.rave_width, d.threads), (250.0, 30, 32, 1));
         // The earlier default, by the specification the documentation gives for it.
         let AgentKind::Mcts(classic) =
-            parse("mcts:c=1.4142135623730951,nst=0,epsilon=0.1,decay=1,rave=0").unwrap().kind
+            parse("mcts:c=1.4142135623730951,nst=0,epsilon=0.1,decay=1,rave=0,split-width=off").unwrap().kind
         else {
             panic!("not mcts")
         };
@@ -729,6 +756,9 @@ mod tests {
             "mcts:width=wide",
             "mcts:width=-1",
             "mcts:rave-width=some",
+            "mcts:split-width=x",
+            "mcts:split-width=-1",
+            "mcts:split-width=4294967295",
             "mcts:rave-width=-3",
             "alphabeta:tt=31",
             "split-mcts:c=-0.1",
@@ -799,6 +829,8 @@ mod tests {
             "mcts:nst=2,threads=2,width=5000",
             "mcts:threads=2,parallel=root",
             "mcts:rave=100,grave=5,rave-width=40",
+            "mcts:split-width=off",
+            "mcts:threads=2,split-width=64",
             "split-mcts",
             "split-mcts:c=0.5,reuse=false,playout=split,compress=false,expansion=single,iterations=9",
             "split-mcts:c=0.4,mast=true,epsilon=0.4,decay=0.2,nst=1",
