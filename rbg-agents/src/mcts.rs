@@ -195,9 +195,9 @@ pub const SPLIT_NEVER: u32 = u32::MAX;
 impl MctsConfig {
     /// The default of `mcts` until the ladder (docs/results.md): UCB1 with `c` = sqrt 2 and
     /// uniformly random playouts, no action statistics, no RAVE. As a specification:
-    /// `mcts:c=1.4142135623730951,epsilon=0.1,decay=1,nst=0,rave=0,split-width=off` (epsilon and
-    /// decay do nothing without MAST or NST, so `mcts:c=1.414,nst=0,rave=0,split-width=off` plays the same way but for
-    /// the last digits of `c`).
+    /// `mcts:c=1.4142135623730951,epsilon=0.1,decay=1,nst=0,rave=0,split-width=off` (epsilon
+    /// and decay do nothing without MAST or NST, so `mcts:c=1.414,nst=0,rave=0,split-width=off`
+    /// plays the same way but for the last digits of `c`).
     pub fn classic() -> Self {
         MctsConfig {
             c: std::f64::consts::SQRT_2,
@@ -688,7 +688,8 @@ impl<G: Game> Mcts<G> {
         let helper_seeds = (1..config.threads).map(|i| helper_seed(seed, i));
         let helpers = match config.parallel {
             Parallelism::Root => {
-                let one = MctsConfig { threads: 1, ..config.clone() };
+                // The first search alone decides whether a game is split.
+                let one = MctsConfig { threads: 1, split_width: SPLIT_NEVER, ..config.clone() };
                 Helpers::Root(helper_seeds.map(|s| Mcts::new(game, one.clone(), s)).collect())
             }
             Parallelism::Tree => Helpers::Tree(helper_seeds.map(|s| Worker::new(game, &config, s)).collect()),
