@@ -1066,14 +1066,7 @@ mod tests {
 
     /// White picks one of two pieces, black puts its filler, then the game ends: every
     /// iteration's trail is white's move, then black's one move.
-    const PICK_THEN_FILL: &str = "
-#players = white(100), black(100)
-#pieces = e, bad, good, filler
-#variables =
-#board = rectangle(up, down, left, right, [e, e])
-#rules = ->white ([bad] + [good]) right ->black [filler] ->> left
-    ({good} [$ white = 100, black = 0] + {bad} [$ white = 0, black = 100]) ->> {}
-";
+    use rbg_testdata::ONE_PIECE_DECIDES as PICK_THEN_FILL;
 
     /// In a game that opens wider than `split-width` the agent plays as `split-mcts:c=0.4`
     /// with its budget (the same decision as that agent seeded alike); in a narrower one, or

@@ -475,16 +475,7 @@ fn interpreter_of(name: &str, text: &str) -> Interpreter {
     Interpreter::new(&game, name, InterpOptions::default()).unwrap_or_else(|e| panic!("{name}: {e:?}"))
 }
 
-/// White puts `bad` or `good` on the first cell, black fills the second; then `good` wins for
-/// white and `bad` for black. Only the piece white chose decides the score.
-const ONE_PIECE_DECIDES: &str = "
-#players = white(100), black(100)
-#pieces = e, bad, good, filler
-#variables =
-#board = rectangle(up, down, left, right, [e, e])
-#rules = ->white ([bad] + [good]) right ->black [filler] ->> left
-    ({good} [$ white = 100, black = 0] + {bad} [$ white = 0, black = 100]) ->> {}
-";
+use rbg_testdata::ONE_PIECE_DECIDES;
 
 #[test]
 fn learned_weights_find_the_piece_that_decides_and_alpha_beta_uses_them() {

@@ -243,6 +243,18 @@ pub fn check_reference_perft<E>(
     PerftCoverage { rows: rows.len(), games }
 }
 
+/// A toy game for agents' tests: white puts `bad` or `good` on the first cell, black fills the
+/// second; then `good` wins for white and `bad` for black. Only the piece white chose decides
+/// the score, and every game is white's choice, then black's one move.
+pub const ONE_PIECE_DECIDES: &str = "
+#players = white(100), black(100)
+#pieces = e, bad, good, filler
+#variables =
+#board = rectangle(up, down, left, right, [e, e])
+#rules = ->white ([bad] + [good]) right ->black [filler] ->> left
+    ({good} [$ white = 100, black = 0] + {bad} [$ white = 0, black = 100]) ->> {}
+";
+
 #[cfg(test)]
 mod tests {
     use super::*;
