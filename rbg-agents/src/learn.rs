@@ -100,6 +100,9 @@ pub struct LearnedWeights {
     pub samples: u64,
     /// Whether the time limit stopped the learning (the weights then depend on the speed).
     pub timed_out: bool,
+    /// Per player, the share of the variance of its reward over the self-play samples that
+    /// the weights explain (R²; see [`Fit::explained`]).
+    pub explained: Vec<f64>,
 }
 
 impl LearnedWeights {
@@ -112,6 +115,7 @@ impl LearnedWeights {
             games: 0,
             samples: 0,
             timed_out: false,
+            explained: vec![0.0; n],
         }
     }
 
@@ -145,6 +149,7 @@ pub struct Regression {
     /// Row-major `features × targets`.
     sum_xy: Vec<f64>,
     sum_y: Vec<f64>,
+    sum_yy: Vec<f64>,
 }
 
 /// A fitted linear model: `y[t] ≈ intercept[t] + Σ weights[t][j] · x[j]`.
@@ -152,6 +157,9 @@ pub struct Regression {
 pub struct Fit {
     pub weights: Vec<Vec<f64>>,
     pub intercept: Vec<f64>,
+    /// Per target, the share of its variance over the samples that the model explains (R²,
+    /// at most 1; 0 for a constant target or no samples).
+    pub explained: Vec<f64>,
 }
 
 impl Regression {
@@ -164,6 +172,7 @@ impl Regression {
             sum_xx: vec![0.0; features * features],
             sum_xy: vec![0.0; features * targets],
             sum_y: vec![0.0; targets],
+            sum_yy: vec![0.0; targets],
         }
     }
 
@@ -189,8 +198,9 @@ impl Regression {
                 *r += xj * yt;
             }
         }
-        for (s, &yt) in self.sum_y.iter_mut().zip(y) {
+        for ((s, ss), &yt) in self.sum_y.iter_mut().zip(&mut self.sum_yy).zip(y) {
             *s += yt;
+            *ss += yt * yt;
         }
     }
 
@@ -198,7 +208,8 @@ impl Regression {
     /// documentation). No samples give all-zero weights.
     pub fn fit(&self, ridge: f64) -> Fit {
         let (d, t, n) = (self.features, self.targets, self.count);
-        let mut fit = Fit { weights: vec![vec![0.0; d]; t], intercept: vec![0.0; t] };
+        let mut fit =
+            Fit { weights: vec![vec![0.0; d]; t], intercept: vec![0.0; t], explained: vec![0.0; t] };
         if n == 0.0 {
             return fit;
         }
@@ -221,7 +232,18 @@ impl Regression {
                 .zip(&std)
                 .map(|(&j, s)| (self.sum_xy[j * t + target] / n - mean_x[j] * mean_y[target]) / s)
                 .collect();
-            let z = solve(a.clone(), b, m).unwrap_or_else(|| vec![0.0; m]);
+            let z = solve(a.clone(), b.clone(), m).unwrap_or_else(|| vec![0.0; m]);
+            // Residual variance in standardised units: var(y) - 2 z·b + zᵀ C z (C without the
+            // ridge term).
+            let var_y = self.sum_yy[target] / n - mean_y[target] * mean_y[target];
+            if var_y > 1e-12 {
+                let zb: f64 = z.iter().zip(&b).map(|(zi, bi)| zi * bi).sum();
+                let ridge_part: f64 = z.iter().map(|zi| ridge * zi * zi).sum();
+                let zcz: f64 =
+                    (0..m).map(|r| (0..m).map(|c| z[r] * a[r * m + c] * z[c]).sum::<f64>()).sum::<f64>()
+                        - ridge_part;
+                fit.explained[target] = (1.0 - (var_y - 2.0 * zb + zcz) / var_y).clamp(0.0, 1.0);
+            }
             *intercept = mean_y[target];
             for ((&j, s), zj) in active.iter().zip(&std).zip(&z) {
                 weights[j] = zj / s;
@@ -373,6 +395,7 @@ pub fn learn<G: Game>(game: &G, config: &LearnConfig) -> Result<LearnedWeights, 
         }
         learned.intercept[p] = fit.intercept[p];
     }
+    learned.explained = fit.explained;
     Ok(learned)
 }
 
@@ -454,6 +477,8 @@ mod tests {
         assert!(close(w[0][0], 0.3) && close(w[0][1], -0.2) && w[0][2] == 0.0, "{fit:?}");
         assert!(close(w[1][0], -0.3) && close(w[1][1], 0.2) && w[1][2] == 0.0, "{fit:?}");
         assert!(close(fit.intercept[0], 0.1) && close(fit.intercept[1], 0.9), "{fit:?}");
+        // Without noise the model explains all of each target's variance.
+        assert!(fit.explained.iter().all(|&e| close(e, 1.0)), "{fit:?}");
         // The ridge shrinks the weights towards 0 but keeps their signs.
         let shrunk = r.fit(1.0);
         assert!(shrunk.weights[0][0] > 0.0 && shrunk.weights[0][0] < 0.3);
@@ -473,6 +498,23 @@ mod tests {
         assert!(fit.weights[0].iter().all(|w| w.is_finite()));
         let predicted = fit.intercept[0] + fit.weights[0][0] * 5.0 + fit.weights[0][1] * 5.0;
         assert!((predicted - 0.5).abs() < 1e-2, "{fit:?}");
+    }
+
+    /// A target that is half a feature and half noise independent of it: the model explains
+    /// about half of its variance (var(x/2) = var(noise/2) here, worked out by hand), and a
+    /// target unrelated to the feature nothing.
+    #[test]
+    fn the_explained_share_is_that_of_the_signal() {
+        let mut r = Regression::new(1, 2);
+        // x and noise take the four combinations of {0, 1} equally often: independent, with
+        // equal variances.
+        for i in 0..400 {
+            let (x, noise) = ((i % 2) as f64, ((i / 2) % 2) as f64);
+            r.add(&[x], &[(x + noise) / 2.0, noise]);
+        }
+        let fit = r.fit(1e-9);
+        assert!((fit.explained[0] - 0.5).abs() < 1e-6, "{fit:?}");
+        assert!(fit.explained[1].abs() < 1e-6, "{fit:?}");
     }
 
     #[test]

@@ -551,8 +551,9 @@ fn learning_is_deterministic_for_a_seed_and_total_on_odd_games() {
 #[ignore]
 fn learned_weights_of_the_documented_games() {
     use rbg_agents::learn::{learn, LearnConfig};
-    for file in ["breakthrough.rbg", "chessGardner.rbg", "connect4.rbg", "reversi.rbg", "englishDraughts.rbg"]
-    {
+    let documented = "breakthrough.rbg chessGardner.rbg connect4.rbg reversi.rbg englishDraughts.rbg";
+    let files = std::env::var("RBG_LEARN_FILES").unwrap_or_else(|_| documented.into());
+    for file in files.split_whitespace() {
         let game = interpreter(file);
         for mobility in [false, true] {
             let games = std::env::var("RBG_LEARN_GAMES").ok().and_then(|n| n.parse().ok());
@@ -568,9 +569,10 @@ fn learned_weights_of_the_documented_games() {
             let learned = learn(&game, &config).unwrap();
             let info = game.info();
             println!(
-                "{file} mobility={mobility}: {} games, {} samples, {:?}{}",
+                "{file} mobility={mobility}: {} games, {} samples, explained {:.3?}, {:?}{}",
                 learned.games,
                 learned.samples,
+                learned.explained,
                 clock.elapsed(),
                 if learned.timed_out { " (timed out)" } else { "" }
             );
