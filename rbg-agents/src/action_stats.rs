@@ -12,12 +12,12 @@
 //! the policy). `decay` multiplies every entry at the start of a search, so that what was
 //! learned at earlier moves weighs less (1 keeps everything, 0 forgets it).
 //!
-//! The threads of a tree-parallel search read and add to one table without a lock: each sum
-//! and count is an atomic word read and written with relaxed ordering (plain loads and stores
-//! on x86-64). Without a lock two threads adding to one entry at the same moment may lose one
-//! addition, and a reader may see a sum without its count: both only blur the policy, like a
-//! collision. One thread computes exactly what plain numbers would. Each thread keeps its
-//! iterations back ([`DeferredUpdates`]) and adds [`DeferredUpdates::BATCH`] at a time: what
+//! The threads of a tree-parallel search read one table without a lock: each sum and count is
+//! an atomic word read and written with relaxed ordering (plain loads and stores on x86-64),
+//! so a reader may see a sum without its count, which only blurs the policy, like a collision.
+//! Writers take the table's `writer` lock, once per batch, so no addition is lost. One thread
+//! computes exactly what plain numbers would. Each thread keeps its iterations back
+//! ([`DeferredUpdates`]) and adds [`DeferredUpdates::BATCH`] at a time: what
 //! slows threads that share memory is a word written by one core and then read or written by
 //! the other, which must move between their caches, and the entries of the moves played most
 //! are read at every playout move. A read-write lock taken at every playout move wrote its
@@ -28,6 +28,7 @@
 //! time 0.92 to 0.95 (docs/results.md).
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::{Mutex, PoisonError};
 
 use rand::Rng;
 use rbg_core::{Player, PlayoutRng};
@@ -73,6 +74,9 @@ pub(crate) struct ActionStats {
     /// log2 of the table's entries once it is allocated; 0: the statistics are off.
     bits: u32,
     settings: PolicySettings,
+    /// Held by a thread adding to statistics that other threads share: two threads adding to
+    /// one entry at once would lose an addition.
+    writer: Mutex<()>,
 }
 
 const TABLE_BITS: u32 = 16;
@@ -87,7 +91,7 @@ impl ActionStats {
             (true, 0) => TABLE_BITS,
             (true, _) => NGRAM_TABLE_BITS,
         };
-        ActionStats { table: Vec::new(), bits, settings }
+        ActionStats { table: Vec::new(), bits, settings, writer: Mutex::new(()) }
     }
 
     pub fn enabled(&self) -> bool {
@@ -134,8 +138,9 @@ impl ActionStats {
         self.add(trail, rewards);
     }
 
-    /// [`Self::update`] through a shared reference, for threads that share the statistics:
-    /// nothing is added before [`Self::allocate`].
+    /// [`Self::update`] through a shared reference, for threads that share the statistics
+    /// (they add under the `writer` lock, [`DeferredUpdates::flush`]): nothing is added before
+    /// [`Self::allocate`].
     pub fn add(&self, trail: &[TrailEntry], rewards: &[f64]) {
         if self.table.is_empty() {
             return;
@@ -229,8 +234,10 @@ impl DeferredUpdates {
         }
     }
 
-    /// Adds every kept iteration to `stats`, in the order they were kept.
+    /// Adds every kept iteration to `stats`, in the order they were kept, holding its writer
+    /// lock.
     pub fn flush(&mut self, stats: &ActionStats) {
+        let _writing = stats.writer.lock().unwrap_or_else(PoisonError::into_inner);
         let (mut entry, mut reward) = (0, 0);
         for &(entries_end, rewards_end) in &self.ends {
             stats.add(&self.entries[entry..entries_end], &self.rewards[reward..rewards_end]);
