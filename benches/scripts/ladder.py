@@ -33,7 +33,7 @@ import subprocess
 import sys
 
 # The default of `mcts` before the ladder, by the specification docs/cli.md gives for it.
-CLASSIC = "mcts:c=1.4142135623730951,nst=0,rave=0,split-width=off"
+CLASSIC = "mcts:c=1.4142135623730951,nst=0,rave=0,split-width=off,cutoff=0"
 ELO = re.compile(r"Elo difference \(1 minus 2\): (.*); score ([0-9.]+) over (\d+) games")
 SCREEN = "breakthrough connect4 reversi englishDraughts hex_9x9".split()
 PANEL = "breakthrough connect4 reversi hex_9x9 englishDraughts/200".split() + [

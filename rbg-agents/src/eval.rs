@@ -248,6 +248,7 @@ mod tests {
             samples: 1,
             timed_out: false,
             explained: vec![0.0, 0.0],
+            draws: 0,
         };
         let e = Evaluation::learned(&two, &weights);
         assert_eq!((e.piece_weight(1, 0), e.piece_weight(1, 1)), (2000, 0));

@@ -103,6 +103,10 @@ pub struct LearnedWeights {
     /// Per player, the share of the variance of its reward over the self-play samples that
     /// the weights explain (R²; see [`Fit::explained`]).
     pub explained: Vec<f64>,
+    /// Of the [`Self::games`], those that ended with every player's reward the same, or were
+    /// stopped unfinished after [`LearnConfig::max_plies`] moves: random games that tell the
+    /// players apart no more than a coin would.
+    pub draws: u64,
 }
 
 impl LearnedWeights {
@@ -116,7 +120,14 @@ impl LearnedWeights {
             samples: 0,
             timed_out: false,
             explained: vec![0.0; n],
+            draws: 0,
         }
+    }
+
+    /// The share of the self-play games that were [`Self::draws`]; `None` when fewer than
+    /// `min_games` games were played.
+    pub fn draw_share(&self, min_games: u64) -> Option<f64> {
+        (self.games >= min_games.max(1)).then(|| self.draws as f64 / self.games as f64)
     }
 
     /// The predicted reward of each player in a state with these piece counts (per piece id)
@@ -355,7 +366,7 @@ pub fn learn<G: Game>(game: &G, config: &LearnConfig) -> Result<LearnedWeights, 
         }
         s.clone_from(&start);
         rows.clear();
-        let mut finished = true;
+        let (mut finished, mut ended) = (true, false);
         for _ in 0..config.max_plies {
             if clock.elapsed() >= config.time {
                 finished = false;
@@ -363,6 +374,7 @@ pub fn learn<G: Game>(game: &G, config: &LearnConfig) -> Result<LearnedWeights, 
             }
             game.legal_moves(&mut s, &mut sc, &mut moves)?;
             if moves.is_empty() {
+                ended = true;
                 break;
             }
             piece_counts(game, &s, &mut counts);
@@ -371,6 +383,7 @@ pub fn learn<G: Game>(game: &G, config: &LearnConfig) -> Result<LearnedWeights, 
             let pick = rng.gen_range(0..moves.len());
             game.apply_move(&mut s, moves.get(pick));
             if !game.complete_keeper(&mut s, &mut sc, DEFAULT_KEEPER_LIMIT)? {
+                ended = true;
                 break;
             }
         }
@@ -379,6 +392,9 @@ pub fn learn<G: Game>(game: &G, config: &LearnConfig) -> Result<LearnedWeights, 
             break;
         }
         rewards_into(game, &s, &mut rewards);
+        if !ended || rewards.iter().all(|&r| r == rewards[0]) {
+            learned.draws += 1;
+        }
         for row in rows.chunks_exact(layout.len().max(1)) {
             if layout.len() > 0 {
                 regression.add(row, &rewards);

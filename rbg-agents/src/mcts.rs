@@ -52,6 +52,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
 use rand::Rng;
 use rand_core::SeedableRng;
@@ -67,7 +68,7 @@ use crate::agent::{
 };
 use crate::budget::{Budget, Meter};
 use crate::flat_mc::random_playout;
-use crate::learn::{piece_counts, LearnedWeights};
+use crate::learn::{learn_cached, piece_counts, LearnConfig, LearnedWeights};
 use crate::split_mcts::{SplitMcts, SplitMctsConfig, SplitPlayout};
 use crate::uct::{self, Amaf, Rave};
 
@@ -123,7 +124,9 @@ pub struct MctsConfig {
     pub max_playout_plies: u64,
     /// Playouts stop after this many moves, and where the game goes on, the evaluation learned
     /// by self-play ([`crate::learn`], the `eval=learned` of alpha-beta) predicts each player's
-    /// reward instead of the game's end (0: playouts run to the end).
+    /// reward instead of the game's end (0: playouts run to the end). [`CUTOFF_AUTO`], the
+    /// default, is decided per game when the agent is built from its specification
+    /// ([`auto_cutoff`]); an [`Mcts`] made without an evaluation plays its playouts to the end.
     pub cutoff: u64,
     /// When the tree grows beyond this many nodes, the search stops expanding it (iterations
     /// then only run playouts below existing leaves).
@@ -154,7 +157,7 @@ impl Default for MctsConfig {
             reuse_tree: true,
             playout: SplitPlayout::Full,
             max_playout_plies: 10_000,
-            cutoff: 0,
+            cutoff: CUTOFF_AUTO,
             max_nodes: 4_000_000,
         }
     }
@@ -192,11 +195,40 @@ pub const DEFAULT_SPLIT_WIDTH: u32 = 1000;
 /// [`MctsConfig::split_width`] that never hands a move to split-move MCTS (written `off`).
 pub const SPLIT_NEVER: u32 = u32::MAX;
 
+/// [`MctsConfig::cutoff`] decided per game by [`auto_cutoff`] (written `auto`).
+pub const CUTOFF_AUTO: u64 = u64::MAX;
+
+/// The cut-off of [`auto_cutoff`] where it cuts: the one measured at chess, where it won 20
+/// of 20 games against whole playouts at 100 ms a move (docs/results.md, "Learned
+/// evaluation").
+pub const AUTO_CUTOFF_MOVES: u64 = 10;
+
+/// The share of drawn random games from which [`auto_cutoff`] cuts playouts off.
+pub const AUTO_CUTOFF_DRAWS: f64 = 0.5;
+
+/// The cut-off for `game` when [`MctsConfig::cutoff`] is [`CUTOFF_AUTO`]:
+/// [`AUTO_CUTOFF_MOVES`] where at least [`AUTO_CUTOFF_DRAWS`] of a probe's random games
+/// (up to 32, started within 250 ms, at least 8) end in a draw or unfinished, else 0 (whole
+/// playouts). A playout that ends level tells the players apart no better than a coin, and
+/// the learned evaluation then judges better than the game's end: random chess is drawn 85% of
+/// the time and `cutoff=10` won there, while at reversi (7% drawn), English draughts (12%),
+/// connect4, breakthrough and hex (none) whole playouts were as strong or stronger
+/// (docs/results.md, "Learned evaluation" and "Cut-off where random games end level").
+/// One-player games never cut (every playout "ends level").
+pub fn auto_cutoff<G: Game>(game: &G) -> Result<u64, SearchError> {
+    if game.info().num_players() < 2 {
+        return Ok(0);
+    }
+    let probe = LearnConfig { games: 32, time: Duration::from_millis(250), ..LearnConfig::default() };
+    let drawn = learn_cached(game, &probe)?.draw_share(8).is_some_and(|share| share >= AUTO_CUTOFF_DRAWS);
+    Ok(if drawn { AUTO_CUTOFF_MOVES } else { 0 })
+}
+
 impl MctsConfig {
     /// The default of `mcts` until the ladder (docs/results.md): UCB1 with `c` = sqrt 2 and
     /// uniformly random playouts, no action statistics, no RAVE. As a specification:
-    /// `mcts:c=1.4142135623730951,epsilon=0.1,decay=1,nst=0,rave=0,split-width=off` (epsilon
-    /// and decay do nothing without MAST or NST, so `mcts:c=1.414,nst=0,rave=0,split-width=off`
+    /// `mcts:c=1.4142135623730951,epsilon=0.1,decay=1,nst=0,rave=0,split-width=off,cutoff=0` (epsilon
+    /// and decay do nothing without MAST or NST, so `mcts:c=1.414,nst=0,rave=0,split-width=off,cutoff=0`
     /// plays the same way but for the last digits of `c`).
     pub fn classic() -> Self {
         MctsConfig {
@@ -206,6 +238,7 @@ impl MctsConfig {
             nst: 0,
             rave: 0.0,
             split_width: SPLIT_NEVER,
+            cutoff: 0,
             ..MctsConfig::default()
         }
     }
@@ -1096,6 +1129,54 @@ mod tests {
         let off = decide(&mut Mcts::new(&game, config(SPLIT_NEVER), 9));
         assert_eq!(narrow, off);
         assert!(Mcts::new(&game, config(2), 9).name().contains("split-width=2"));
+    }
+
+    /// White picks one of four pieces, black fills the second cell: `good` wins for white,
+    /// `bad` for black, the others leave both at 50 (level). `level` is how many of the four
+    /// are level, so a uniformly random game ends level with probability `level / 4`.
+    fn pick_one_of_four(level: usize) -> rbg_interp::Interpreter {
+        let outcome = ["[$ white = 100, black = 0]", "[$ white = 0, black = 100]"];
+        let arms: Vec<String> = (0..4)
+            .map(|k| {
+                format!("{{p{k}}} {}", if k < level { "[$ white = 50, black = 50]" } else { outcome[k % 2] })
+            })
+            .collect();
+        let text = format!(
+            "#players = white(100), black(100)\n#pieces = e, p0, p1, p2, p3, filler\n#variables =\n\
+             #board = rectangle(up, down, left, right, [e, e])\n\
+             #rules = ->white ([p0] + [p1] + [p2] + [p3]) right ->black [filler] ->> left ({}) ->> {{}}\n",
+            arms.join(" + ")
+        );
+        // Named apart: learned weights are cached by name, pieces, start and first moves.
+        let name = format!("four{level}");
+        let parsed = rbg_parser::parse(&name, text.as_bytes()).game.expect("parses");
+        rbg_interp::Interpreter::new(&parsed, &name, Default::default()).expect("builds")
+    }
+
+    /// `cutoff=auto` cuts playouts off where most random games end level: none of the four
+    /// picks level (no draws) or one (a quarter) plays to the end; three or four (three
+    /// quarters, all) cut after [`AUTO_CUTOFF_MOVES`], and the agent built from the default
+    /// specification says so in its name. A one-player game never cuts.
+    #[test]
+    fn auto_cutoff_cuts_where_random_games_mostly_end_level() {
+        for (level, expected) in [(0, 0), (1, 0), (3, AUTO_CUTOFF_MOVES), (4, AUTO_CUTOFF_MOVES)] {
+            let game = pick_one_of_four(level);
+            assert_eq!(auto_cutoff(&game).unwrap(), expected, "{level} of 4 picks level");
+            let agent = "mcts".parse::<crate::AgentSpec>().unwrap().build(&game).unwrap();
+            assert_eq!(
+                agent.name().contains(&format!("cutoff={AUTO_CUTOFF_MOVES}")),
+                expected > 0,
+                "{}",
+                agent.name()
+            );
+            let whole = "mcts:cutoff=0".parse::<crate::AgentSpec>().unwrap().build(&game).unwrap();
+            assert!(!whole.name().contains("cutoff"), "{}", whole.name());
+        }
+        let alone = "#players = solo(1)\n#pieces = e, x\n#variables =\n\
+                     #board = rectangle(up, down, left, right, [e])\n#rules = ->solo [x] ->> {}\n";
+        let parsed = rbg_parser::parse("solo.rbg", alone.as_bytes()).game.expect("parses");
+        let solo = rbg_interp::Interpreter::new(&parsed, "solo.rbg", Default::default()).expect("builds");
+        assert_eq!(auto_cutoff(&solo).unwrap(), 0);
     }
 
     /// The threads of a tree-parallel search keep iterations back and add them in batches;

@@ -4,7 +4,7 @@
 //! |-------------|-----------------------------------------------------------------------|
 //! | `random`    | none                                                                  |
 //! | `flatmc`    | `playouts` (per legal move, when no budget key is given)              |
-//! | `mcts`      | `c` (exploration, ≥ 0), `mast` (bool), `epsilon` (MAST/NST, 0..=1), `decay` (MAST/NST, 0..=1), `nst` (0, 1 or 2), `width` (the MAST/NST policy plays out only from roots with at most this many moves, else uniform playouts; default 256), `rave` (equivalence k ≥ 0), `grave` (reference visits), `rave-width` (RAVE only from roots with more than this many moves; 0: always), `split-width` (a game whose first position searched has more than this many moves is played by `split-mcts:c=0.4` with the same budget, on one thread; `off`: never; default 1000), `threads` (1..=256), `parallel` (`tree`, the default: all threads on one tree; or `root`: a tree per thread, root statistics summed), `reuse` (bool), `playout` (`full`, the default, or `split`: semi-split random walks; not with `mast` or `nst`, and without the default NST unless `nst` is given), `cutoff` (playouts stop after this many moves and the evaluation learned by self-play, as alpha-beta's `eval=learned`, predicts the rewards; 0, the default, plays to the end). Defaults: `c` 0.7, `nst` 1, `epsilon` 0.4, `decay` 0.2, no MAST, `rave` 250 with `grave` 30 from roots of more than 32 moves, split-move MCTS in games that open with more than 1000 (chosen by the ladder of docs/results.md); the earlier default, UCB1 with sqrt 2 and random playouts, is `mcts:c=1.414,nst=0,rave=0,split-width=off` |
+//! | `mcts`      | `c` (exploration, ≥ 0), `mast` (bool), `epsilon` (MAST/NST, 0..=1), `decay` (MAST/NST, 0..=1), `nst` (0, 1 or 2), `width` (the MAST/NST policy plays out only from roots with at most this many moves, else uniform playouts; default 256), `rave` (equivalence k ≥ 0), `grave` (reference visits), `rave-width` (RAVE only from roots with more than this many moves; 0: always), `split-width` (a game whose first position searched has more than this many moves is played by `split-mcts:c=0.4` with the same budget, on one thread; `off`: never; default 1000), `threads` (1..=256), `parallel` (`tree`, the default: all threads on one tree; or `root`: a tree per thread, root statistics summed), `reuse` (bool), `playout` (`full`, the default, or `split`: semi-split random walks; not with `mast` or `nst`, and without the default NST unless `nst` is given), `cutoff` (playouts stop after this many moves and the evaluation learned by self-play, as alpha-beta's `eval=learned`, predicts the rewards; 0 plays to the end; `auto`, the default: 10 in games whose random games mostly end level, else 0). Defaults: `c` 0.7, `nst` 1, `epsilon` 0.4, `decay` 0.2, no MAST, `rave` 250 with `grave` 30 from roots of more than 32 moves, split-move MCTS in games that open with more than 1000, playouts cut off after 10 moves in games whose random games mostly end level (chosen by the ladder of docs/results.md); the earlier default, UCB1 with sqrt 2 and random playouts, is `mcts:c=1.414,nst=0,rave=0,split-width=off,cutoff=0` |
 //! | `split-mcts` (alias `smcts`) | `c`, `compress` (bool: steps are runs without a choice), `expansion` (`nodal` or `single`), `playout` (`full` or `split`), `steps` (`generated`, the default: by the reasoner's move-by-move interface; or `listed`: from sorted move lists), `reuse` (bool), `mast` (bool: split MAST, per action), `epsilon`, `decay`, `nst`, `rave`, `grave` (as for `mcts`, over actions), `rollup` (visits per child, ≥ 0; 0 off). Defaults: `c` 1.414, no MAST, NST or RAVE, epsilon 0.1, decay 1 |
 //! | `alphabeta` | `tt` (log2 table size, ≤ 30), `material` (weight of owned pieces), `piece.NAME` (weight of piece NAME), `eval` (`material`, the default, or `learned`: weights from self-play), `learn` (self-play games, 1 to 1,000,000), `learn-time` (a duration), `mobility` (bool: learn and use mobility) |
 //!
@@ -27,7 +27,7 @@ use crate::budget::Budget;
 use crate::eval::EvalKind;
 use crate::flat_mc::{FlatMcConfig, FlatMonteCarlo};
 use crate::learn::{learn_cached, LearnConfig};
-use crate::mcts::{Mcts, MctsConfig, Parallelism, SPLIT_NEVER};
+use crate::mcts::{auto_cutoff, Mcts, MctsConfig, Parallelism, CUTOFF_AUTO, SPLIT_NEVER};
 use crate::random::RandomAgent;
 use crate::split_mcts::{Expansion, SplitMcts, SplitMctsConfig, SplitPlayout, StepSource};
 
@@ -134,6 +134,26 @@ fn split_width_name(width: u32) -> String {
         "off".to_string()
     } else {
         width.to_string()
+    }
+}
+
+/// `cutoff`: a number of moves below 2^64 - 1, or `auto` ([`CUTOFF_AUTO`]).
+fn parse_cutoff(key: &str, value: &str) -> Result<u64, SpecError> {
+    match value {
+        "auto" => Ok(CUTOFF_AUTO),
+        _ => value
+            .parse()
+            .ok()
+            .filter(|&c| c != CUTOFF_AUTO)
+            .ok_or_else(|| bad(key, value, "a number of moves or auto")),
+    }
+}
+
+fn cutoff_name(cutoff: u64) -> String {
+    if cutoff == CUTOFF_AUTO {
+        "auto".to_string()
+    } else {
+        cutoff.to_string()
     }
 }
 
@@ -396,7 +416,7 @@ impl FromStr for AgentSpec {
                 ("mcts", "width") => mcts.policy_width = parse_u32(key, value)?,
                 ("mcts", "rave-width") => mcts.rave_width = parse_u32(key, value)?,
                 ("mcts", "split-width") => mcts.split_width = parse_split_width(key, value)?,
-                ("mcts", "cutoff") => mcts.cutoff = parse_u64(key, value)?,
+                ("mcts", "cutoff") => mcts.cutoff = parse_cutoff(key, value)?,
                 ("split-mcts", _) if split_shared.set(key, value)? => {}
                 ("split-mcts", "compress") => split.compress = parse_bool(key, value)?,
                 ("split-mcts", "rollup") => split.rollup = parse_exploration(key, value)?,
@@ -498,12 +518,20 @@ impl AgentSpec {
         Ok(match &self.kind {
             AgentKind::Random => Box::new(RandomAgent::new(game, self.seed)),
             AgentKind::FlatMc(c) => Box::new(FlatMonteCarlo::new(game, c.clone(), self.seed)),
-            AgentKind::Mcts(c) if c.cutoff > 0 => {
-                // Learned here, before any move, as for alpha-beta's `eval=learned`.
-                let weights = learn_cached(game, &LearnConfig::default()).map_err(BuildError::Learn)?;
-                Box::new(Mcts::new(game, c.clone(), self.seed).with_evaluation(weights))
+            AgentKind::Mcts(c) => {
+                let cutoff = match c.cutoff {
+                    CUTOFF_AUTO => auto_cutoff(game).map_err(BuildError::Learn)?,
+                    moves => moves,
+                };
+                let config = MctsConfig { cutoff, ..c.clone() };
+                if cutoff > 0 {
+                    // Learned here, before any move, as for alpha-beta's `eval=learned`.
+                    let weights = learn_cached(game, &LearnConfig::default()).map_err(BuildError::Learn)?;
+                    Box::new(Mcts::new(game, config, self.seed).with_evaluation(weights))
+                } else {
+                    Box::new(Mcts::new(game, config, self.seed))
+                }
             }
-            AgentKind::Mcts(c) => Box::new(Mcts::new(game, c.clone(), self.seed)),
             AgentKind::SplitMcts(c) => Box::new(SplitMcts::new(game, c.clone(), self.seed)),
             AgentKind::AlphaBeta(c) => Box::new(AlphaBeta::new(game, c.clone())?),
         })
@@ -561,7 +589,7 @@ impl fmt::Display for AgentSpec {
                     split_width_name(c.split_width),
                     split_width_name(d.split_width),
                 );
-                changed(&mut options, "cutoff", c.cutoff, d.cutoff);
+                changed(&mut options, "cutoff", cutoff_name(c.cutoff), cutoff_name(d.cutoff));
                 "mcts"
             }
             AgentKind::SplitMcts(c) => {
@@ -670,7 +698,9 @@ mod tests {
         assert_eq!((d.rave, d.grave_ref, d.rave_width, d.threads), (250.0, 30, 32, 1));
         // The earlier default, by the specification the documentation gives for it.
         let AgentKind::Mcts(classic) =
-            parse("mcts:c=1.4142135623730951,nst=0,epsilon=0.1,decay=1,rave=0,split-width=off").unwrap().kind
+            parse("mcts:c=1.4142135623730951,nst=0,epsilon=0.1,decay=1,rave=0,split-width=off,cutoff=0")
+                .unwrap()
+                .kind
         else {
             panic!("not mcts")
         };
@@ -759,6 +789,9 @@ mod tests {
             "mcts:split-width=x",
             "mcts:split-width=-1",
             "mcts:split-width=4294967295",
+            "mcts:cutoff=x",
+            "mcts:cutoff=-1",
+            "mcts:cutoff=18446744073709551615",
             "mcts:rave-width=-3",
             "alphabeta:tt=31",
             "split-mcts:c=-0.1",
@@ -831,6 +864,8 @@ mod tests {
             "mcts:rave=100,grave=5,rave-width=40",
             "mcts:split-width=off",
             "mcts:threads=2,split-width=64",
+            "mcts:cutoff=0",
+            "mcts:threads=2,cutoff=12",
             "split-mcts",
             "split-mcts:c=0.5,reuse=false,playout=split,compress=false,expansion=single,iterations=9",
             "split-mcts:c=0.4,mast=true,epsilon=0.4,decay=0.2,nst=1",
