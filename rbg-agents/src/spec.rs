@@ -117,45 +117,42 @@ fn parse_u32(key: &str, value: &str) -> Result<u32, SpecError> {
     value.parse().map_err(|_| bad(key, value, "a non-negative integer below 2^32"))
 }
 
-/// `split-width`: a number of moves below 2^32 - 1, or `off` ([`SPLIT_NEVER`]).
-fn parse_split_width(key: &str, value: &str) -> Result<u32, SpecError> {
-    match value {
-        "off" => Ok(SPLIT_NEVER),
-        _ => value
-            .parse()
-            .ok()
-            .filter(|&w| w != SPLIT_NEVER)
-            .ok_or_else(|| bad(key, value, "a number of moves or off")),
+/// A number of moves, or the word of `word` standing for a number, which is then not accepted
+/// as a number: `split-width` (`off`, [`SPLIT_NEVER`]) and `cutoff` (`auto`, [`CUTOFF_AUTO`]).
+fn parse_moves_or<T: FromStr + PartialEq + Copy>(
+    key: &str,
+    value: &str,
+    word: NumberWord<T>,
+) -> Result<T, SpecError> {
+    let NumberWord { word, means: word_means, expected } = word;
+    if value == word {
+        return Ok(word_means);
     }
+    value.parse().ok().filter(|&n| n != word_means).ok_or_else(|| bad(key, value, expected))
 }
 
-fn split_width_name(width: u32) -> String {
-    if width == SPLIT_NEVER {
-        "off".to_string()
+/// The text [`parse_moves_or`] reads back as `value`.
+fn moves_or_name<T: fmt::Display + PartialEq>(value: T, word: NumberWord<T>) -> String {
+    if value == word.means {
+        word.word.to_string()
     } else {
-        width.to_string()
+        value.to_string()
     }
 }
 
-/// `cutoff`: a number of moves below 2^64 - 1, or `auto` ([`CUTOFF_AUTO`]).
-fn parse_cutoff(key: &str, value: &str) -> Result<u64, SpecError> {
-    match value {
-        "auto" => Ok(CUTOFF_AUTO),
-        _ => value
-            .parse()
-            .ok()
-            .filter(|&c| c != CUTOFF_AUTO)
-            .ok_or_else(|| bad(key, value, "a number of moves or auto")),
-    }
+/// A word that a key's value may be instead of a number, and the number it stands for.
+#[derive(Clone, Copy)]
+struct NumberWord<T> {
+    word: &'static str,
+    means: T,
+    /// What a bad value is told it should be.
+    expected: &'static str,
 }
 
-fn cutoff_name(cutoff: u64) -> String {
-    if cutoff == CUTOFF_AUTO {
-        "auto".to_string()
-    } else {
-        cutoff.to_string()
-    }
-}
+const SPLIT_WORD: NumberWord<u32> =
+    NumberWord { word: "off", means: SPLIT_NEVER, expected: "a number of moves or off" };
+const CUTOFF_WORD: NumberWord<u64> =
+    NumberWord { word: "auto", means: CUTOFF_AUTO, expected: "a number of moves or auto" };
 
 fn parse_bool(key: &str, value: &str) -> Result<bool, SpecError> {
     match value {
@@ -415,8 +412,8 @@ impl FromStr for AgentSpec {
                 ("mcts", "parallel") => mcts.parallel = parse_parallel(key, value)?,
                 ("mcts", "width") => mcts.policy_width = parse_u32(key, value)?,
                 ("mcts", "rave-width") => mcts.rave_width = parse_u32(key, value)?,
-                ("mcts", "split-width") => mcts.split_width = parse_split_width(key, value)?,
-                ("mcts", "cutoff") => mcts.cutoff = parse_cutoff(key, value)?,
+                ("mcts", "split-width") => mcts.split_width = parse_moves_or(key, value, SPLIT_WORD)?,
+                ("mcts", "cutoff") => mcts.cutoff = parse_moves_or(key, value, CUTOFF_WORD)?,
                 ("split-mcts", _) if split_shared.set(key, value)? => {}
                 ("split-mcts", "compress") => split.compress = parse_bool(key, value)?,
                 ("split-mcts", "rollup") => split.rollup = parse_exploration(key, value)?,
@@ -586,10 +583,15 @@ impl fmt::Display for AgentSpec {
                 changed(
                     &mut options,
                     "split-width",
-                    split_width_name(c.split_width),
-                    split_width_name(d.split_width),
+                    moves_or_name(c.split_width, SPLIT_WORD),
+                    moves_or_name(d.split_width, SPLIT_WORD),
                 );
-                changed(&mut options, "cutoff", cutoff_name(c.cutoff), cutoff_name(d.cutoff));
+                changed(
+                    &mut options,
+                    "cutoff",
+                    moves_or_name(c.cutoff, CUTOFF_WORD),
+                    moves_or_name(d.cutoff, CUTOFF_WORD),
+                );
                 "mcts"
             }
             AgentKind::SplitMcts(c) => {
