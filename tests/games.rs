@@ -165,6 +165,7 @@ fn playouts_are_proper_and_plausible() {
         ("reversi.rbg", 10, 9, 120),
         ("foxAndHounds.rbg", 100, 4, 1000),
         ("amazons.rbg", 2, 1, 92),
+        ("chessSplit.rbg", 4, 2, 10_000),
     ];
     for &(file, playouts, shortest, longest) in cases {
         let interp = interpreter(file, InterpOptions { checked_keeper: true, ..InterpOptions::default() });
@@ -183,5 +184,174 @@ fn playouts_are_proper_and_plausible() {
             stats.min_plies,
             stats.max_plies
         );
+    }
+}
+
+/// Loads a game from its text, failing on any diagnostic.
+fn interpreter_of_text(name: &str, text: &str) -> Interpreter {
+    let out = rbg_parser::parse(name, text.as_bytes());
+    let texts: Vec<String> = out.diagnostics.iter().map(|d| d.reference_text(&out.source)).collect();
+    assert!(texts.is_empty(), "{name}: diagnostics:\n{}", texts.join("\n"));
+    let game = out.game.unwrap_or_else(|| panic!("{name}: no game produced"));
+    Interpreter::new(&game, name, InterpOptions::default())
+        .unwrap_or_else(|e| panic!("{name}: interpreter: {e:?}"))
+}
+
+/// A chess position for [`with_chess_board`]: eight rows from black's back row, one letter a
+/// square as in FEN (`.` empty), except that a king or rook that may still castle is `K`/`R`
+/// (`k`/`r`) and one that may not is `J`/`T` (`j`/`t`).
+type ChessRows = [&'static str; 8];
+
+/// `text` (a chess description) with its `#board` replaced by `rows`, the pieces named by
+/// `name` (a letter of [`ChessRows`] to the description's piece) and the directions `dirs`.
+fn with_chess_board(text: &str, rows: &ChessRows, dirs: &str, name: impl Fn(char) -> &'static str) -> String {
+    let start = text.find("#board").expect("a #board declaration");
+    let end = start + text[start..].find(')').expect("the board's closing parenthesis");
+    let board: Vec<String> = rows
+        .iter()
+        .map(|row| format!("[{}]", row.chars().map(&name).collect::<Vec<_>>().join(", ")))
+        .collect();
+    format!("{}#board = rectangle({dirs},\n{})\n{}", &text[..start], board.join("\n"), &text[end + 1..])
+}
+
+/// Piece names of `games/chessSplit.rbg`.
+fn split_piece(letter: char) -> &'static str {
+    match letter {
+        '.' => "vacant",
+        'P' => "wP",
+        'N' => "wN",
+        'B' => "wB",
+        'Q' => "wQ",
+        'R' => "wRc",
+        'T' => "wR",
+        'K' => "wKc",
+        'J' => "wK",
+        'p' => "bP",
+        'n' => "bN",
+        'b' => "bB",
+        'q' => "bQ",
+        'r' => "bRc",
+        't' => "bR",
+        'k' => "bKc",
+        'j' => "bK",
+        other => panic!("no piece {other}"),
+    }
+}
+
+/// Piece names of the corpus game `chess` (castling rights of kings are its variables, all
+/// zero at the start: whether a king may castle follows from where it stands).
+fn corpus_chess_piece(letter: char) -> &'static str {
+    match letter {
+        '.' => "empty",
+        'P' => "whitePawn",
+        'N' => "whiteKnight",
+        'B' => "whiteBishop",
+        'Q' => "whiteQueen",
+        'R' => "whiteRookUnmoved",
+        'T' => "whiteRookMoved",
+        'K' | 'J' => "whiteKing",
+        'p' => "blackPawn",
+        'n' => "blackKnight",
+        'b' => "blackBishop",
+        'q' => "blackQueen",
+        'r' => "blackRookUnmoved",
+        't' => "blackRookMoved",
+        'k' | 'j' => "blackKing",
+        other => panic!("no piece {other}"),
+    }
+}
+
+/// Two plies of `games/chessSplit.rbg` (choose a piece, move it) are one ply of chess: its perft
+/// leaves at depth 2d are chess's at depth d. Checked against the reference counts of the
+/// corpus game `chess` from the start, and in three positions with castling, en passant, pins
+/// and promotions against the corpus game with the same board (a description written apart)
+/// and the published perft counts of those positions (white to move; "Kiwipete",
+/// r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -, 48, 2039, 97862; position
+/// 3, 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - -, 14, 191, 2812, 43238; position 4,
+/// r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq -, 6, 264, 9467).
+#[test]
+fn chess_split_two_plies_are_one_ply_of_chess() {
+    let split = interpreter("chessSplit.rbg", InterpOptions::default());
+    // Odd depths by hand: white can move its 8 pawns and 2 knights, and after any first move
+    // black its 8 pawns and 2 knights (no white piece reaches black's half in one move).
+    assert_eq!(count(&split, 1).0, 10);
+    assert_eq!(count(&split, 3).0, 20 * 10);
+    if let Some(conformance) = rbg_testdata::conformance() {
+        let rows = rbg_testdata::reference_perft(&conformance);
+        for depth in 1..=4 {
+            let chess = rows.iter().find(|r| r.game == "chess" && r.depth == depth).expect("chess perft");
+            assert_eq!(count(&split, 2 * depth).0, chess.leaves, "chessSplit perft({})", 2 * depth);
+        }
+    }
+    let positions: [(&str, ChessRows, &[u64]); 3] = [
+        (
+            "kiwipete",
+            ["r...k..r", "p.ppqpb.", "bn..pnp.", "...PN...", ".p..P...", "..N..Q.p", "PPPBBPPP", "R...K..R"],
+            &[48, 2039, 97862],
+        ),
+        (
+            "position 3",
+            ["........", "..p.....", "...p....", "JP.....t", ".T...p.j", "........", "....P.P.", "........"],
+            &[14, 191, 2812, 43238],
+        ),
+        (
+            "position 4",
+            ["r...k..r", "Pppp.ppp", ".b...nbN", "nP......", "BBP.P...", "q....N..", "Pp.P..PP", "T..Q.TJ."],
+            &[6, 264, 9467],
+        ),
+    ];
+    let split_text = std::fs::read_to_string(games_dir().join("chessSplit.rbg")).expect("chessSplit.rbg");
+    let corpus_text =
+        rbg_testdata::corpus().map(|dir| std::fs::read_to_string(dir.join("chess.rbg")).expect("chess.rbg"));
+    for (name, rows, published) in positions {
+        let ours =
+            interpreter_of_text(name, &with_chess_board(&split_text, &rows, "n, s, w, e", split_piece));
+        let corpus = corpus_text.as_ref().map(|text| {
+            interpreter_of_text(
+                name,
+                &with_chess_board(text, &rows, "up, down, left, right", corpus_chess_piece),
+            )
+        });
+        for (depth, &expected) in (1..).zip(published) {
+            assert_eq!(count(&ours, 2 * depth).0, expected, "{name}: chessSplit perft({})", 2 * depth);
+            if let Some(corpus) = &corpus {
+                assert_eq!(count(corpus, depth).0, expected, "{name}: corpus chess perft({depth})");
+            }
+        }
+    }
+}
+
+/// A chosen piece can always be moved: in random games of `games/chessSplit.rbg` the player to
+/// move has a move at every second ply (the piece's move); a game only ends where a piece is to
+/// be chosen.
+#[test]
+fn chess_split_never_stops_half_way_through_a_move() {
+    use rand::{Rng, SeedableRng};
+    use rbg_core::moves::MoveList;
+    use rbg_core::{Game, KEEPER};
+    let split = interpreter("chessSplit.rbg", InterpOptions::default());
+    let mut rng = rbg_core::rng::PlayoutRng::seed_from_u64(5);
+    let mut scratch = split.new_scratch();
+    let mut moves = MoveList::default();
+    for game in 0..6 {
+        let mut state = split.initial_state();
+        let mut plies = 0u64;
+        loop {
+            while split.current_player(&state) == KEEPER
+                && split.keeper_step(&mut state, &mut scratch).unwrap()
+            {}
+            if split.current_player(&state) == KEEPER {
+                break;
+            }
+            split.legal_moves(&mut state, &mut scratch, &mut moves).unwrap();
+            if moves.is_empty() {
+                break;
+            }
+            let pick = rng.gen_range(0..moves.len());
+            split.apply_move(&mut state, moves.get(pick));
+            plies += 1;
+        }
+        assert_eq!(plies % 2, 0, "game {game} stopped after {plies} plies, half-way through a move");
+        assert!(plies >= 2, "game {game}: {plies} plies");
     }
 }
