@@ -3,8 +3,9 @@
 //! the random agent; in chess it checks the selection (targets, Escape, switching), e2-e4 and
 //! its notation, Back and Forward by the arrow keys, a move by the keyboard, a reload keeping
 //! the game, export and import of the log; the board locked while the agent thinks, Stop, and
-//! "New game" during a search; a promotion in chessGardner chosen by picture and name; paper
-//! soccer (the corpus's) moved by a click on the point the ball goes to; then
+//! "New game" during a search; a promotion in chessGardner chosen by picture and name; chess
+//! with split moves (a piece chosen, then moved, by clicks); paper soccer (the corpus's) moved
+//! by a click on the point the ball goes to; then
 //! every game of `games/` opens from the library and a legal move is made by clicks, with a
 //! check that no two clickable sites are closer than 24 px; the editor marks a typed error,
 //! applies its quick fix, redraws the preview and plays the edited rule; the studio part checks

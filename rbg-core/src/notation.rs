@@ -18,8 +18,9 @@
 //! [`sketch_move`] reads those changes as a person would (a piece went from here to there,
 //! taking what stood there; a piece was placed) and [`MoveSketch::text`] writes the human
 //! notation of the page of `rbg serve`: `e2-e4`, `Ng1-f3`, `e4xd5`, `e7-e8=Q`, `c3xg7` for a
-//! draughts multi-jump, `X@b2` for a placement; a move that moves and places nothing is written
-//! in pair notation.
+//! draughts multi-jump, `X@b2` for a placement, `Ng1` for the choice of a piece in a split game
+//! ([`vertex_choices`]); a move that moves, places and chooses nothing is written in pair
+//! notation.
 
 use core::fmt;
 
@@ -372,6 +373,47 @@ pub enum MovePart {
         /// Where.
         at: u32,
     },
+    /// The move chose the vertex `at`, where `piece` stands, and changed nothing there: the
+    /// first half of a split move ("choose a piece, then move it"; see [`vertex_choices`]).
+    Choose {
+        /// The piece on the chosen vertex (an empty one when nothing stands there).
+        piece: u32,
+        /// Where.
+        at: u32,
+    },
+}
+
+/// The vertices the moves of a position choose, sorted, when they are choices of a vertex:
+/// at least two of the moves are a switch alone (they change no piece or variable, only whose
+/// turn it is and where play stands) and those moves end at distinct vertices. Split games
+/// make the first half of a move so (`games/chessSplit.rbg`: choose a piece; the corpus's
+/// `breakthrough_split`). Otherwise none: a lone switch is a pass, and switches alone that end
+/// on one vertex differ in something a click cannot show.
+pub fn vertex_choices<'a>(moves: impl IntoIterator<Item = &'a [Action]>) -> Vec<u32> {
+    let mut vertices: Vec<u32> = moves.into_iter().filter(|m| m.len() == 1).map(|m| m[0].vertex).collect();
+    vertices.sort_unstable();
+    let distinct = vertices.windows(2).all(|w| w[0] != w[1]);
+    if vertices.len() < 2 || !distinct {
+        vertices.clear();
+    }
+    vertices
+}
+
+/// `sketch` of `m` with the choice of a vertex added when `m` is one of `choices` (from
+/// [`vertex_choices`] of the position) and moves and places nothing; `piece_at` gives the piece
+/// standing on a vertex before the move.
+pub fn with_choice(
+    mut sketch: MoveSketch,
+    m: &[Action],
+    choices: &[u32],
+    piece_at: impl Fn(u32) -> u32,
+) -> MoveSketch {
+    if let [only] = m {
+        if sketch.parts.is_empty() && choices.binary_search(&only.vertex).is_ok() {
+            sketch.parts.push(MovePart::Choose { piece: piece_at(only.vertex), at: only.vertex });
+        }
+    }
+    sketch
 }
 
 /// A move as a person reads it: its parts in the order the move touches their vertices, and
@@ -464,7 +506,7 @@ impl MoveSketch {
         for part in &self.parts {
             let vertices = match *part {
                 MovePart::Shift { from, to, .. } => vec![from, to],
-                MovePart::Place { at, .. } => vec![at],
+                MovePart::Place { at, .. } | MovePart::Choose { at, .. } => vec![at],
             };
             for v in vertices {
                 if path.last() != Some(&v) {
@@ -475,8 +517,9 @@ impl MoveSketch {
         path
     }
 
-    /// The human notation of the move: `Ng1-f3`, `e4xd5`, `e7-e8=Q`, `X@b2`, parts separated
-    /// by spaces; `full` (the move's pair notation) when there are no parts.
+    /// The human notation of the move: `Ng1-f3`, `e4xd5`, `e7-e8=Q`, `X@b2`, `Ng1` (a piece
+    /// chosen), parts separated by spaces; `full` (the move's pair notation) when there are no
+    /// parts.
     pub fn text(&self, names: &NotationNames, full: impl FnOnce() -> String) -> String {
         if self.parts.is_empty() {
             return full();
@@ -489,10 +532,16 @@ impl MoveSketch {
             .map(|part| match *part {
                 MovePart::Shift { piece, from, to, becomes, takes } => {
                     let mark = if takes { 'x' } else { '-' };
-                    let promotion = becomes.map(|p| format!("={}", letter(p))).unwrap_or_default();
+                    // A piece that changed but reads the same (a rook losing its right to
+                    // castle, a pawn marked as just advanced two squares) is no promotion.
+                    let promotion = becomes
+                        .filter(|&p| letter(p) != letter(piece))
+                        .map(|p| format!("={}", letter(p)))
+                        .unwrap_or_default();
                     format!("{}{}{mark}{}{promotion}", letter(piece), vertex(from), vertex(to))
                 }
                 MovePart::Place { piece, at } => format!("{}@{}", letter(piece), vertex(at)),
+                MovePart::Choose { piece, at } => format!("{}{}", letter(piece), vertex(at)),
             })
             .collect();
         parts.join(" ")
@@ -663,6 +712,44 @@ mod tests {
         let (text, sketch) = chess(&castle, &["e1", "g1", "h1", "f1"]);
         assert_eq!(text, "Ke1-g1 Rh1-f1");
         assert_eq!(sketch.path(), ["e1", "g1", "h1", "f1"].map(square).to_vec());
+    }
+
+    #[test]
+    fn a_piece_that_changes_but_reads_the_same_is_no_promotion() {
+        // A rook (5, `R`) that becomes another rook (7, `R`, one that may no longer castle).
+        assert_eq!(chess(&[("a1", 5, 0), ("a4", 0, 7)], &["a1", "a4"]).0, "Ra1-a4");
+    }
+
+    #[test]
+    fn switches_alone_at_distinct_vertices_choose_a_vertex() {
+        let (e2, g1, d4) = (square("e2"), square("g1"), square("d4"));
+        let switch = |v: u32| vec![Action::new(9, v)];
+        // The first half of a split move: the pawn on e2 or the knight on g1.
+        let split = [switch(e2), switch(g1)];
+        let choices = vertex_choices(split.iter().map(Vec::as_slice));
+        assert_eq!(choices, vec![e2.min(g1), e2.max(g1)]);
+        let piece_at = |v: u32| if v == g1 { 3 } else { 1 };
+        let names = board_names(&CHESS_LETTERS);
+        let knight = with_choice(MoveSketch::default(), &split[1], &choices, piece_at);
+        assert_eq!(knight.text(&names, || "full".into()), "Ng1");
+        assert_eq!(knight.path(), vec![g1]);
+        assert_eq!(
+            with_choice(MoveSketch::default(), &split[0], &choices, piece_at).text(&names, || "x".into()),
+            "e2"
+        );
+        // A lone switch is a pass: offered by its pair notation, nothing to click.
+        let pass = [switch(d4), vec![Action::new(1, e2), Action::new(9, e2)]];
+        let none = vertex_choices(pass.iter().map(Vec::as_slice));
+        assert!(none.is_empty());
+        let sketch = with_choice(MoveSketch::default(), &pass[0], &none, piece_at);
+        assert!(sketch.path().is_empty());
+        assert_eq!(sketch.text(&names, || "full".into()), "full");
+        // Switches alone that end on one vertex (two switch indices) are no choice of a vertex.
+        let same = [switch(d4), vec![Action::new(8, d4)]];
+        assert!(vertex_choices(same.iter().map(Vec::as_slice)).is_empty());
+        // A move with a piece change is not made a choice even at a chosen vertex.
+        let moved = MoveSketch { parts: vec![MovePart::Place { piece: 1, at: e2 }], taken: vec![] };
+        assert_eq!(with_choice(moved.clone(), &switch(e2), &choices, piece_at), moved);
     }
 
     #[test]

@@ -13,8 +13,9 @@
 //     by the keyboard, the URL keeping the game over a reload, export and import of the log;
 //  3. the board locked while the agent thinks, Stop, and "New game" during a search (the old
 //     game's late answer must not come back);
-//  4. a promotion in chessGardner reached by a link, chosen by its picture and name; paper
-//     soccer (when served) played by a click on the point the ball goes to;
+//  4. a promotion in chessGardner reached by a link, chosen by its picture and name; chess with
+//     split moves (chessSplit) played by clicks, a piece chosen and then moved; paper soccer
+//     (when served) played by a click on the point the ball goes to;
 //  5. every game of the directory opens and a legal move is made by clicks; on each board no two
 //     clickable sites are closer than 24 px (games known to fail until the layout branch lands
 //     are reported, not failed);
@@ -243,6 +244,39 @@ async function promotion(page) {
   const piece = await pieceAt(page, "rx1y0");
   const text = await page.textContent("#history li:nth-of-type(5) .m");
   if (piece !== "wQ" || text !== "b4-b5=Q") failures.push(`after the promotion b5 holds ${piece}, written "${text}"`);
+}
+
+// --- a split game -----------------------------------------------------------------------------
+
+// Chess with split moves (games/chessSplit.rbg): a click on e2 is the first half of the move
+// (written "e2", nothing to choose among buttons), and the pawn comes selected with its targets
+// lit; a click on e4 completes it ("e2-e4", no promotion mark for the pawn that is now
+// capturable en passant). Black answers g8, then Ng8-f6; the rounds are numbered once a turn.
+async function splitChess(page) {
+  await page.goto(`${base}/?game=chessSplit.rbg&you=both`);
+  await page.waitForSelector(`${cell("rx4y6")}.movable`);
+  const movable = await page.$$eval("#board .cell.movable", (cs) => cs.length);
+  if (movable !== 10) failures.push(`chessSplit: ${movable} pieces to choose at the start, not 10`);
+  if ((await page.$$("#choices button")).length > 0) failures.push("chessSplit: the choice of a piece is offered as buttons");
+  await page.click(cell("rx4y6"));
+  await page.waitForFunction(() => document.querySelectorAll("#history li").length === 1);
+  if (!(await hasClass(page, "rx4y6", "selected"))) failures.push("chessSplit: the chosen pawn is not selected");
+  if (!(await hasClass(page, "rx4y4", "target")) || !(await hasClass(page, "rx4y5", "target"))) {
+    failures.push("chessSplit: e3 and e4 are not lit after choosing e2");
+  }
+  await page.screenshot({ path: join(outDir, "chess-split-chosen-1280.png") });
+  await page.click(cell("rx4y4"));
+  await page.waitForFunction(() => document.querySelectorAll("#history li").length === 2);
+  await page.click(cell("rx6y0"));
+  await page.waitForFunction(() => document.querySelectorAll("#history li").length === 3);
+  await page.click(cell("rx5y2"));
+  await page.waitForFunction(() => document.querySelectorAll("#history li").length === 4);
+  const texts = await page.$$eval("#history li .m", (ms) => ms.map((m) => m.textContent));
+  const numbers = await page.$$eval("#history li .n", (ns) => ns.map((n) => n.textContent.trim()));
+  if (JSON.stringify(texts) !== JSON.stringify(["e2", "e2-e4", "Ng8", "Ng8-f6"])) failures.push(`chessSplit history ${JSON.stringify(texts)}`);
+  if (JSON.stringify(numbers) !== JSON.stringify(["1."])) failures.push(`chessSplit rounds numbered ${JSON.stringify(numbers)}`);
+  if ((await pieceAt(page, "rx5y2")) !== "bN") failures.push(`chessSplit: f6 holds ${await pieceAt(page, "rx5y2")} after Ng8-f6`);
+  await page.screenshot({ path: join(outDir, "chess-split-1280.png") });
 }
 
 // --- paper soccer -----------------------------------------------------------------------------
@@ -544,7 +578,7 @@ try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.setDefaultTimeout(20000);
   page.on("pageerror", (e) => failures.push(`page error: ${e.message}`));
-  for (const [name, part] of [["tic-tac-toe", ticTacToe], ["chess", chess], ["agent", agentCases], ["promotion", promotion], ["paper soccer", paperSoccer], ["every game", everyGame], ["editor", editorCase], ["studio", studioCase]]) {
+  for (const [name, part] of [["tic-tac-toe", ticTacToe], ["chess", chess], ["agent", agentCases], ["promotion", promotion], ["split chess", splitChess], ["paper soccer", paperSoccer], ["every game", everyGame], ["editor", editorCase], ["studio", studioCase]]) {
     if (process.env.ONLY && process.env.ONLY !== name) continue; // one part, while working on it
     const t = Date.now();
     const n = await part(page);

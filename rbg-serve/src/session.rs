@@ -12,7 +12,8 @@ use rbg::session::{goes_on, GameLog, Session as Play, SessionError, SessionOptio
 use rbg_core::dynamic::{AnyGame, DynScratch, DynState};
 use rbg_core::moves::DEFAULT_MAX_ACTIONS;
 use rbg_core::notation::{
-    describe_move, format_move, sketch_move, MovePart, MoveSketch, NotationNames, VertexStyle,
+    describe_move, format_move, sketch_move, vertex_choices, with_choice, MovePart, MoveSketch,
+    NotationNames, VertexStyle,
 };
 use rbg_core::perft::DEFAULT_KEEPER_LIMIT;
 use rbg_core::state_codec::{self, StateParts};
@@ -511,6 +512,19 @@ impl Session {
         }
     }
 
+    /// `sketch` of `mv` at `before` with its choice of a vertex, if it is one of `choices`
+    /// (split games: the piece chosen is clicked, and written `Ng1`).
+    fn with_choice(
+        &self,
+        sketch: MoveSketch,
+        before: &DynState,
+        mv: &[Action],
+        choices: &[u32],
+    ) -> MoveSketch {
+        let game = self.game();
+        with_choice(sketch, mv, choices, |v| game.piece(before, v))
+    }
+
     /// How `mv` reads at `before` (a position where it is legal).
     fn sketch(&mut self, before: &DynState, mv: &[Action]) -> Result<MoveSketch, Refusal> {
         let game = Arc::clone(self.game());
@@ -554,14 +568,13 @@ impl Session {
     fn record(&mut self, before: &DynState, mv: &[Action]) -> Record {
         let info = self.game().info().clone();
         let full = || format_move(&info, mv, VertexStyle::Name);
+        let legal = self.legal_moves(before, usize::MAX).ok().flatten();
+        let choices = legal.as_ref().map(|list| vertex_choices(list.iter())).unwrap_or_default();
         let text = match self.sketch(before, mv) {
-            Ok(sketch) => self.move_text(&sketch, full),
+            Ok(sketch) => self.move_text(&self.with_choice(sketch, before, mv, &choices), full),
             Err(_) => full(),
         };
-        let ordinal = match self.legal_moves(before, usize::MAX) {
-            Ok(Some(list)) => list.iter().position(|m| m == mv).map(|n| n as u32),
-            _ => None,
-        };
+        let ordinal = legal.and_then(|list| list.iter().position(|m| m == mv).map(|n| n as u32));
         let mover = self.game().current_player(before);
         Record { actions: mv.to_vec(), text, ordinal, mover }
     }
@@ -577,14 +590,16 @@ impl Session {
         let info = self.game().info().clone();
         let mut threats: Vec<u32> = Vec::new();
         let mut moves = Vec::with_capacity(list.len());
+        let choices = vertex_choices(list.iter());
         for mv in list.iter() {
             // A move whose effects cannot be computed (a keeper that loops after it) is still
             // offered, as a button with its pair notation.
             let sketch = self.sketch(&state, mv).unwrap_or_default();
+            let sketch = self.with_choice(sketch, &state, mv, &choices);
             let actions = format_move(&info, mv, VertexStyle::Name);
             let piece = sketch.parts.last().map(|part| match *part {
                 MovePart::Shift { piece, becomes, .. } => becomes.unwrap_or(piece),
-                MovePart::Place { piece, .. } => piece,
+                MovePart::Place { piece, .. } | MovePart::Choose { piece, .. } => piece,
             });
             threats.extend(&sketch.taken);
             moves.push(MoveView {

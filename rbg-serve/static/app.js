@@ -269,6 +269,7 @@ function show(v) {
     svg.removeAttribute("height");
     svg.setAttribute("role", "group");
   }
+  if (clicks.length === 0) clicks = chosenAlready(v);
   markBoard();
   markCheck(v);
   $("status").textContent = v.over ? "Game over:" : thinking ? `${v.to_move} is thinking...` : `${v.to_move} to move`;
@@ -301,12 +302,13 @@ function showHistory(v) {
   const history = $("history");
   history.innerHTML = "";
   const full = $("full").checked;
-  // One row per round, numbered at each move of the first player (1. e2-e4 e7-e5).
+  // One row per round, numbered where the first player starts a turn (1. e2-e4 e7-e5; in a
+  // split game, where it moves twice in a row, at the first of the two).
   history.style.gridTemplateColumns = `repeat(${Math.max(1, Math.min(v.players.length, 4))}, 1fr)`;
   let round = 0;
   v.history.forEach((m, i) => {
     const li = document.createElement("li");
-    if (i === 0 || v.movers[i] === 1) {
+    if (i === 0 || (v.movers[i] === 1 && v.movers[i - 1] !== 1)) {
       round += 1;
       li.classList.add("opens");
       const number = document.createElement("span");
@@ -324,6 +326,16 @@ function showHistory(v) {
     history.appendChild(li);
   });
   history.querySelector(".current")?.scrollIntoView({ block: "nearest" });
+}
+
+// The second half of a split move (the same player moves again, and every move starts on one
+// vertex, the piece just chosen, games/chessSplit.rbg): that vertex comes selected.
+function chosenAlready(v) {
+  const moves = v.moves || [];
+  const again = v.cursor > 0 && v.movers[v.cursor - 1] === v.players.indexOf(v.to_move) + 1;
+  const starts = new Set(moves.map((m) => m.path[0]));
+  const selectable = moves.length > 0 && moves.every((m) => m.path.length > 1);
+  return again && selectable && starts.size === 1 ? [...starts] : [];
 }
 
 // The moves whose click path starts with `clicks`.
