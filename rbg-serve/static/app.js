@@ -332,7 +332,7 @@ function showHistory(v) {
 // vertex, the piece just chosen, games/chessSplit.rbg): that vertex comes selected.
 function chosenAlready(v) {
   const moves = v.moves || [];
-  const again = v.cursor > 0 && v.movers[v.cursor - 1] === v.players.indexOf(v.to_move) + 1;
+  const again = !v.over && canPlay(v.to_move) && v.cursor > 0 && v.movers[v.cursor - 1] === v.players.indexOf(v.to_move) + 1;
   const starts = new Set(moves.map((m) => m.path[0]));
   const selectable = moves.length > 0 && moves.every((m) => m.path.length > 1);
   return again && selectable && starts.size === 1 ? [...starts] : [];
