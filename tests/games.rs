@@ -24,10 +24,15 @@ fn games_dir() -> PathBuf {
 fn load(file: &str) -> rbg_parser::ir::Game {
     let path = games_dir().join(file);
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    let out = rbg_parser::parse(file, &bytes);
+    parse(file, &bytes)
+}
+
+/// Parses a game description named `name`, failing on any diagnostic.
+fn parse(name: &str, bytes: &[u8]) -> rbg_parser::ir::Game {
+    let out = rbg_parser::parse(name, bytes);
     let texts: Vec<String> = out.diagnostics.iter().map(|d| d.reference_text(&out.source)).collect();
-    assert!(texts.is_empty(), "{file}: diagnostics:\n{}", texts.join("\n"));
-    out.game.unwrap_or_else(|| panic!("{file}: no game produced"))
+    assert!(texts.is_empty(), "{name}: diagnostics:\n{}", texts.join("\n"));
+    out.game.unwrap_or_else(|| panic!("{name}: no game produced"))
 }
 
 fn interpreter(file: &str, options: InterpOptions) -> Interpreter {
@@ -189,10 +194,7 @@ fn playouts_are_proper_and_plausible() {
 
 /// Loads a game from its text, failing on any diagnostic.
 fn interpreter_of_text(name: &str, text: &str) -> Interpreter {
-    let out = rbg_parser::parse(name, text.as_bytes());
-    let texts: Vec<String> = out.diagnostics.iter().map(|d| d.reference_text(&out.source)).collect();
-    assert!(texts.is_empty(), "{name}: diagnostics:\n{}", texts.join("\n"));
-    let game = out.game.unwrap_or_else(|| panic!("{name}: no game produced"));
+    let game = parse(name, text.as_bytes());
     Interpreter::new(&game, name, InterpOptions::default())
         .unwrap_or_else(|e| panic!("{name}: interpreter: {e:?}"))
 }
